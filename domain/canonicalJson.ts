@@ -1,0 +1,73 @@
+/**
+ * RFC 8785 JSON Canonicalization Scheme (JCS).
+ *
+ * Object keys are sorted by their UTF-16 code units, numbers are written as
+ * ECMAScript writes them, strings as JSON.stringify escapes them. Values JCS
+ * cannot encode (lone surrogates, non-finite numbers, undefined, functions)
+ * are refused rather than silently altered.
+ */
+export class CanonicalJsonError extends Error {
+  constructor(message: string, readonly path: string) {
+    super(`${message} at ${path || '(root)'}`);
+    this.name = 'CanonicalJsonError';
+  }
+}
+
+export function canonicalJson(value: unknown): string {
+  return write(value, '');
+}
+
+function write(value: unknown, path: string): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new CanonicalJsonError('non-finite number', path);
+      return JSON.stringify(value);
+    case 'string':
+      if (!value.isWellFormed()) throw new CanonicalJsonError('lone surrogate in string', path);
+      return JSON.stringify(value);
+    case 'object': {
+      if (Array.isArray(value)) {
+        return `[${value.map((item, i) => write(item, `${path}[${i}]`)).join(',')}]`;
+      }
+      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+      entries.sort(([a], [b]) => compareUtf16(a, b));
+      return `{${entries
+        .map(([k, v]) => {
+          if (!k.isWellFormed()) throw new CanonicalJsonError('lone surrogate in key', path);
+          return `${JSON.stringify(k)}:${write(v, path ? `${path}.${k}` : k)}`;
+        })
+        .join(',')}}`;
+    }
+    default:
+      throw new CanonicalJsonError(`cannot encode ${typeof value}`, path);
+  }
+}
+
+function compareUtf16(a: string, b: string): number {
+  // JS string comparison is by UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when every string and key in the value can be canonicalized (no lone surrogates). */
+export function findLoneSurrogate(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path || '(root)';
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findLoneSurrogate(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const here = path ? `${path}.${k}` : k;
+      if (!k.isWellFormed()) return here;
+      const found = findLoneSurrogate(v, here);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+import { DiceStream } from './fairness/diceStream';
+import { InsufficientDice, InvalidDieValue } from './errors';
+
+/** A die as a commit records it. */
+export interface Die {
+  sides: number;
+  value: number;
+}
+
+/**
+ * Where a decider gets its dice. Every die it draws is recorded, in draw order,
+ * so that the commit can list them (fairness-v1 §4).
+ */
+export interface DiceSource {
+  roll(sides: number): number;
+  readonly drawn: readonly Die[];
+}
+
+abstract class RecordingDice implements DiceSource {
+  readonly drawn: Die[] = [];
+  roll(sides: number): number {
+    const value = this.draw(sides);
+    this.drawn.push({ sides, value });
+    return value;
+  }
+  protected abstract draw(sides: number): number;
+}
+
+/** The dice of commit `seq` of a game: fairness-v1 §4. */
+export class FairnessDice extends RecordingDice {
+  private readonly stream: DiceStream;
+  constructor(gameKey: Buffer, seq: number) {
+    super();
+    this.stream = new DiceStream(gameKey, seq);
+  }
+  protected draw(sides: number): number {
+    return this.stream.roll(sides);
+  }
+}
+
+/**
+ * Dice given in advance, used in draw order: a verifier replaying recorded dice,
+ * or a player checking a table with physical dice (/evaluate).
+ */
+export class GivenDice extends RecordingDice {
+  private next = 0;
+  constructor(private readonly values: readonly number[]) {
+    super();
+  }
+  protected draw(sides: number): number {
+    if (this.next >= this.values.length) throw new InsufficientDice(this.next + 1);
+    const value = this.values[this.next];
+    if (!Number.isInteger(value) || value < 1 || value > sides) {
+      throw new InvalidDieValue(this.next, value, sides);
+    }
+    this.next += 1;
+    return value;
+  }
+  get unused(): number {
+    return this.values.length - this.next;
+  }
+}
+
+/** Counts how many dice a procedure needs, answering every die with 1. */
+export class CountingDice extends RecordingDice {
+  protected draw(): number {
+    return 1;
+  }
+}

@@ -1,0 +1,48 @@
+import { createHmac } from 'node:crypto';
+
+export const MIN_SIDES = 2;
+export const MAX_SIDES = 1000;
+const TWO_POW_32 = 0x1_0000_0000;
+
+/**
+ * fairness-v1 §4: the dice of commit `seq` are read from
+ * block(c) = HMAC-SHA256(gameKey, ASCII("<seq>:<c>")), c = 0, 1, 2, …
+ * as big-endian 32-bit words, one die by exact rejection sampling.
+ */
+export class DiceStream {
+  private block = Buffer.alloc(0);
+  private offset = 0;
+  private counter = 0;
+
+  constructor(
+    private readonly gameKey: Buffer,
+    private readonly seq: number,
+  ) {}
+
+  /** The next 32-bit word of the stream. */
+  nextWord(): number {
+    if (this.offset >= this.block.length) {
+      this.block = createHmac('sha256', this.gameKey).update(`${this.seq}:${this.counter}`, 'ascii').digest();
+      this.counter += 1;
+      this.offset = 0;
+    }
+    const word = this.block.readUInt32BE(this.offset);
+    this.offset += 4;
+    return word;
+  }
+
+  /** One die with `sides` faces, 1..sides, unbiased. */
+  roll(sides: number): number {
+    assertSides(sides);
+    const limit = TWO_POW_32 - (TWO_POW_32 % sides);
+    let word = this.nextWord();
+    while (word >= limit) word = this.nextWord();
+    return (word % sides) + 1;
+  }
+}
+
+export function assertSides(sides: number): void {
+  if (!Number.isInteger(sides) || sides < MIN_SIDES || sides > MAX_SIDES) {
+    throw new RangeError(`a die has ${MIN_SIDES} to ${MAX_SIDES} sides, not ${sides}`);
+  }
+}

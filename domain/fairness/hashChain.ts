@@ -1,0 +1,58 @@
+import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { canonicalJson } from '../canonicalJson';
+import type { Die } from '../dice';
+
+export const GENESIS_PREV_HASH = '0'.repeat(64);
+
+export interface RecordedEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface RecordedCommand {
+  type: string;
+  payload: unknown;
+}
+
+/** A commit before it is hashed and signed (fairness-v1 §5). */
+export interface UnsignedCommit {
+  gameId: string;
+  seq: number;
+  commandId: string;
+  actor: string;
+  as?: 'organizer';
+  command: RecordedCommand;
+  events: RecordedEvent[];
+  dice: Die[];
+  recordedAt: string;
+  kid: string;
+  prevHash: string;
+}
+
+export interface Commit extends UnsignedCommit {
+  hash: string;
+  signature: string;
+}
+
+/** fairness-v1 §5: hash = hex(SHA-256(UTF8(JCS(record without hash and signature)))). */
+export function commitHash(record: UnsignedCommit | Commit): string {
+  const { hash: _h, signature: _s, ...unsigned } = record as Commit;
+  return createHash('sha256').update(canonicalJson(unsigned), 'utf8').digest('hex');
+}
+
+export interface Ed25519PublicJwk extends JsonWebKey {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+}
+
+/** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
+export function signatureIsValid(hashHex: string, signatureB64: string, jwk: Ed25519PublicJwk): boolean {
+  try {
+    const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
+    return verify(null, Buffer.from(hashHex, 'hex'), key, Buffer.from(signatureB64, 'base64'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { DiceSource } from '../dice';
+import { EntropyLocked, Forbidden, GameSealed } from '../errors';
+import { mayEverSend, ORGANIZER, type Command, type CommandSpec, type DomainEvent, type Role, type Ruleset } from '../ruleset';
+import { gameCommands, type CreateGameBody } from './gameCommands';
+import type { GameState } from './gameState';
+
+export interface GameContext {
+  actor: Role;
+  dice: DiceSource;
+  now: string;
+  /** Needed by Seal only: the seed it reveals. */
+  serverSeed?: string;
+}
+
+export function commandSpec(ruleset: Ruleset, type: string): CommandSpec | undefined {
+  if (Object.hasOwn(gameCommands, type)) return gameCommands[type];
+  if (Object.hasOwn(ruleset.commands, type)) return ruleset.commands[type];
+  return undefined;
+}
+
+export function commandTypes(ruleset: Ruleset): string[] {
+  return [...Object.keys(gameCommands), ...Object.keys(ruleset.commands)];
+}
+
+export type PayloadCheck = { ok: true; payload: unknown } | { ok: false; error: z.ZodError } | { ok: false; unknownType: true };
+
+/** Validates a command's payload against its schema (the 400 of http-api.md). */
+export function checkPayload(ruleset: Ruleset, type: string, payload: unknown): PayloadCheck {
+  const spec = commandSpec(ruleset, type);
+  if (!spec) return { ok: false, unknownType: true };
+  const parsed = spec.schema.safeParse(payload ?? {});
+  return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, error: parsed.error };
+}
+
+/** 403 when this role may never send this command in this ruleset. */
+export function authorize(state: GameState, type: string, actor: Role, viaOrganizer: boolean): void {
+  if (viaOrganizer && actor === ORGANIZER) throw new Forbidden('"as" names a side for the organizer to act for.');
+  if (actor !== ORGANIZER && !state.sides.includes(actor)) {
+    throw new Forbidden(`"${actor}" is not a side of this game (${state.sides.join(', ')}).`);
+  }
+  const spec = commandSpec(state.ruleset, type);
+  if (!spec || !mayEverSend(spec.who, actor, state.sides)) {
+    throw new Forbidden(`${actor === ORGANIZER ? 'The organizer' : `The ${actor} side`} may not send ${type}.`);
+  }
+}
+
+/** decide for a whole game: the game's own commands, then the ruleset's. */
+export function decideGame(state: GameState, command: Command, ctx: GameContext): DomainEvent[] {
+  if (state.sealed) throw new GameSealed();
+  switch (command.type) {
+    case 'ContributeEntropy': {
+      if (state.diceRolled) throw new EntropyLocked();
+      const { entropy } = command.payload as { entropy: string };
+      return [{ type: 'EntropyContributed', data: { by: ctx.actor, entropy } }];
+    }
+    case 'Seal':
+      if (!ctx.serverSeed) throw new Error('Seal needs the server seed');
+      return [{ type: 'GameSealed', data: { serverSeed: ctx.serverSeed } }];
+    default:
+      return state.ruleset.decide(state.rules, command, { actor: ctx.actor, dice: ctx.dice, now: ctx.now });
+  }
+}
+
+/** Commit 1's event (fairness-v1 §5). Throws the zod error of bad options. */
+export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment: string): DomainEvent {
+  const options = ruleset.options.parse(body.options ?? {}) as Record<string, unknown>;
+  return { type: 'GameCreated', data: { ruleset: ruleset.id, sides: [...ruleset.sides(options)], options, commitment } };
+}
+
+/** The `<summary>` of a text line (http-api.md "Text for chat logs"). */
+export function summarizeCommit(state: GameState | undefined, command: Command, events: readonly DomainEvent[]): string {
+  const first = events[0];
+  switch (command.type) {
+    case 'CreateGame': {
+      const data = first?.data as { ruleset: string; sides: string[]; commitment: string } | undefined;
+      return data ? `${data.ruleset}: ${data.sides.join(' vs ')}, commitment ${data.commitment.slice(0, 8)}` : '';
+    }
+    case 'ContributeEntropy':
+      return `entropy ${JSON.stringify((command.payload as { entropy: string }).entropy)}`;
+    case 'Seal':
+      return `sealed, server seed ${String(first?.data.serverSeed ?? '')}`;
+    default:
+      return state ? state.ruleset.summarize(command, events) : '';
+  }
+}

@@ -1,0 +1,86 @@
+import type { EntropyEntry } from '../fairness/gameKey';
+import type { Commit } from '../fairness/hashChain';
+import type { Ruleset } from '../ruleset';
+import { findRuleset } from '../rulesets/registry';
+import type { CreateGameBody } from './gameCommands';
+
+export interface GameState {
+  gameId: string;
+  ruleset: Ruleset;
+  title: string;
+  sides: readonly string[];
+  options: unknown;
+  public: boolean;
+  commitment: string;
+  version: number;
+  lastHash: string;
+  entropy: EntropyEntry[];
+  /** A die was rolled: entropy is locked (fairness-v1 §2). */
+  diceRolled: boolean;
+  sealed: boolean;
+  serverSeed?: string;
+  /** commandId → seq, so that a retried command finds its commit. */
+  commandIds: Map<string, number>;
+  rules: unknown;
+}
+
+/**
+ * Folds one stored commit into the game. Commit 1 must be the creation; the
+ * caller (store or verifier) has already checked the chain.
+ */
+export function evolveGame(state: GameState | undefined, commit: Commit): GameState {
+  if (!state) return createdState(commit);
+  const next: GameState = {
+    ...state,
+    version: commit.seq,
+    lastHash: commit.hash,
+    diceRolled: state.diceRolled || commit.dice.length > 0,
+  };
+  next.commandIds.set(commit.commandId, commit.seq);
+  for (const event of commit.events) {
+    switch (event.type) {
+      case 'EntropyContributed':
+        next.entropy = [...next.entropy, [String(event.data.by), String(event.data.entropy)]];
+        break;
+      case 'GameSealed':
+        next.sealed = true;
+        next.serverSeed = String(event.data.serverSeed);
+        break;
+      default:
+        next.rules = state.ruleset.evolve(next.rules, event);
+    }
+  }
+  return next;
+}
+
+function createdState(commit: Commit): GameState {
+  const created = commit.events[0];
+  if (commit.seq !== 1 || created?.type !== 'GameCreated') {
+    throw new Error(`commit 1 must be GameCreated, found ${created?.type ?? 'nothing'} at seq ${commit.seq}`);
+  }
+  const data = created.data as { ruleset: string; sides: string[]; options: unknown; commitment: string };
+  const ruleset = findRuleset(data.ruleset);
+  if (!ruleset) throw new Error(`unknown ruleset ${data.ruleset}`);
+  const body = commit.command.payload as CreateGameBody;
+  return {
+    gameId: commit.gameId,
+    ruleset,
+    title: body.title ?? '',
+    sides: data.sides,
+    options: data.options,
+    public: body.public === true,
+    commitment: data.commitment,
+    version: 1,
+    lastHash: commit.hash,
+    entropy: [],
+    diceRolled: commit.dice.length > 0,
+    sealed: false,
+    commandIds: new Map([[commit.commandId, 1]]),
+    rules: ruleset.initialState(data.options, data.sides),
+  };
+}
+
+/** A copy safe to evolve without touching the original (evolveGame mutates commandIds). */
+export function cloneGame(state: GameState): GameState {
+  return { ...state, commandIds: new Map(state.commandIds) };
+}

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { DiceSource } from './dice';
+
+export const ORGANIZER = 'organizer';
+
+/** Who a command acts as: one of the game's sides, or the organizer. */
+export type Role = string;
+
+export interface DomainEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface Command {
+  type: string;
+  payload: unknown;
+}
+
+export interface DecideContext {
+  actor: Role;
+  dice: DiceSource;
+  /** ISO-8601 time of the commit, given by the caller (the domain has no clock). */
+  now: string;
+}
+
+/** Who may ever send a command; finer checks (whose turn) are the decider's, as 422s. */
+export interface Who {
+  /** `all` = every side; or the names of the sides, as the ruleset's default sides call them. */
+  sides: 'all' | 'none' | readonly string[];
+  organizer: boolean;
+}
+
+export interface CommandSpec {
+  schema: z.ZodType;
+  who: Who;
+  description: string;
+}
+
+export interface ProcedureOutcome {
+  result: unknown;
+  breakdown: unknown;
+}
+
+export interface ProcedureSpec<O = unknown> {
+  input: z.ZodType;
+  description: string;
+  /** Checks the rules first (throwing RuleViolation before any die), then draws dice. */
+  evaluate(input: any, options: O, dice: DiceSource): ProcedureOutcome;
+}
+
+/**
+ * A game system. Tables are typed constants inside its folder, or come as data in
+ * `options` where a game brings its own; procedures and commands share the same
+ * resolution functions, so /evaluate and a game always agree.
+ */
+export interface Ruleset<S = any, O = any> {
+  id: string;
+  title: string;
+  description: string;
+  /** Options a game may set at creation; parsing applies the defaults. */
+  options: z.ZodType<O>;
+  /** How options rename the sides, in words, for the catalogue. */
+  sidesNote?: string;
+  sides(options: O): readonly string[];
+  commands: Record<string, CommandSpec>;
+  procedures: Record<string, ProcedureSpec<O>>;
+  /** Schema of `view(state)`, published in the catalogue. */
+  view: z.ZodType;
+  initialState(options: O, sides: readonly string[]): S;
+  /** Throws RuleViolation (422) when the rules refuse the command. */
+  decide(state: S, command: Command, ctx: DecideContext): DomainEvent[];
+  /** Never rolls, never fails. */
+  evolve(state: S, event: DomainEvent): S;
+  present(state: S): unknown;
+  /** The `<summary>` of a text line for one of this ruleset's commits. */
+  summarize(command: Command, events: readonly DomainEvent[]): string;
+}
+
+/** The role-to-default-side mapping lets renamed sides (dice `sides` option) keep `who`. */
+export function mayEverSend(who: Who, actor: Role, sides: readonly string[]): boolean {
+  if (actor === ORGANIZER) return who.organizer;
+  if (!sides.includes(actor)) return false;
+  if (who.sides === 'all') return true;
+  if (who.sides === 'none') return false;
+  return who.sides.includes(actor);
+}
