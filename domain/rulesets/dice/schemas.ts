@@ -47,6 +47,7 @@ export const Roll = z.strictObject({
 export type Roll = z.infer<typeof Roll>;
 
 export const RollProcedureInput = z.strictObject({ dice: DiceSpecSchema });
+export type RollProcedureInput = z.infer<typeof RollProcedureInput>;
 
 export const DiceView = z.object({
   rolls: z.int().describe('how many Roll commands were accepted'),

@@ -1,0 +1,402 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { canonicalJson } from '../../domain/canonicalJson';
+import { FairnessDice, GivenDice, type DiceSource } from '../../domain/dice';
+import { InsufficientDice } from '../../domain/errors';
+import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
+import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
+import { buildCommit } from '../../domain/game/buildCommit';
+import { authorize, checkPayload, decideCreate, decideGame } from '../../domain/game/decideGame';
+import { CreateGameBody } from '../../domain/game/gameCommands';
+import { evolveGame, type GameState } from '../../domain/game/gameState';
+import { ORGANIZER } from '../../domain/ruleset';
+import { findRuleset } from '../../domain/rulesets/registry';
+import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
+import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
+import { ApplicationError, commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from './errors';
+import type { Signer } from './signer';
+import { hashToken, newToken, roleOfToken } from './tokens';
+import { fieldIssues } from './zodIssues';
+
+export interface ServiceDeps {
+  store: EventStore;
+  signer: Signer;
+  /** ISO-8601 now; the only clock. */
+  now?: () => string;
+  /** 32 bytes from a CSPRNG for each new game's seed. */
+  randomSeed?: () => Buffer;
+  newGameId?: () => string;
+  /** How many games a warm process keeps folded. */
+  cacheSize?: number;
+}
+
+export const CommandRequest = z.strictObject({
+  commandId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'a commandId is 1 to 128 letters, digits or . _ : -'),
+  type: z.string().min(1).max(64),
+  payload: z.unknown().optional(),
+  expectedVersion: z.int().min(1).optional(),
+  as: z.string().min(1).max(64).optional(),
+});
+export type CommandRequest = z.infer<typeof CommandRequest>;
+
+export interface CreatedGame {
+  gameId: string;
+  ruleset: string;
+  sides: readonly string[];
+  commitment: string;
+  version: 1;
+  tokens: { organizer: string; players: Record<string, string> };
+}
+
+export interface CommandOutcome {
+  /** true for a new commit (201), false for the stored one returned to a retry (200). */
+  created: boolean;
+  version: number;
+  commit: Commit;
+  state: GameState;
+}
+
+interface CachedGame {
+  state: GameState;
+  secrets: GameSecrets;
+  gameKey?: { entropyCount: number; key: Buffer };
+}
+
+const MAX_APPEND_ATTEMPTS = 8;
+
+/**
+ * The application: load the stream, fold, decide, append one commit. No rule
+ * lives here; the domain decides, this layer stores and guards.
+ */
+export class GameService {
+  private readonly cache = new Map<string, CachedGame>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly now: () => string;
+  private readonly randomSeed: () => Buffer;
+  private readonly newGameId: () => string;
+  private readonly cacheSize: number;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.now = deps.now ?? (() => new Date().toISOString());
+    this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
+    this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
+    this.cacheSize = deps.cacheSize ?? 1000;
+  }
+
+  get signer(): Signer {
+    return this.deps.signer;
+  }
+
+  async createGame(body: unknown): Promise<CreatedGame> {
+    const parsed = CreateGameBody.safeParse(body);
+    if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
+    const ruleset = findRuleset(parsed.data.ruleset);
+    if (!ruleset) throw invalidRequest([{ field: 'ruleset', message: `unknown ruleset "${parsed.data.ruleset}"` }]);
+    const seed = this.randomSeed();
+    const commitment = commitmentOf(seed);
+    let created;
+    try {
+      created = decideCreate(ruleset, parsed.data, commitment);
+    } catch (error) {
+      if (error instanceof z.ZodError) throw invalidRequest(fieldIssues(error, 'options'));
+      throw error;
+    }
+    const sides = created.data.sides as string[];
+    const tokens = { organizer: newToken(), players: Object.fromEntries(sides.map((s) => [s, newToken()])) };
+    const gameId = this.newGameId();
+    const first = buildCommit(
+      {
+        gameId,
+        seq: 1,
+        prevHash: GENESIS_PREV_HASH,
+        commandId: 'create',
+        actor: ORGANIZER,
+        viaOrganizer: false,
+        command: { type: 'CreateGame', payload: parsed.data },
+        events: [created],
+        dice: [],
+        recordedAt: this.now(),
+        kid: this.deps.signer.kid,
+      },
+      this.deps.signer.sign,
+    );
+    const secrets: GameSecrets = {
+      serverSeed: seed.toString('hex'),
+      tokenHashes: {
+        organizer: hashToken(tokens.organizer),
+        players: Object.fromEntries(Object.entries(tokens.players).map(([s, t]) => [s, hashToken(t)])),
+      },
+    };
+    await this.deps.store.createGame(first, secrets);
+    return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens };
+  }
+
+  /** POST /games/{id}/commands. */
+  async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
+    return this.withLock(gameId, () => this.submitLocked(gameId, token, body));
+  }
+
+  private async submitLocked(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
+    let game = await this.load(gameId);
+    const role = this.authenticate(game, token);
+    const request = CommandRequest.safeParse(body);
+    if (!request.success) throw invalidRequest(fieldIssues(request.error));
+    const { commandId, type, expectedVersion } = request.data;
+    const viaOrganizer = request.data.as !== undefined;
+    const actor = viaOrganizer ? request.data.as! : role;
+    if (viaOrganizer && role !== ORGANIZER) {
+      throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
+    }
+    const check = checkPayload(game.state.ruleset, type, request.data.payload);
+    if (!check.ok) {
+      if ('unknownType' in check) {
+        throw invalidRequest([{ field: 'type', message: `"${type}" is not a command of the ${game.state.ruleset.id} ruleset` }]);
+      }
+      throw invalidRequest(fieldIssues(check.error, 'payload'));
+    }
+    const command = { type, payload: check.payload };
+
+    for (let attempt = 1; ; attempt++) {
+      const replay = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
+      if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
+      authorize(game.state, type, actor, viaOrganizer);
+      if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
+        throw versionConflict(game.state.version);
+      }
+      const seq = game.state.version + 1;
+      const dice = new FairnessDice(this.gameKey(game), seq);
+      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: game.secrets.serverSeed });
+      const commit = buildCommit(
+        {
+          gameId,
+          seq,
+          prevHash: game.state.lastHash,
+          commandId,
+          actor,
+          viaOrganizer,
+          command,
+          events,
+          dice: dice.drawn,
+          recordedAt: this.now(),
+          kid: this.deps.signer.kid,
+        },
+        this.deps.signer.sign,
+      );
+      const appended = await this.deps.store.append(commit);
+      if (appended.ok) {
+        game.state = evolveGame(game.state, commit);
+        this.notify(gameId);
+        return { created: true, version: commit.seq, commit, state: game.state };
+      }
+      // Another process took this seq: catch up, then retry unless the client pinned a version.
+      game = await this.load(gameId);
+      if (appended.existing.commandId === commandId) continue; // findRetry answers with it
+      if (expectedVersion !== undefined) {
+        const again = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
+        if (again) return { created: false, version: game.state.version, commit: again, state: game.state };
+        throw versionConflict(game.state.version);
+      }
+      if (attempt >= MAX_APPEND_ATTEMPTS) throw new StoreUnavailable();
+    }
+  }
+
+  /** fairness-v1 §5: the same commandId returns the stored commit; a different command under it is refused. */
+  private async findRetry(
+    state: GameState,
+    commandId: string,
+    command: { type: string; payload: unknown },
+    actor: string,
+    viaOrganizer: boolean,
+  ): Promise<Commit | undefined> {
+    const seq = state.commandIds.get(commandId);
+    if (seq === undefined) return undefined;
+    const [stored] = await this.deps.store.read(state.gameId, seq - 1, 1);
+    const same =
+      stored.command.type === command.type &&
+      canonicalJson(stored.command.payload ?? null) === canonicalJson(command.payload ?? null) &&
+      stored.actor === actor &&
+      (stored.as === ORGANIZER) === viaOrganizer;
+    if (!same) throw commandIdReused(seq);
+    return stored;
+  }
+
+  /** GET /games/{id}. */
+  async view(gameId: string, token: string | undefined) {
+    const game = await this.loadForRead(gameId, token);
+    const s = game.state;
+    return {
+      gameId,
+      ruleset: s.ruleset.id,
+      title: s.title,
+      sides: s.sides,
+      version: s.version,
+      sealed: s.sealed,
+      commitment: s.commitment,
+      public: s.public,
+      entropy: { contributions: s.entropy.length, locked: s.diceRolled },
+      state: s.ruleset.present(s.rules),
+    };
+  }
+
+  /** GET /games/{id}/events. */
+  async events(gameId: string, token: string | undefined, after: number, limit: number, waitSeconds = 0) {
+    let game = await this.loadForRead(gameId, token);
+    if (waitSeconds > 0 && game.state.version <= after) {
+      await this.waitForCommit(gameId, after, waitSeconds * 1000);
+      game = await this.load(gameId);
+    }
+    const commits = after >= game.state.version ? [] : await this.deps.store.read(gameId, after, limit);
+    return { gameId, version: game.state.version, commits, state: game.state };
+  }
+
+  /** GET /games/{id}/export: fairness-v1 §7. */
+  async exportBundle(gameId: string, token: string | undefined): Promise<ExportBundle> {
+    const game = await this.loadForRead(gameId, token);
+    const commits = await this.deps.store.read(gameId, 0);
+    const sealed = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'));
+    return {
+      gameId,
+      ruleset: game.state.ruleset.id,
+      commitment: game.state.commitment,
+      commits,
+      keys: { keys: this.deps.signer.publicJwks() },
+      ...(sealed ? { serverSeed: String(sealed.events.find((e) => e.type === 'GameSealed')!.data.serverSeed) } : {}),
+    };
+  }
+
+  async verify(gameId: string, token: string | undefined): Promise<VerificationReport> {
+    return verifyBundle(await this.exportBundle(gameId, token));
+  }
+
+  /** POST /rulesets/{id}/evaluate: the same resolution code as the games, nothing stored. */
+  evaluate(rulesetId: string, body: unknown) {
+    const ruleset = findRuleset(rulesetId);
+    if (!ruleset) throw notFound(`No ruleset "${rulesetId}".`);
+    const request = EvaluateRequest.safeParse(body);
+    if (!request.success) throw invalidRequest(fieldIssues(request.error));
+    const procedure = Object.hasOwn(ruleset.procedures, request.data.procedure) ? ruleset.procedures[request.data.procedure] : undefined;
+    if (!procedure) {
+      throw invalidRequest([
+        { field: 'procedure', message: `"${request.data.procedure}" is not one of ${Object.keys(ruleset.procedures).join(', ')}` },
+      ]);
+    }
+    const input = procedure.input.safeParse(request.data.input ?? {});
+    if (!input.success) throw invalidRequest(fieldIssues(input.error, 'input'));
+    const options = ruleset.options.safeParse(request.data.options ?? {});
+    if (!options.success) throw invalidRequest(fieldIssues(options.error, 'options'));
+    const given = request.data.dice;
+    const run = (dice: DiceSource) => ({ ...procedure.evaluate(input.data, options.data, dice), dice: dice.drawn });
+    if (!given) return run(new FairnessDice(randomBytes(32), 1));
+    try {
+      return run(new GivenDice(given));
+    } catch (error) {
+      if (!(error instanceof InsufficientDice)) throw error;
+      // Count what the procedure draws when the missing dice are taken as 1s.
+      const padded = new GivenDice([...given, ...Array<number>(MAX_EVALUATE_DICE).fill(1)]);
+      procedure.evaluate(input.data, options.data, padded);
+      throw new InsufficientDice(padded.drawn.length);
+    }
+  }
+
+  // ---- loading, caching, locking ----
+
+  private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
+    const game = await this.load(gameId);
+    if (!game.state.public) this.authenticate(game, token);
+    return game;
+  }
+
+  private authenticate(game: CachedGame, token: string | undefined): string {
+    const role = roleOfToken(game.secrets, token);
+    if (!role) throw unauthenticated();
+    return role;
+  }
+
+  /** The folded game, brought up to date: a warm process reads only the commits after its cache. */
+  private async load(gameId: string): Promise<CachedGame> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) throw notFound();
+    let game = this.cache.get(gameId);
+    if (!game) {
+      const secrets = await this.deps.store.readSecrets(gameId);
+      if (!secrets) throw notFound();
+      const commits = await this.deps.store.read(gameId, 0);
+      if (commits.length === 0) throw notFound();
+      let state: GameState | undefined;
+      for (const commit of commits) state = evolveGame(state, commit);
+      game = { state: state!, secrets };
+      this.remember(gameId, game);
+      return game;
+    }
+    for (const commit of await this.deps.store.read(gameId, game.state.version)) {
+      game.state = evolveGame(game.state, commit);
+    }
+    return game;
+  }
+
+  private remember(gameId: string, game: CachedGame): void {
+    this.cache.delete(gameId);
+    this.cache.set(gameId, game);
+    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private gameKey(game: CachedGame): Buffer {
+    const entropyCount = game.state.entropy.length;
+    if (game.gameKey?.entropyCount !== entropyCount) {
+      const key = gameKeyOf(Buffer.from(game.secrets.serverSeed, 'hex'), game.state.gameId, game.state.entropy);
+      game.gameKey = { entropyCount, key };
+    }
+    return game.gameKey.key;
+  }
+
+  /** Commands to one game run one at a time in this process; other processes meet the conditional put. */
+  private async withLock<T>(gameId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(gameId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(gameId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(gameId) === settled) this.locks.delete(gameId);
+    }
+  }
+
+  private notify(gameId: string): void {
+    for (const wake of this.waiters.get(gameId) ?? []) wake();
+  }
+
+  /** Long-poll: wakes on a commit made by this process, and polls the store for others'. */
+  private async waitForCommit(gameId: string, after: number, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const remaining = deadline - Date.now();
+      await new Promise<void>((resolve) => {
+        const set = this.waiters.get(gameId) ?? new Set();
+        const wake = () => {
+          clearTimeout(timer);
+          set.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(remaining, POLL_INTERVAL_MS));
+        set.add(wake);
+        this.waiters.set(gameId, set);
+      });
+      const newer = await this.deps.store.read(gameId, after, 1);
+      if (newer.length > 0) return;
+    }
+  }
+}
+
+const POLL_INTERVAL_MS = 1000;
+const MAX_EVALUATE_DICE = 10_000;
+
+export const EvaluateRequest = z.strictObject({
+  procedure: z.string().min(1).max(64),
+  input: z.unknown().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  dice: z.array(z.int()).max(MAX_EVALUATE_DICE).optional(),
+});

@@ -1,0 +1,90 @@
+import middy from '@middy/core';
+import type { Commit } from '../../domain/fairness/hashChain';
+import { summarizeCommit } from '../../domain/game/decideGame';
+import type { GameState } from '../../domain/game/gameState';
+import { invalidRequest, type FieldIssue } from '../application/errors';
+import type { GameService } from '../application/gameService';
+import { catalogue } from './catalogue';
+import { errorMapper, jsonBody, type ParsedEvent } from './middleware';
+import { openApiDocument } from './openapi';
+import { bearerToken, header, json, notModified, text, wantsText, type HttpEvent, type HttpResult } from './respond';
+
+type Handler = (event: HttpEvent, context?: unknown) => Promise<HttpResult>;
+export type HandlerName = keyof ReturnType<typeof createHandlers>;
+
+/** Wraps a route in the middlewares every route shares. */
+function route(fn: (event: ParsedEvent) => Promise<HttpResult> | HttpResult, log?: (line: string) => void): Handler {
+  return middy<ParsedEvent, HttpResult>(async (event: ParsedEvent) => fn(event))
+    .use(errorMapper(log))
+    .use(jsonBody()) as unknown as Handler;
+}
+
+/** One text line per commit: `#<seq> <actor> <type> <summary> [<hash8>]`. */
+export function textLine(state: GameState | undefined, commit: Commit): string {
+  const summary = summarizeCommit(state, commit.command, commit.events);
+  return `#${commit.seq} ${commit.actor} ${commit.command.type}${summary ? ` ${summary}` : ''} [${commit.hash.slice(0, 8)}]`;
+}
+
+function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
+  const raw = event.queryStringParameters?.[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    issues.push({ field: name, message: `must be an integer from ${min} to ${max}` });
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/** `If-None-Match: "7"` (or W/"7", or 7) against the version. */
+function matchesVersion(event: HttpEvent, version: number): boolean {
+  const value = header(event, 'if-none-match');
+  if (!value) return false;
+  return value.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/"/g, '') === String(version));
+}
+
+const etagOf = (version: number) => `"${version}"`;
+
+export function createHandlers(service: GameService, log?: (line: string) => void) {
+  const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
+  return {
+    health: route(() => json(200, { ok: true }), log),
+
+    listRulesets: route(() => json(200, catalogue()), log),
+
+    evaluate: route((event) => json(200, service.evaluate(event.pathParameters?.ruleset ?? '', event.parsedBody)), log),
+
+    createGame: route(async (event) => json(201, await service.createGame(event.parsedBody)), log),
+
+    getGame: route(async (event) => json(200, await service.view(gameIdOf(event), bearerToken(event))), log),
+
+    postCommand: route(async (event) => {
+      const outcome = await service.submit(gameIdOf(event), bearerToken(event), event.parsedBody);
+      const status = outcome.created ? 201 : 200;
+      if (wantsText(event)) return text(status, `${textLine(outcome.state, outcome.commit)}\n`);
+      return json(status, { version: outcome.version, commit: outcome.commit });
+    }, log),
+
+    listEvents: route(async (event) => {
+      const issues: FieldIssue[] = [];
+      const after = queryInt(event, 'after', 0, 0, 999_999_999, issues);
+      const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
+      const wait = queryInt(event, 'wait', 0, 0, 20, issues);
+      if (issues.length) throw invalidRequest(issues);
+      const page = await service.events(gameIdOf(event), bearerToken(event), after, limit, wait);
+      const etag = etagOf(page.version);
+      if (page.commits.length === 0 && matchesVersion(event, page.version)) return notModified(etag);
+      if (wantsText(event)) {
+        return text(200, page.commits.map((c) => `${textLine(page.state, c)}\n`).join(''), { etag });
+      }
+      return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
+    }, log),
+
+    exportGame: route(async (event) => json(200, await service.exportBundle(gameIdOf(event), bearerToken(event))), log),
+
+    verifyGame: route(async (event) => json(200, await service.verify(gameIdOf(event), bearerToken(event))), log),
+
+    keys: route(() => json(200, { keys: service.signer.publicJwks() }), log),
+
+    openapi: route(() => json(200, openApiDocument()), log),
+  };
+}

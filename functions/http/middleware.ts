@@ -1,0 +1,81 @@
+import type { MiddlewareObj } from '@middy/core';
+import { findLoneSurrogate } from '../../domain/canonicalJson';
+import { DomainError } from '../../domain/errors';
+import { ApplicationError, invalidRequest } from '../application/errors';
+import { StoreUnavailable } from '../store/eventStore';
+import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface ParsedEvent extends HttpEvent {
+  parsedBody?: unknown;
+}
+
+/** Parses a JSON body: 413 over 64 KB, 400 when it is not JSON or holds a lone surrogate. */
+export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
+  return {
+    name: 'jsonBody',
+    before: (request) => {
+      const event = request.event;
+      if (event.body === undefined || event.body === null || event.body === '') {
+        event.parsedBody = undefined;
+        return;
+      }
+      const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+      if (raw.length > MAX_BODY_BYTES) {
+        throw new ApplicationError(413, 'payload_too_large', `A request body may be at most ${MAX_BODY_BYTES} bytes.`, {
+          maxBytes: MAX_BODY_BYTES,
+        });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch (error) {
+        throw invalidRequest([{ field: '(body)', message: `not valid JSON: ${(error as Error).message}` }]);
+      }
+      const surrogate = findLoneSurrogate(parsed);
+      if (surrogate) {
+        throw invalidRequest([{ field: surrogate, message: 'contains a lone UTF-16 surrogate, which canonical JSON cannot encode' }]);
+      }
+      event.parsedBody = parsed;
+    },
+  };
+}
+
+/** Every error becomes `{ error: { code, message, details? } }`; never a stack trace. */
+export function errorMapper(log: (line: string) => void = (line) => console.error(line)): MiddlewareObj<HttpEvent, HttpResult> {
+  return {
+    name: 'errorMapper',
+    onError: (request) => {
+      request.response = toErrorResponse(request.error, (error) => {
+        const id = request.context?.awsRequestId ?? '-';
+        // The message and stack only: requests, tokens and seeds are never logged.
+        log(`[${id}] unexpected ${error.name}: ${error.message}\n${error.stack ?? ''}`);
+      });
+    },
+  };
+}
+
+export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}): HttpResult {
+  if (error instanceof ApplicationError) return json(error.status, errorBody(error.code, error.message, error.details));
+  if (error instanceof DomainError) return json(domainStatus(error), errorBody(error.code, error.message, error.details));
+  if (error instanceof StoreUnavailable) {
+    return json(503, errorBody('unavailable', error.message), { 'retry-after': '1' });
+  }
+  onUnexpected(error instanceof Error ? error : new Error(String(error)));
+  return json(500, errorBody('internal_error', 'Something went wrong on our side; nothing was stored.'));
+}
+
+function domainStatus(error: DomainError): number {
+  switch (error.code) {
+    case 'forbidden':
+      return 403;
+    case 'game_sealed':
+      return 409;
+    case 'insufficient_dice':
+    case 'invalid_request':
+      return 400;
+    default:
+      return 422;
+  }
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { createHandlers } from '../http/handlers';
+import { MAX_BODY_BYTES } from '../http/middleware';
+import { errorBody, json, type HttpEvent, type HttpResult } from '../http/respond';
+import { matchRoute } from '../http/routes';
+
+type Handlers = ReturnType<typeof createHandlers>;
+
+/** Past this the adapter stops reading; the handler answers 413 for anything over 64 KB. */
+const TRANSPORT_LIMIT = MAX_BODY_BYTES + 1;
+
+/**
+ * Turns node:http requests into API Gateway v2 events for the same handlers the
+ * Lambda functions run: no route is implemented twice.
+ */
+export function createLocalServer(handlers: Handlers): Server {
+  return createServer((req, res) => {
+    handle(handlers, req, res).catch(() => {
+      if (!res.headersSent) write(res, json(500, errorBody('internal_error', 'Something went wrong on our side.')));
+      else res.destroy();
+    });
+  });
+}
+
+async function handle(handlers: Handlers, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const method = req.method ?? 'GET';
+  const match = matchRoute(method, url.pathname);
+  if (!match.route) {
+    req.resume();
+    const status = match.pathKnown ? 405 : 404;
+    const message = match.pathKnown ? `${method} is not allowed here.` : `No route ${method} ${url.pathname}.`;
+    write(res, json(status, errorBody(status === 404 ? 'not_found' : 'method_not_allowed', message)));
+    return;
+  }
+  const body = await readBody(req);
+  const event = toEvent(req, url, method, match.route.path, match.pathParameters, body);
+  const result = await handlers[match.route.handler](event, { awsRequestId: event.requestContext.requestId });
+  write(res, result);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size >= TRANSPORT_LIMIT) return; // keep draining, stop keeping
+      const room = TRANSPORT_LIMIT - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  template: string,
+  pathParameters: Record<string, string>,
+  body: Buffer,
+): HttpEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: `${method} ${template}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: `${method} ${template}`,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+    body: body.length ? body.toString('utf8') : undefined,
+    isBase64Encoded: false,
+  };
+}
+
+function write(res: ServerResponse, result: HttpResult): void {
+  res.writeHead(result.statusCode, result.headers);
+  res.end(result.body ?? '');
+}

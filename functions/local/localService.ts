@@ -1,0 +1,54 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { GameService } from '../application/gameService';
+import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../application/signer';
+import { createHandlers } from '../http/handlers';
+import { DynamoEventStore } from '../store/dynamoStore';
+import type { EventStore } from '../store/eventStore';
+import { startEmbeddedDynamo } from './embeddedDynamo';
+import { createLocalServer } from './httpAdapter';
+import { loadOrCreateSigningKey } from './signingKeyFile';
+
+export interface LocalService {
+  url: string;
+  port: number;
+  service: GameService;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+export interface LocalOptions {
+  /** Where dynalite and the signing key live; omitted = dynalite in memory, a fresh key. */
+  dataDir?: string;
+  signingKey?: StoredSigningKey;
+  port?: number;
+  host?: string;
+  log?: (line: string) => void;
+}
+
+/** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
+export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
+  const key = options.signingKey ?? (options.dataDir ? loadOrCreateSigningKey(options.dataDir).key : generateSigningKey());
+  const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
+  const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  const service = new GameService({ store, signer: signerFromKey(key) });
+  const server: Server = createLocalServer(createHandlers(service, options.log));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    service,
+    store,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dynamo.close();
+    },
+  };
+}

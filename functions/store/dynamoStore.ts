@@ -1,0 +1,155 @@
+import {
+  ConditionalCheckFailedException,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  type DynamoDBClient,
+  type QueryCommandOutput,
+} from '@aws-sdk/client-dynamodb';
+import type { Commit } from '../../domain/fairness/hashChain';
+import { GameIdTaken, StoreUnavailable, type AppendResult, type EventStore, type GameSecrets } from './eventStore';
+
+/** Secrets live under their own partition key, which no query of commits reaches. */
+const secretsKey = (gameId: string) => `${gameId}#secrets`;
+
+/**
+ * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
+ * attribute (byte-exact), commandId beside it. Append is one conditional put.
+ */
+export class DynamoEventStore implements EventStore {
+  constructor(
+    private readonly client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createGame(first: Commit, secrets: GameSecrets): Promise<void> {
+    await this.call(async () => {
+      try {
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: { pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) throw new GameIdTaken(first.gameId);
+        throw error;
+      }
+    });
+    const result = await this.append(first);
+    if (!result.ok) throw new GameIdTaken(first.gameId);
+  }
+
+  async append(commit: Commit): Promise<AppendResult> {
+    return this.call(async () => {
+      try {
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: {
+              pk: { S: commit.gameId },
+              sk: { N: String(commit.seq) },
+              commandId: { S: commit.commandId },
+              commit: { S: JSON.stringify(commit) },
+            },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        );
+        return { ok: true } as const;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const existing = await this.client.send(
+          new GetItemCommand({
+            TableName: this.tableName,
+            Key: { pk: { S: commit.gameId }, sk: { N: String(commit.seq) } },
+            ConsistentRead: true,
+          }),
+        );
+        const text = existing.Item?.commit?.S;
+        if (!text) throw new Error(`seq ${commit.seq} of ${commit.gameId} is taken but unreadable`);
+        return { ok: false, existing: JSON.parse(text) as Commit } as const;
+      }
+    });
+  }
+
+  async read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
+    return this.call(async () => {
+      const commits: Commit[] = [];
+      let startKey: QueryCommandOutput['LastEvaluatedKey'];
+      do {
+        const page: QueryCommandOutput = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND sk > :after',
+            ExpressionAttributeValues: { ':pk': { S: gameId }, ':after': { N: String(after) } },
+            ConsistentRead: true,
+            ...(limit !== undefined ? { Limit: limit - commits.length } : {}),
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) commits.push(JSON.parse(item.commit.S!) as Commit);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && (limit === undefined || commits.length < limit));
+      return commits;
+    });
+  }
+
+  async readSecrets(gameId: string): Promise<GameSecrets | undefined> {
+    return this.call(async () => {
+      const result = await this.client.send(
+        new GetItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: secretsKey(gameId) }, sk: { N: '0' } },
+          ConsistentRead: true,
+        }),
+      );
+      const text = result.Item?.secrets?.S;
+      return text ? (JSON.parse(text) as GameSecrets) : undefined;
+    });
+  }
+
+  /** Throttling, timeouts and unreachable endpoints become StoreUnavailable (503). */
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof GameIdTaken) throw error;
+      if (isUnavailable(error)) throw new StoreUnavailable(error);
+      throw error;
+    }
+  }
+}
+
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  return (
+    UNAVAILABLE.has(error.name) ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503
+  );
+}
+
+export const TABLE_KEY_SCHEMA = {
+  KeySchema: [
+    { AttributeName: 'pk', KeyType: 'HASH' as const },
+    { AttributeName: 'sk', KeyType: 'RANGE' as const },
+  ],
+  AttributeDefinitions: [
+    { AttributeName: 'pk', AttributeType: 'S' as const },
+    { AttributeName: 'sk', AttributeType: 'N' as const },
+  ],
+};

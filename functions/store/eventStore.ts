@@ -1,0 +1,38 @@
+import type { Commit } from '../../domain/fairness/hashChain';
+
+/** What no read path ever returns: the seed until sealed, and the token hashes. */
+export interface GameSecrets {
+  serverSeed: string;
+  tokenHashes: { organizer: string; players: Record<string, string> };
+}
+
+export type AppendResult = { ok: true } | { ok: false; existing: Commit };
+
+/**
+ * The event store port. One accepted command = one commit = one item, appended
+ * with a conditional put at seq = version + 1 (architecture.md).
+ */
+export interface EventStore {
+  /** Stores the secrets, then commit 1. Fails if the game id is taken. */
+  createGame(first: Commit, secrets: GameSecrets): Promise<void>;
+  /** Appends at commit.seq; when that seq is taken, answers with the commit that took it. */
+  append(commit: Commit): Promise<AppendResult>;
+  /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
+  read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
+  readSecrets(gameId: string): Promise<GameSecrets | undefined>;
+}
+
+/** The store throttled, timed out or could not be reached: 503 with Retry-After. */
+export class StoreUnavailable extends Error {
+  constructor(cause?: unknown) {
+    super('The event store is unavailable; try again shortly.', { cause });
+    this.name = 'StoreUnavailable';
+  }
+}
+
+export class GameIdTaken extends Error {
+  constructor(gameId: string) {
+    super(`game id ${gameId} is taken`);
+    this.name = 'GameIdTaken';
+  }
+}
