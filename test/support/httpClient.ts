@@ -1,0 +1,57 @@
+import { startLocalService, type LocalService } from '../../functions/local/localService';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+/** A client for the local server that keeps every response, to search them for secrets. */
+export class TestClient {
+  readonly transcript: string[] = [];
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    this.transcript.push(`${[...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`);
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  get(path: string, token?: string, headers?: Record<string, string>) {
+    return this.request('GET', path, { token, headers });
+  }
+
+  post(path: string, body: unknown, token?: string, headers?: Record<string, string>) {
+    return this.request('POST', path, { token, body, headers });
+  }
+
+  async createGame(body: unknown = { ruleset: 'dice', title: 'test game' }) {
+    const reply = await this.post('/games', body);
+    if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.text}`);
+    return reply.body as { gameId: string; commitment: string; sides: string[]; tokens: { organizer: string; players: Record<string, string> } };
+  }
+
+  command(gameId: string, token: string, command: Record<string, unknown>, headers?: Record<string, string>) {
+    return this.post(`/games/${gameId}/commands`, command, token, headers);
+  }
+}
+
+export async function startTestServer(): Promise<{ local: LocalService; client: TestClient }> {
+  const local = await startLocalService({ log: () => {} });
+  return { local, client: new TestClient(local.url) };
+}
