@@ -50,6 +50,7 @@ export interface Ed25519PublicJwk extends JsonWebKey {
 /** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
 export function signatureIsValid(hashHex: string, signatureB64: string, jwk: Ed25519PublicJwk): boolean {
   // Only the canonical encoding counts: otherwise unused padding bits could be flipped unnoticed.
+  if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string') return false;
   if (!/^[0-9a-f]{64}$/.test(hashHex) || Buffer.from(signatureB64, 'base64').toString('base64') !== signatureB64) return false;
   try {
     const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });

@@ -8,6 +8,7 @@ import { authorize, checkPayload, decideCreate, decideGame } from '../game/decid
 import { CreateGameBody } from '../game/gameCommands';
 import { evolveGame, type GameState } from '../game/gameState';
 import { ORGANIZER } from '../ruleset';
+import { BundleShape, CommitShape, firstIssue } from './bundleShape';
 import { findRuleset } from '../rulesets/registry';
 
 /** The export bundle of fairness-v1 §7. */
@@ -42,19 +43,28 @@ export interface VerificationReport {
 export function verifyBundle(bundle: ExportBundle): VerificationReport {
   const failures: VerificationFailure[] = [];
   const fail = (seq: number, check: string, reason: string) => failures.push({ seq, check, reason });
-  const commits = Array.isArray(bundle?.commits) ? bundle.commits : [];
-  if (commits.length === 0) {
-    fail(0, 'structure', 'the bundle has no commits');
+  const shape = BundleShape.safeParse(bundle);
+  if (!shape.success) {
+    fail(0, 'structure', `not an export bundle: ${firstIssue(shape.error)}`);
     return { ok: false, checkedCommits: 0, checkedDice: 0, sealed: false, failures };
   }
+  const commits = bundle.commits;
+  // Everything after a malformed commit is checked for its chain only.
+  const wellFormed = commits.findIndex((commit, index) => {
+    const parsed = CommitShape.safeParse(commit);
+    if (!parsed.success) fail(index + 1, 'structure', firstIssue(parsed.error));
+    return !parsed.success;
+  });
+  const readable = wellFormed < 0 ? commits : commits.slice(0, wellFormed);
 
-  const keys = new Map((bundle.keys?.keys ?? []).map((k) => [k.kid, k]));
+  const keys = new Map(bundle.keys.keys.map((k) => [k.kid, k]));
   let sealedAt = 0;
   commits.forEach((commit, index) => {
     const seq = index + 1;
+    if (typeof commit !== 'object' || commit === null || Array.isArray(commit)) return; // reported as structure
     if (commit.seq !== seq) fail(seq, 'sequence', `expected seq ${seq}, found ${commit.seq}`);
     if (commit.gameId !== bundle.gameId) fail(seq, 'gameId', `commit belongs to ${commit.gameId}`);
-    const expectedPrev = index === 0 ? GENESIS_PREV_HASH : commits[index - 1].hash;
+    const expectedPrev = index === 0 ? GENESIS_PREV_HASH : commits[index - 1]?.hash;
     if (commit.prevHash !== expectedPrev) fail(seq, 'prevHash', 'does not link to the previous commit');
     let hash: string | undefined;
     try {
@@ -67,12 +77,13 @@ export function verifyBundle(bundle: ExportBundle): VerificationReport {
     if (!key) fail(seq, 'signature', `no public key "${commit.kid}" in the bundle`);
     else if (!signatureIsValid(commit.hash, commit.signature, key)) fail(seq, 'signature', 'the signature does not match the hash');
     if (sealedAt) fail(seq, 'sealed', `a commit follows GameSealed at seq ${sealedAt}`);
-    if (commit.events?.some((e) => e.type === 'GameSealed')) sealedAt = seq;
+    if (Array.isArray(commit.events) && commit.events.some((e) => e?.type === 'GameSealed')) sealedAt = seq;
   });
+  if (readable.length === 0) return { ok: false, checkedCommits: commits.length, checkedDice: 0, sealed: sealedAt > 0, failures: sorted(failures) };
 
-  const first = commits[0];
-  const created = first.events?.[0];
-  if (first.command?.type !== 'CreateGame' || created?.type !== 'GameCreated') {
+  const first = readable[0];
+  const created = first.events[0];
+  if (first.command.type !== 'CreateGame' || created?.type !== 'GameCreated') {
     fail(1, 'creation', 'commit 1 is not the creation of the game');
   } else if (created.data.commitment !== bundle.commitment) {
     fail(1, 'commitment', 'the bundle commitment differs from the one in GameCreated');
@@ -80,18 +91,22 @@ export function verifyBundle(bundle: ExportBundle): VerificationReport {
 
   const sealed = sealedAt > 0;
   let checkedDice = 0;
-  if (sealed) {
+  if (sealed && sealedAt <= readable.length) {
     const sealedSeed = String(commits[sealedAt - 1].events.find((e) => e.type === 'GameSealed')?.data.serverSeed);
     const seed = parseSeedHex(bundle.serverSeed ?? '');
     if (bundle.serverSeed !== sealedSeed) fail(sealedAt, 'serverSeed', 'the bundle seed differs from the one in GameSealed');
     if (!seed) fail(sealedAt, 'serverSeed', 'the server seed is not 64 lowercase hex digits');
     else if (commitmentOf(seed) !== bundle.commitment) fail(sealedAt, 'commitment', 'SHA-256 of the server seed is not the commitment');
-    else checkedDice = checkDice(bundle.gameId, seed, commits, fail);
+    else checkedDice = checkDice(bundle.gameId, seed, readable, fail);
   }
 
-  replayRules(bundle, commits, fail);
-  failures.sort((a, b) => a.seq - b.seq);
-  return { ok: failures.length === 0, checkedCommits: commits.length, checkedDice, sealed, failures };
+  replayRules(bundle, readable, fail);
+  return { ok: failures.length === 0, checkedCommits: commits.length, checkedDice, sealed, failures: sorted(failures) };
+}
+
+/** First failure first; a stable sort keeps the order checks ran in within one seq. */
+function sorted(failures: VerificationFailure[]): VerificationFailure[] {
+  return [...failures].sort((a, b) => a.seq - b.seq);
 }
 
 /** fairness-v1 §4: every recorded die equals the one the seed gives. */
@@ -100,13 +115,13 @@ function checkDice(gameId: string, seed: Buffer, commits: Commit[], fail: (seq: 
   let gameKey: Buffer | undefined;
   let checked = 0;
   for (const commit of commits) {
-    for (const event of commit.events ?? []) {
+    for (const event of commit.events) {
       if (event.type === 'EntropyContributed') {
         if (gameKey) fail(commit.seq, 'entropy', 'entropy was added after the first die');
         entropy.push([String(event.data.by), String(event.data.entropy)]);
       }
     }
-    if (!commit.dice?.length) continue;
+    if (commit.dice.length === 0) continue;
     gameKey ??= gameKeyOf(seed, gameId, entropy);
     const stream = new DiceStream(gameKey, commit.seq);
     for (const [i, die] of commit.dice.entries()) {

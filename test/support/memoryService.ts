@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+import { GameService } from '../../functions/application/gameService';
+import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../../functions/application/signer';
+import { MemoryEventStore } from '../../functions/store/memoryStore';
+
+/** A service on the in-memory store with seeds derived from a label: repeatable games. */
+export function memoryService(label = 'test', key: StoredSigningKey = generateSigningKey()) {
+  let games = 0;
+  const store = new MemoryEventStore();
+  const service = new GameService({
+    store,
+    signer: signerFromKey(key),
+    randomSeed: () => createHash('sha256').update(`${label}:${games}`).digest(),
+    newGameId: () => `g-${label}-${++games}`,
+    now: () => '2026-11-22T10:00:00.000Z',
+  });
+  return { service, store, key };
+}
