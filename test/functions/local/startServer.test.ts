@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClient } from '../../support/httpClient';
+
+const ROOT = new URL('../../..', import.meta.url).pathname;
+const running: ChildProcess[] = [];
+
+/** Starts the real `npm start` entry point on an ephemeral port and waits for its address. */
+async function start(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ARBITER_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address after 30 s:\n${output}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+afterEach(async () => {
+  for (const child of running.splice(0)) await stop(child);
+});
+
+describe('npm start', () => {
+  it('serves on loopback, keeps games and its signing key across a restart, and logs no secrets', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'arbiter-start-')), 'data');
+    const first = await start(dataDir);
+    const client = new TestClient(first.url);
+    expect((await client.get('/health')).body).toEqual({ ok: true });
+    const game = await client.createGame({ ruleset: 'dice', title: 'persisted' });
+    await client.command(game.gameId, game.tokens.players.player1, { commandId: 'r', type: 'Roll', payload: { dice: '2d6', purpose: 'before restart' } });
+    const keysBefore = (await client.get('/keys')).body;
+    const keyFile = join(dataDir, 'signing-key.json');
+    expect(statSync(keyFile).mode & 0o077).toBe(0);
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start(dataDir);
+    const again = new TestClient(second.url);
+    expect((await again.get('/keys')).body).toEqual(keysBefore);
+    const view = await again.get(`/games/${game.gameId}`, game.tokens.players.player2);
+    expect(view.body).toMatchObject({ title: 'persisted', version: 2, state: { rolls: 1 } });
+    const roll = await again.command(game.gameId, game.tokens.players.player2, { commandId: 'r2', type: 'Roll', payload: { dice: 'd6', purpose: 'after restart' } });
+    expect(roll.body.commit.seq).toBe(3);
+    expect((await again.get(`/games/${game.gameId}/verify`, game.tokens.organizer)).body.ok).toBe(true);
+
+    const logs = first.output() + second.output();
+    const privateKey = JSON.parse(readFileSync(keyFile, 'utf8')).jwk.d;
+    for (const secret of [privateKey, game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+  });
+});
