@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { ProvisionedThroughputExceededException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GameService } from '../../../functions/application/gameService';
+import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
+import { createHandlers } from '../../../functions/http/handlers';
+import { DynamoEventStore } from '../../../functions/store/dynamoStore';
+import { StoreUnavailable } from '../../../functions/store/eventStore';
+import type { HttpEvent } from '../../../functions/http/respond';
+
+/** A DynamoDB client that is always throttled. */
+const throttled = {
+  send: async () => {
+    throw new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
+  },
+} as unknown as DynamoDBClient;
+
+const event = (method: string, path: string, routeKey: string, body?: unknown, pathParameters?: Record<string, string>): HttpEvent =>
+  ({
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { authorization: 'Bearer arb_x' },
+    pathParameters,
+    requestContext: { http: { method, path }, requestId: 'r' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    isBase64Encoded: false,
+  }) as unknown as HttpEvent;
+
+describe('a throttled store', () => {
+  it('becomes StoreUnavailable in the adapter', async () => {
+    const store = new DynamoEventStore(throttled, 't');
+    await expect(store.read('g', 0)).rejects.toBeInstanceOf(StoreUnavailable);
+  });
+
+  it('is answered 503 unavailable with Retry-After, and nothing in the body but the error', async () => {
+    const lines: string[] = [];
+    const service = new GameService({ store: new DynamoEventStore(throttled, 't'), signer: signerFromKey(generateSigningKey()) });
+    const handlers = createHandlers(service, (line) => lines.push(line));
+    const created = await handlers.createGame(event('POST', '/games', 'POST /games', { ruleset: 'dice' }));
+    expect(created.statusCode).toBe(503);
+    expect(created.headers['retry-after']).toBe('1');
+    expect(JSON.parse(created.body!)).toEqual({ error: { code: 'unavailable', message: 'The event store is unavailable; try again shortly.' } });
+    const command = await handlers.postCommand(
+      event('POST', '/games/g-1/commands', 'POST /games/{id}/commands', { commandId: 'a', type: 'Roll', payload: {} }, { id: 'g-1' }),
+    );
+    expect(command.statusCode).toBe(503);
+    expect(lines).toEqual([]);
+  });
+
+  it('logs an unexpected error once, without the request, and answers a plain 500', async () => {
+    const lines: string[] = [];
+    const broken = { send: async () => { throw new TypeError('boom'); } } as unknown as DynamoDBClient;
+    const service = new GameService({ store: new DynamoEventStore(broken, 't'), signer: signerFromKey(generateSigningKey()) });
+    const reply = await createHandlers(service, (line) => lines.push(line)).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
+    expect(reply.statusCode).toBe(500);
+    expect(reply.body).not.toContain('boom');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('TypeError: boom');
+    expect(lines[0]).not.toContain('arb_x');
+  });
+});
