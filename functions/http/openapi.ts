@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { allRulesets } from '../../domain/rulesets/registry';
+import { CommitShape } from '../../domain/verify/bundleShape';
 import { CommandRequest, EvaluateRequest } from '../application/gameService';
 import { componentPrefix, jsonSchema } from './catalogue';
 
@@ -29,22 +30,6 @@ const ErrorSchema = z.object({
   }),
 });
 
-const Die = z.object({ sides: z.int(), value: z.int() });
-const Commit = z.object({
-  gameId: z.string(),
-  seq: z.int(),
-  commandId: z.string(),
-  actor: z.string(),
-  as: z.literal('organizer').optional(),
-  command: z.object({ type: z.string(), payload: z.unknown() }),
-  events: z.array(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) })),
-  dice: z.array(Die),
-  recordedAt: z.string(),
-  kid: z.string(),
-  prevHash: z.string(),
-  hash: z.string(),
-  signature: z.string(),
-});
 const Jwks = z.object({ keys: z.array(z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string() })) });
 const Verification = z.object({
   ok: z.boolean(),
@@ -76,7 +61,7 @@ export function openApiDocument() {
     CreateGameRequest: jsonSchema(CreateGameBody),
     CommandRequest: jsonSchema(CommandRequest),
     EvaluateRequest: jsonSchema(EvaluateRequest),
-    Commit: jsonSchema(Commit),
+    Commit: jsonSchema(CommitShape),
     Jwks: jsonSchema(Jwks),
     Verification: jsonSchema(Verification),
   };

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalService } from '../../functions/local/localService';
-import { startTestServer, type TestClient } from '../support/httpClient';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, type TestClient } from '../support/httpClient';
 import { run, writeTemp } from '../support/runCli';
 
-let local: LocalService;
-let client: TestClient;
-beforeAll(async () => {
-  ({ local, client } = await startTestServer());
-});
-afterAll(async () => {
-  await local?.close();
-});
+const server = useTestServer();
 
 describe('a whole dice game over HTTP', () => {
   let game: Awaited<ReturnType<TestClient['createGame']>>;
@@ -18,17 +10,17 @@ describe('a whole dice game over HTTP', () => {
   let serverSeed: string;
 
   it('plays: create, entropy from both sides, 20 rolls, seal, export, verify', async () => {
-    game = await client.createGame({ ruleset: 'dice', title: 'Kursk, turn 3' });
+    game = await server.client.createGame({ ruleset: 'dice', title: 'Kursk, turn 3' });
     expect(game.commitment).toMatch(/^[0-9a-f]{64}$/);
     const { player1, player2 } = game.tokens.players;
-    serverSeed = (await local.store.readSecrets(game.gameId))!.serverSeed;
+    serverSeed = (await server.local.store.readSecrets(game.gameId))!.serverSeed;
 
-    expect((await client.command(game.gameId, player1, { commandId: 'e1', type: 'ContributeEntropy', payload: { entropy: 'alpha' } })).status).toBe(201);
-    expect((await client.command(game.gameId, player2, { commandId: 'e2', type: 'ContributeEntropy', payload: { entropy: 'bravo' } })).status).toBe(201);
+    expect((await server.client.command(game.gameId, player1, { commandId: 'e1', type: 'ContributeEntropy', payload: { entropy: 'alpha' } })).status).toBe(201);
+    expect((await server.client.command(game.gameId, player2, { commandId: 'e2', type: 'ContributeEntropy', payload: { entropy: 'bravo' } })).status).toBe(201);
 
     for (let i = 0; i < 20; i++) {
       const token = i % 2 ? player2 : player1;
-      const reply = await client.command(game.gameId, token, { commandId: `roll-${i}`, type: 'Roll', payload: { dice: '2d6+1', purpose: `attack ${i}` } });
+      const reply = await server.client.command(game.gameId, token, { commandId: `roll-${i}`, type: 'Roll', payload: { dice: '2d6+1', purpose: `attack ${i}` } });
       expect(reply.status).toBe(201);
       expect(reply.body.version).toBe(4 + i);
       const [rolled] = reply.body.commit.events;
@@ -36,37 +28,37 @@ describe('a whole dice game over HTTP', () => {
       expect(reply.body.commit.dice).toEqual(rolled.data.rolls);
     }
 
-    const view = await client.get(`/games/${game.gameId}`, player1);
+    const view = await server.client.get(`/games/${game.gameId}`, player1);
     expect(view.body).toMatchObject({ ruleset: 'dice', title: 'Kursk, turn 3', version: 23, sealed: false, state: { rolls: 20 } });
 
-    const beforeSeal = await client.get(`/games/${game.gameId}/export`, player2);
+    const beforeSeal = await server.client.get(`/games/${game.gameId}/export`, player2);
     expect(beforeSeal.body.serverSeed).toBeUndefined();
 
-    const seal = await client.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
+    const seal = await server.client.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     expect(seal.status).toBe(201);
     expect(seal.body.commit.events[0]).toEqual({ type: 'GameSealed', data: { serverSeed } });
 
-    const bundle = await client.get(`/games/${game.gameId}/export`, player1);
+    const bundle = await server.client.get(`/games/${game.gameId}/export`, player1);
     expect(bundle.status).toBe(200);
     expect(bundle.body).toMatchObject({ gameId: game.gameId, ruleset: 'dice', commitment: game.commitment, serverSeed });
     expect(bundle.body.commits).toHaveLength(24);
     exported = bundle.text;
 
-    const verified = await client.get(`/games/${game.gameId}/verify`, player2);
+    const verified = await server.client.get(`/games/${game.gameId}/verify`, player2);
     expect(verified.body).toEqual({ ok: true, checkedCommits: 24, checkedDice: 40, sealed: true, failures: [] });
   });
 
   it('never shows the server seed before the seal', () => {
-    const sealIndex = client.transcript.findIndex((text) => text.includes('GameSealed'));
+    const sealIndex = server.client.transcript.findIndex((text) => text.includes('GameSealed'));
     expect(sealIndex).toBeGreaterThan(0);
-    for (const text of client.transcript.slice(0, sealIndex)) expect(text).not.toContain(serverSeed);
+    for (const text of server.client.transcript.slice(0, sealIndex)) expect(text).not.toContain(serverSeed);
   });
 
   it('refuses commands once sealed, but still answers a retry of an earlier one', async () => {
-    const late = await client.command(game.gameId, game.tokens.players.player1, { commandId: 'late', type: 'Roll', payload: { dice: 'd6', purpose: 'too late' } });
+    const late = await server.client.command(game.gameId, game.tokens.players.player1, { commandId: 'late', type: 'Roll', payload: { dice: 'd6', purpose: 'too late' } });
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('game_sealed');
-    const retry = await client.command(game.gameId, game.tokens.players.player1, { commandId: 'roll-0', type: 'Roll', payload: { dice: '2d6+1', purpose: 'attack 0' } });
+    const retry = await server.client.command(game.gameId, game.tokens.players.player1, { commandId: 'roll-0', type: 'Roll', payload: { dice: '2d6+1', purpose: 'attack 0' } });
     expect(retry.status).toBe(200);
     expect(retry.body.commit.seq).toBe(4);
   });
@@ -84,7 +76,7 @@ describe('a whole dice game over HTTP', () => {
     expect(fromFile.code).toBe(0);
     expect(fromFile.stdout).toContain('40 dice re-derived');
     expect(fromFile.stdout.trim().split('\n').at(-1)).toBe('OK');
-    const fromUrl = await run('node', ['bin/arbiter.mjs', 'verify', `${local.url}/games/${game.gameId}`, '--token', game.tokens.players.player2]);
+    const fromUrl = await run('node', ['bin/arbiter.mjs', 'verify', `${server.local.url}/games/${game.gameId}`, '--token', game.tokens.players.player2]);
     expect(fromUrl.code).toBe(0);
   });
 

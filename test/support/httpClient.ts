@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 
 export interface Reply {
@@ -54,4 +55,16 @@ export class TestClient {
 export async function startTestServer(): Promise<{ local: LocalService; client: TestClient }> {
   const local = await startLocalService({ log: () => {} });
   return { local, client: new TestClient(local.url) };
+}
+
+/** Starts a server (in-memory dynalite) for the enclosing test file, and stops it after. */
+export function useTestServer(): { local: LocalService; client: TestClient } {
+  const context = {} as { local: LocalService; client: TestClient };
+  beforeAll(async () => {
+    Object.assign(context, await startTestServer());
+  });
+  afterAll(async () => {
+    await context.local?.close();
+  });
+  return context;
 }
