@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
-import { FairnessDice, GivenDice, type DiceSource } from '../../domain/dice';
-import { InsufficientDice } from '../../domain/errors';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
 import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
 import { buildCommit } from '../../domain/game/buildCommit';
@@ -13,6 +11,7 @@ import { ORGANIZER } from '../../domain/ruleset';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
+import { FairnessDice } from '../../domain/dice';
 import { ApplicationError, commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from './errors';
 import type { Signer } from './signer';
 import { hashToken, newToken, roleOfToken } from './tokens';
@@ -269,36 +268,6 @@ export class GameService {
     return verifyBundle(await this.exportBundle(gameId, token));
   }
 
-  /** POST /rulesets/{id}/evaluate: the same resolution code as the games, nothing stored. */
-  evaluate(rulesetId: string, body: unknown) {
-    const ruleset = findRuleset(rulesetId);
-    if (!ruleset) throw notFound(`No ruleset "${rulesetId}".`);
-    const request = EvaluateRequest.safeParse(body);
-    if (!request.success) throw invalidRequest(fieldIssues(request.error));
-    const procedure = Object.hasOwn(ruleset.procedures, request.data.procedure) ? ruleset.procedures[request.data.procedure] : undefined;
-    if (!procedure) {
-      throw invalidRequest([
-        { field: 'procedure', message: `"${request.data.procedure}" is not one of ${Object.keys(ruleset.procedures).join(', ')}` },
-      ]);
-    }
-    const input = procedure.input.safeParse(request.data.input ?? {});
-    if (!input.success) throw invalidRequest(fieldIssues(input.error, 'input'));
-    const options = ruleset.options.safeParse(request.data.options ?? {});
-    if (!options.success) throw invalidRequest(fieldIssues(options.error, 'options'));
-    const given = request.data.dice;
-    const run = (dice: DiceSource) => ({ ...procedure.evaluate(input.data, options.data, dice), dice: dice.drawn });
-    if (!given) return run(new FairnessDice(randomBytes(32), 1));
-    try {
-      return run(new GivenDice(given));
-    } catch (error) {
-      if (!(error instanceof InsufficientDice)) throw error;
-      // Count what the procedure draws when the missing dice are taken as 1s.
-      const padded = new GivenDice([...given, ...Array<number>(MAX_EVALUATE_DICE).fill(1)]);
-      procedure.evaluate(input.data, options.data, padded);
-      throw new InsufficientDice(padded.drawn.length);
-    }
-  }
-
   // ---- loading, caching, locking ----
 
   private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
@@ -392,11 +361,3 @@ export class GameService {
 }
 
 const POLL_INTERVAL_MS = 1000;
-const MAX_EVALUATE_DICE = 10_000;
-
-export const EvaluateRequest = z.strictObject({
-  procedure: z.string().min(1).max(64),
-  input: z.unknown().optional(),
-  options: z.record(z.string(), z.unknown()).optional(),
-  dice: z.array(z.int()).max(MAX_EVALUATE_DICE).optional(),
-});

@@ -3,9 +3,11 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import { summarizeCommit } from '../../domain/game/decideGame';
 import type { GameState } from '../../domain/game/gameState';
 import { invalidRequest, type FieldIssue } from '../application/errors';
+import { evaluateProcedure } from '../application/evaluate';
 import type { GameService } from '../application/gameService';
 import { catalogue } from './catalogue';
 import { errorMapper, jsonBody, type ParsedEvent } from './middleware';
+import { consoleObserver, observe, requestRecorder, type Observer } from './observe';
 import { openApiDocument } from './openapi';
 import { bearerToken, header, json, notModified, text, wantsText, type HttpEvent, type HttpResult } from './respond';
 
@@ -13,9 +15,11 @@ type Handler = (event: HttpEvent, context?: unknown) => Promise<HttpResult>;
 export type HandlerName = keyof ReturnType<typeof createHandlers>;
 
 /** Wraps a route in the middlewares every route shares. */
-function route(fn: (event: ParsedEvent) => Promise<HttpResult> | HttpResult, log?: (line: string) => void): Handler {
+function route(fn: (event: ParsedEvent) => Promise<HttpResult> | HttpResult, observer: Observer): Handler {
+  // middy runs `before` in this order and `after`/`onError` in reverse: the recorder sees the mapped error.
   return middy<ParsedEvent, HttpResult>(async (event: ParsedEvent) => fn(event))
-    .use(errorMapper(log))
+    .use(requestRecorder(observer))
+    .use(errorMapper(observer.unexpected))
     .use(jsonBody()) as unknown as Handler;
 }
 
@@ -44,25 +48,32 @@ function matchesVersion(event: HttpEvent, version: number): boolean {
 
 const etagOf = (version: number) => `"${version}"`;
 
-export function createHandlers(service: GameService, log?: (line: string) => void) {
+/**
+ * The handlers of every route. `getService` is called only by the routes that need a
+ * game store and a signing key, so the catalogue routes run without either.
+ */
+export function createHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver) {
+
+  const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
   return {
-    health: route(() => json(200, { ok: true }), log),
+    health: route(() => json(200, { ok: true }), observer),
 
-    listRulesets: route(() => json(200, catalogue()), log),
+    listRulesets: route(() => json(200, catalogue()), observer),
 
-    evaluate: route((event) => json(200, service.evaluate(event.pathParameters?.ruleset ?? '', event.parsedBody)), log),
+    evaluate: route((event) => json(200, evaluateProcedure(event.pathParameters?.ruleset ?? '', event.parsedBody)), observer),
 
-    createGame: route(async (event) => json(201, await service.createGame(event.parsedBody)), log),
+    createGame: route(async (event) => json(201, await (await service()).createGame(event.parsedBody)), observer),
 
-    getGame: route(async (event) => json(200, await service.view(gameIdOf(event), bearerToken(event))), log),
+    getGame: route(async (event) => json(200, await (await service()).view(gameIdOf(event), bearerToken(event))), observer),
 
     postCommand: route(async (event) => {
-      const outcome = await service.submit(gameIdOf(event), bearerToken(event), event.parsedBody);
+      const outcome = await (await service()).submit(gameIdOf(event), bearerToken(event), event.parsedBody);
+      observe(event, { seq: outcome.commit.seq, commandType: outcome.commit.command.type });
       const status = outcome.created ? 201 : 200;
       if (wantsText(event)) return text(status, `${textLine(outcome.state, outcome.commit)}\n`);
       return json(status, { version: outcome.version, commit: outcome.commit });
-    }, log),
+    }, observer),
 
     listEvents: route(async (event) => {
       const issues: FieldIssue[] = [];
@@ -70,21 +81,21 @@ export function createHandlers(service: GameService, log?: (line: string) => voi
       const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
       const wait = queryInt(event, 'wait', 0, 0, 20, issues);
       if (issues.length) throw invalidRequest(issues);
-      const page = await service.events(gameIdOf(event), bearerToken(event), after, limit, wait);
+      const page = await (await service()).events(gameIdOf(event), bearerToken(event), after, limit, wait);
       const etag = etagOf(page.version);
       if (page.commits.length === 0 && matchesVersion(event, page.version)) return notModified(etag);
       if (wantsText(event)) {
         return text(200, page.commits.map((c) => `${textLine(page.state, c)}\n`).join(''), { etag });
       }
       return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
-    }, log),
+    }, observer),
 
-    exportGame: route(async (event) => json(200, await service.exportBundle(gameIdOf(event), bearerToken(event))), log),
+    exportGame: route(async (event) => json(200, await (await service()).exportBundle(gameIdOf(event), bearerToken(event))), observer),
 
-    verifyGame: route(async (event) => json(200, await service.verify(gameIdOf(event), bearerToken(event))), log),
+    verifyGame: route(async (event) => json(200, await (await service()).verify(gameIdOf(event), bearerToken(event))), observer),
 
-    keys: route(() => json(200, { keys: service.signer.publicJwks() }), log),
+    keys: route(async () => json(200, { keys: (await service()).signer.publicJwks() }), observer),
 
-    openapi: route(() => json(200, openApiDocument()), log),
+    openapi: route(() => json(200, openApiDocument()), observer),
   };
 }

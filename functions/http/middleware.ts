@@ -9,6 +9,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface ParsedEvent extends HttpEvent {
   parsedBody?: unknown;
+  /** What the handler learned, for the request record (observe.ts). */
+  observed?: { seq?: number; commandType?: string };
 }
 
 /** Parses a JSON body: 413 over 64 KB, 400 when it is not JSON or holds a lone surrogate. */
@@ -43,15 +45,12 @@ export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
 }
 
 /** Every error becomes `{ error: { code, message, details? } }`; never a stack trace. */
-export function errorMapper(log: (line: string) => void = (line) => console.error(line)): MiddlewareObj<HttpEvent, HttpResult> {
+export function errorMapper(unexpected: (error: Error, requestId: string) => void): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     name: 'errorMapper',
     onError: (request) => {
-      request.response = toErrorResponse(request.error, (error) => {
-        const id = request.context?.awsRequestId ?? '-';
-        // The message and stack only: requests, tokens and seeds are never logged.
-        log(`[${id}] unexpected ${error.name}: ${error.message}\n${error.stack ?? ''}`);
-      });
+      // The error alone is logged: requests, tokens and seeds never are.
+      request.response = toErrorResponse(request.error, (error) => unexpected(error, request.context?.awsRequestId ?? '-'));
     },
   };
 }

@@ -3,7 +3,8 @@ import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { allRulesets } from '../../domain/rulesets/registry';
 import { CommitShape } from '../../domain/verify/bundleShape';
-import { CommandRequest, EvaluateRequest } from '../application/gameService';
+import { EvaluateRequest } from '../application/evaluate';
+import { CommandRequest } from '../application/gameService';
 import { componentPrefix, jsonSchema } from './catalogue';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

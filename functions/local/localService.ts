@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GameService } from '../application/gameService';
 import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../application/signer';
 import { createHandlers } from '../http/handlers';
+import type { Observer } from '../http/observe';
 import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
@@ -24,7 +25,7 @@ export interface LocalOptions {
   signingKey?: StoredSigningKey;
   port?: number;
   host?: string;
-  log?: (line: string) => void;
+  observer?: Observer;
 }
 
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
@@ -33,7 +34,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
   const service = new GameService({ store, signer: signerFromKey(key) });
-  const server: Server = createLocalServer(createHandlers(service, options.log));
+  const server: Server = createLocalServer(createHandlers(service, options.observer));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -53,7 +53,7 @@ export class TestClient {
 }
 
 export async function startTestServer(): Promise<{ local: LocalService; client: TestClient }> {
-  const local = await startLocalService({ log: () => {} });
+  const local = await startLocalService({ observer: { unexpected: (error) => console.error(`unexpected in test server: ${error.stack}`) } });
   return { local, client: new TestClient(local.url) };
 }
 

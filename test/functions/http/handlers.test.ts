@@ -6,6 +6,8 @@ import { createHandlers } from '../../../functions/http/handlers';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
 import type { HttpEvent } from '../../../functions/http/respond';
+import type { RequestRecord } from '../../../functions/http/observe';
+import { memoryService } from '../../support/memoryService';
 
 /** A DynamoDB client that is always throttled. */
 const throttled = {
@@ -35,8 +37,9 @@ describe('a throttled store', () => {
 
   it('is answered 503 unavailable with Retry-After, and nothing in the body but the error', async () => {
     const lines: string[] = [];
+    const records: RequestRecord[] = [];
     const service = new GameService({ store: new DynamoEventStore(throttled, 't'), signer: signerFromKey(generateSigningKey()) });
-    const handlers = createHandlers(service, (line) => lines.push(line));
+    const handlers = createHandlers(service, { unexpected: (error) => lines.push(error.message), request: (r) => records.push(r) });
     const created = await handlers.createGame(event('POST', '/games', 'POST /games', { ruleset: 'dice' }));
     expect(created.statusCode).toBe(503);
     expect(created.headers['retry-after']).toBe('1');
@@ -46,17 +49,39 @@ describe('a throttled store', () => {
     );
     expect(command.statusCode).toBe(503);
     expect(lines).toEqual([]);
+    expect(records.map(({ latencyMs: _, ...r }) => r)).toEqual([
+      { route: 'POST /games', status: 503, outcome: 'error', errorCode: 'unavailable' },
+      { route: 'POST /games/{id}/commands', status: 503, outcome: 'error', gameId: 'g-1', errorCode: 'unavailable' },
+    ]);
   });
 
   it('logs an unexpected error once, without the request, and answers a plain 500', async () => {
     const lines: string[] = [];
     const broken = { send: async () => { throw new TypeError('boom'); } } as unknown as DynamoDBClient;
     const service = new GameService({ store: new DynamoEventStore(broken, 't'), signer: signerFromKey(generateSigningKey()) });
-    const reply = await createHandlers(service, (line) => lines.push(line)).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
+    const observer = { unexpected: (error: Error, id: string) => lines.push(`[${id}] ${error.name}: ${error.message}\n${error.stack}`) };
+    const reply = await createHandlers(service, observer).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
     expect(reply.statusCode).toBe(500);
     expect(reply.body).not.toContain('boom');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('TypeError: boom');
     expect(lines[0]).not.toContain('arb_x');
+  });
+});
+
+describe('the request record', () => {
+  it('holds the route, status, game, seq and command type of an accepted command, and no token', async () => {
+    const records: RequestRecord[] = [];
+    const { service } = memoryService('records');
+    const handlers = createHandlers(service, { unexpected: () => {}, request: (r) => records.push(r) });
+    const game = await service.createGame({ ruleset: 'dice' });
+    const reply = await handlers.postCommand({
+      ...event('POST', `/games/${game.gameId}/commands`, 'POST /games/{id}/commands', { commandId: 'a', type: 'Roll', payload: { dice: 'd6', purpose: 'p' } }, { id: game.gameId }),
+      headers: { authorization: `Bearer ${game.tokens.players.player1}` },
+    });
+    expect(reply.statusCode).toBe(201);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ route: 'POST /games/{id}/commands', status: 201, outcome: 'ok', gameId: game.gameId, seq: 2, commandType: 'Roll' });
+    expect(JSON.stringify(records)).not.toContain(game.tokens.players.player1);
   });
 });
