@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommandSpec } from '../ruleset';
 
 /** Commands every game accepts, whatever its ruleset (fairness-v1 §2, §6). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FairnessDice, GivenDice, type DiceSource } from '../../domain/dice';
 import { InsufficientDice } from '../../domain/errors';
 import { findRuleset } from '../../domain/rulesets/registry';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { allRulesets } from '../../domain/rulesets/registry';
 import type { Ruleset, Who } from '../../domain/ruleset';

@@ -22,10 +22,10 @@ export interface EventStore {
   readSecrets(gameId: string): Promise<GameSecrets | undefined>;
 }
 
-/** The store throttled, timed out or could not be reached: 503 with Retry-After. */
+/** The store (or the key store) throttled, timed out or could not be reached: 503 with Retry-After. */
 export class StoreUnavailable extends Error {
   constructor(cause?: unknown) {
-    super('The event store is unavailable; try again shortly.', { cause });
+    super('The service is briefly unavailable; nothing was stored. Try again shortly, with the same commandId.', { cause });
     this.name = 'StoreUnavailable';
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORGANIZER } from '../../ruleset';
 import { DiceExpressionError, parseDiceExpression } from './diceExpression';
 

@@ -1,0 +1,74 @@
+import type { Commit } from '../../domain/fairness/hashChain';
+import { summarizeCommit } from '../../domain/game/decideGame';
+import type { GameState } from '../../domain/game/gameState';
+import { invalidRequest, type FieldIssue } from '../application/errors';
+import type { GameService } from '../application/gameService';
+import { consoleObserver, observe, type Observer } from './observe';
+import { bearerToken, header, json, notModified, text, wantsText, type HttpEvent } from './respond';
+import { route } from './route';
+
+/** One text line per commit: `#<seq> <actor> <type> <summary> [<hash8>]`. */
+export function textLine(state: GameState | undefined, commit: Commit): string {
+  const summary = summarizeCommit(state, commit.command, commit.events);
+  return `#${commit.seq} ${commit.actor} ${commit.command.type}${summary ? ` ${summary}` : ''} [${commit.hash.slice(0, 8)}]`;
+}
+
+function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
+  const raw = event.queryStringParameters?.[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    issues.push({ field: name, message: `must be an integer from ${min} to ${max}` });
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/** `If-None-Match: "7"` (or W/"7", or 7) against the version. */
+function matchesVersion(event: HttpEvent, version: number): boolean {
+  const value = header(event, 'if-none-match');
+  if (!value) return false;
+  return value.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/"/g, '') === String(version));
+}
+
+const etagOf = (version: number) => `"${version}"`;
+
+/** The routes of games: create, command, read, export, verify, and the keys that sign them. */
+export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver) {
+  const service = typeof getService === 'function' ? getService : async () => getService;
+  const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
+  return {
+    createGame: route(async (event) => json(201, await (await service()).createGame(event.parsedBody)), observer),
+
+    getGame: route(async (event) => json(200, await (await service()).view(gameIdOf(event), bearerToken(event))), observer),
+
+    postCommand: route(async (event) => {
+      const outcome = await (await service()).submit(gameIdOf(event), bearerToken(event), event.parsedBody);
+      observe(event, { seq: outcome.commit.seq, commandType: outcome.commit.command.type });
+      const status = outcome.created ? 201 : 200;
+      if (wantsText(event)) return text(status, `${textLine(outcome.state, outcome.commit)}\n`);
+      return json(status, { version: outcome.version, commit: outcome.commit });
+    }, observer),
+
+    listEvents: route(async (event) => {
+      const issues: FieldIssue[] = [];
+      const after = queryInt(event, 'after', 0, 0, 999_999_999, issues);
+      const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
+      const wait = queryInt(event, 'wait', 0, 0, 20, issues);
+      if (issues.length) throw invalidRequest(issues);
+      const page = await (await service()).events(gameIdOf(event), bearerToken(event), after, limit, wait);
+      const etag = etagOf(page.version);
+      if (page.commits.length === 0 && matchesVersion(event, page.version)) return notModified(etag);
+      if (wantsText(event)) {
+        return text(200, page.commits.map((c) => `${textLine(page.state, c)}\n`).join(''), { etag });
+      }
+      return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
+    }, observer),
+
+    exportGame: route(async (event) => json(200, await (await service()).exportBundle(gameIdOf(event), bearerToken(event))), observer),
+
+    verifyGame: route(async (event) => json(200, await (await service()).verify(gameIdOf(event), bearerToken(event))), observer),
+
+    keys: route(async () => json(200, { keys: (await service()).signer.publicJwks() }), observer),
+
+  };
+}

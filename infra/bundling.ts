@@ -1,0 +1,30 @@
+/**
+ * How every Lambda bundle is built, once: the CDK stack (NodejsFunction) and
+ * `npm run build` both read this, so the bundle the tests load is the one deployed.
+ */
+export const LAMBDA_ENTRIES = {
+  commands: 'functions/lambda/commands.ts',
+  reads: 'functions/lambda/reads.ts',
+  catalogue: 'functions/lambda/catalogue.ts',
+} as const;
+export type LambdaName = keyof typeof LAMBDA_ENTRIES;
+
+/** ESM bundles load `require` for the CommonJS parts of their dependencies. */
+export const ESM_REQUIRE_BANNER = "import{createRequire as __arbiterRequire}from'node:module';const require=__arbiterRequire(import.meta.url);";
+
+export const BUNDLE = {
+  minify: true,
+  sourceMap: true,
+  /** nodejs22.x runs it; node20 keeps it loadable on this machine's Node 20 too. */
+  target: 'node20',
+  format: 'esm' as const,
+  /** ESM entry points of the AWS SDK and zod tree-shake far better than their CJS builds. */
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  /** The AWS SDK is bundled, not taken from the runtime: what is tested is what runs. */
+  externalModules: [] as string[],
+  /** Lambda's credentials are in its environment: the default chain's other providers never run there. */
+  alias: { '@aws-sdk/credential-provider-node': './functions/lambda/envCredentials.ts' } as Record<string, string>,
+  outFile: 'index.mjs',
+  maxBytes: 500 * 1024,
+};

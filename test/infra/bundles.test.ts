@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../functions/local/embeddedDynamo';
+import { verifyBundle } from '../../domain/verify/verifyBundle';
+import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
+import { buildBundles } from '../../infra/build';
+import { startFakeSecretsManager } from '../support/fakeSecretsManager';
+import { run, writeTemp } from '../support/runCli';
+
+const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
+let bundles: Awaited<ReturnType<typeof buildBundles>>;
+let dynamo: EmbeddedDynamo;
+let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
+
+beforeAll(async () => {
+  bundles = await buildBundles(join(mkdtempSync(join(tmpdir(), 'arbiter-bundles-')), 'lambda'));
+  dynamo = await startEmbeddedDynamo({ tableName: 'arbiter-bundle-test' });
+  secrets = await startFakeSecretsManager({ [SECRET_ARN]: 'a'.repeat(64) });
+});
+afterAll(async () => {
+  await dynamo?.close();
+  await secrets?.close();
+});
+
+const event = (method: string, path: string, template: string, options: { body?: unknown; token?: string; params?: Record<string, string>; query?: Record<string, string> } = {}) => ({
+  version: '2.0',
+  routeKey: `${method} ${template}`,
+  rawPath: path,
+  rawQueryString: new URLSearchParams(options.query ?? {}).toString(),
+  headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+  queryStringParameters: options.query,
+  pathParameters: options.params,
+  requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r', routeKey: `${method} ${template}`, stage: '$default', timeEpoch: Date.now() },
+  body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  isBase64Encoded: false,
+});
+
+/** Runs a bundle in a fresh Node process, as Lambda would, with the AWS endpoints on loopback. */
+async function invoke(name: LambdaName, events: unknown[]) {
+  const resultsFile = writeTemp('results.json', '');
+  const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+    TABLE_NAME: dynamo.tableName,
+    SIGNING_KEY_SECRET_ARN: SECRET_ARN,
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_DEV: 'false',
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: { statusCode: number; headers: Record<string, string>; body: string }[] };
+  return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.body ? JSON.parse(r.body) : undefined })) };
+}
+
+describe('the built Lambda bundles', () => {
+  it('are each at most 500 KB minified', () => {
+    for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
+  });
+
+  it('answer a whole game across the three functions, reading the signing secret once per process', async () => {
+    const readsBefore = secrets.reads();
+    const created = await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice', title: 'on Lambda' } })]);
+    expect(created.replies[0].statusCode).toBe(201);
+    const game = created.replies[0].json;
+
+    const commands = await invoke('commands', [
+      event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { token: game.tokens.players.player1, params: { id: game.gameId }, body: { commandId: 'r1', type: 'Roll', payload: { dice: '3d6', purpose: 'lambda roll' } } }),
+      event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { token: game.tokens.players.player1, params: { id: game.gameId }, body: { commandId: 'r1', type: 'Roll', payload: { dice: '3d6', purpose: 'lambda roll' } } }),
+      event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { token: game.tokens.organizer, params: { id: game.gameId }, body: { commandId: 'seal', type: 'Seal', payload: {} } }),
+      event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { params: { id: game.gameId }, body: { commandId: 'x', type: 'Roll', payload: {} } }),
+    ]);
+    expect(commands.replies.map((r) => r.statusCode)).toEqual([201, 200, 201, 401]);
+    expect(commands.replies[1].json.commit).toEqual(commands.replies[0].json.commit);
+
+    const reads = await invoke('reads', [
+      event('GET', `/games/${game.gameId}`, '/games/{id}', { token: game.tokens.players.player2, params: { id: game.gameId } }),
+      event('GET', `/games/${game.gameId}/events`, '/games/{id}/events', { token: game.tokens.players.player2, params: { id: game.gameId }, query: { after: '1' } }),
+      event('GET', `/games/${game.gameId}/export`, '/games/{id}/export', { token: game.tokens.players.player2, params: { id: game.gameId } }),
+      event('GET', `/games/${game.gameId}/verify`, '/games/{id}/verify', { token: game.tokens.players.player2, params: { id: game.gameId } }),
+      event('GET', '/keys', '/keys'),
+    ]);
+    expect(reads.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(reads.replies[0].json).toMatchObject({ version: 3, sealed: true, state: { rolls: 1 } });
+    expect(reads.replies[1].headers.etag).toBe('"3"');
+    expect(verifyBundle(reads.replies[2].json)).toMatchObject({ ok: true, checkedDice: 3 });
+    expect(reads.replies[3].json.ok).toBe(true);
+    expect(reads.replies[4].json.keys[0].kid).toBe(commands.replies[0].json.commit.kid);
+
+    // One secret read per fresh process (three processes), not one per request.
+    expect(secrets.reads() - readsBefore).toBe(3);
+    // Structured logs: the request records are there; the tokens and the secret are not.
+    const logs = created.logs + commands.logs + reads.logs;
+    expect(logs).toContain('"commandType":"Roll"');
+    for (const secret of ['a'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+  });
+
+  it('serves the catalogue without the table or the secret', async () => {
+    const readsBefore = secrets.reads();
+    const catalogue = await invoke('catalogue', [
+      event('GET', '/health', '/health'),
+      event('GET', '/rulesets', '/rulesets'),
+      event('POST', '/rulesets/dice/evaluate', '/rulesets/{ruleset}/evaluate', { params: { ruleset: 'dice' }, body: { procedure: 'roll', input: { dice: '2d6' }, dice: [3, 4] } }),
+      event('GET', '/openapi.json', '/openapi.json'),
+      event('GET', '/keys', '/keys'),
+    ]);
+    expect(catalogue.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 404]);
+    expect(catalogue.replies[2].json.result.total).toBe(7);
+    expect(secrets.reads()).toBe(readsBefore);
+  });
+});

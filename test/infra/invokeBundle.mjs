@@ -1,0 +1,16 @@
+// Loads one built Lambda bundle in this (fresh) process and calls its handler with
+// each API Gateway v2 event of a JSON file, writing the results to a file (stdout
+// holds the function's own logs).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const [bundle, eventsFile, resultsFile] = process.argv.slice(2);
+const started = performance.now();
+const { handler } = await import(pathToFileURL(bundle).href);
+const loadMs = performance.now() - started;
+const results = [];
+for (const event of JSON.parse(readFileSync(eventsFile, 'utf8'))) {
+  const context = { awsRequestId: `req-${results.length}`, functionName: 'test', getRemainingTimeInMillis: () => 10_000 };
+  results.push(await handler(event, context));
+}
+writeFileSync(resultsFile, JSON.stringify({ loadMs, results }));
