@@ -1,7 +1,8 @@
 import type { Ruleset } from '../ruleset';
 import { diceRuleset } from './dice';
+import { france44Ruleset } from './france44';
 
-const rulesets: readonly Ruleset[] = [diceRuleset];
+const rulesets: readonly Ruleset[] = [diceRuleset, france44Ruleset];
 
 export function allRulesets(): readonly Ruleset[] {
   return rulesets;
