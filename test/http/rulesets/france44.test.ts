@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../../support/httpClient';
+import { run, writeTemp } from '../../support/runCli';
+import { oracleCombat } from '../../independent/france44-combat.mjs';
+import { randomCombats } from '../../domain/rulesets/france44/randomCombats';
+
+const server = useTestServer();
+
+const unit = (unitId: string, hex: string, strength: number, extra: Record<string, unknown> = {}) => ({ unitId, hex, strength, ...extra });
+
+describe('a France 1944 turn over HTTP', () => {
+  it('enforces the event-sourced rules, reads like a player\'s notes, and verifies offline', async () => {
+    const { client } = server;
+    const game = await client.createGame({ ruleset: 'france44', title: 'Normandy, June 1944', options: { cAttackerLoss: true } });
+    expect(game.sides).toEqual(['allied', 'german']);
+    const allied = game.tokens.players.allied;
+    const german = game.tokens.players.german;
+    let n = 0;
+    const send = (token: string, type: string, payload: unknown = {}, extra: Record<string, unknown> = {}) =>
+      client.command(game.gameId, token, { commandId: `cmd-${++n}`, type, payload, ...extra }, { accept: 'application/json' });
+    const ok = async (token: string, type: string, payload?: unknown, extra?: Record<string, unknown>) => {
+      const reply = await send(token, type, payload, extra);
+      expect(reply.status, `${type}: ${reply.text}`).toBe(201);
+      return reply.body.commit;
+    };
+    const refusedWith = async (status: number, pattern: RegExp, token: string, type: string, payload?: unknown) => {
+      const reply = await send(token, type, payload);
+      expect(reply.status, `${type}: ${reply.text}`).toBe(status);
+      expect(reply.body.error.message).toMatch(pattern);
+      if (status === 422) expect(reply.body.error.details.rule).toMatch(/France 1944|france44/);
+    };
+
+    await ok(game.tokens.organizer, 'ContributeEntropy', { entropy: 'tournament table 3' });
+    await ok(game.tokens.organizer, 'StartTurn', { turn: 1, reactionPoints: { allied: 10, german: 6 } });
+
+    // Initiative and reaction.
+    await ok(german, 'ActivateHQ', { hqId: '7' });
+    await ok(allied, 'ActivateHQ', { hqId: '1US' });
+    await ok(german, 'BeginReactionSegment');
+    await ok(german, 'ReactionPhase', { kind: 'single-piece', unitId: '21Pz', unitKind: 'combat', outOfSupply: true });
+    await refusedWith(422, /21Pz was already activated/, german, 'ReactionPhase', { kind: 'single-piece', unitId: '21Pz', unitKind: 'combat' });
+    const end = await ok(german, 'EndReactionSegment');
+    expect(end.events[0].data).toEqual({ side: 'german', spent: 1, forfeited: 2, pointsLeft: 3 });
+
+    // An allied attack increment: three combats declared, air power, resolved in any order.
+    await ok(allied, 'BeginAttackIncrement');
+    await refusedWith(422, /the allied side's: only it may declare/, german, 'DeclareCombat', {
+      combatId: 'x', kind: 'set-piece', attackers: [unit('g1', '2708', 4)], defenders: [unit('a1', '2709', 4)], attackerMorale: 3, defenderMorale: 3,
+    });
+    const c1 = { combatId: 'c1', kind: 'set-piece', attackers: [unit('1Inf', '2708', 4), unit('29Inf', '2709', 3), unit('2Arm', '2709', 3)], defenders: [unit('352', '2809', 7)], attackerMorale: 4, defenderMorale: 3, terrainMoraleModifiers: [1] };
+    await ok(allied, 'DeclareCombat', c1);
+    await ok(allied, 'DeclareCombat', { combatId: 'c2', kind: 'mobile', attackers: [unit('3Arm', '1210', 9)], defenders: [unit('716', '1211', 2, { outOfSupply: true })], attackerMorale: 5, defenderMorale: 2 });
+    await ok(allied, 'DeclareCombat', {
+      combatId: 'c3', kind: 'set-piece', attackers: [unit('6Abn', '2005', 5), unit('79Arm', '2005', 1), { unitId: '1BrHQ', hex: '2005', hq: true }], defenders: [unit('711', '2006', 5)], attackerMorale: 4, defenderMorale: 4,
+      otherMoraleModifiers: [{ source: '79th Armoured', value: -1 }, { source: 'heavy bombing', value: -2 }],
+    });
+    await refusedWith(422, /1Inf is already in another combat/, allied, 'DeclareCombat', { ...c1, combatId: 'c4' });
+    await refusedWith(422, /at most 3 hexes|not all adjacent/, allied, 'DeclareCombat', {
+      combatId: 'c5', kind: 'set-piece', attackers: [unit('a', '3001', 4)], defenders: [unit('d', '3005', 1)], attackerMorale: 3, defenderMorale: 3,
+    });
+    await refusedWith(403, /german side may not send RollAirPower/i, german, 'RollAirPower', { combatId: 'c1', availability: 4 });
+    await ok(allied, 'RollAirPower', { combatId: 'c2', availability: 4 });
+    await refusedWith(422, /already tried in this attack increment/, allied, 'RollAirPower', { combatId: 'c1', availability: 6 });
+    await refusedWith(422, /Combat c1 is not resolved yet/, allied, 'EndAttackIncrement');
+
+    const resolveText = await client.command(game.gameId, allied, { commandId: `cmd-${++n}`, type: 'ResolveCombat', payload: { combatId: 'c3' } }, { accept: 'text/plain' });
+    expect(resolveText.status).toBe(201);
+    expect(resolveText.text).toMatch(/^#\d+ allied ResolveCombat c3: 6:5 -> 1-1, morale \+3, control 0, column 3-1, die \d -> [A-F] \[[0-9a-f]{8}\]\n$/);
+    await refusedWith(422, /locked: combat c3 was already resolved/, allied, 'DeclareCombat', {
+      combatId: 'c6', kind: 'set-piece', attackers: [unit('b', '3001', 4)], defenders: [unit('e', '3002', 1)], attackerMorale: 3, defenderMorale: 3,
+    });
+    await refusedWith(422, /Combat c3 was already resolved/, allied, 'ResolveCombat', { combatId: 'c3' });
+    const r1 = await ok(allied, 'ResolveCombat', { combatId: 'c1' });
+    expect(r1.events[0].data).toMatchObject({ odds: '10:7', baseColumn: '1-1', morale: { adjustment: 1, adjustedDefender: 4, modifier: 0 }, control: { limit: 6, units: 3, modifier: 0 } });
+    expect(r1.dice).toEqual([{ sides: 6, value: r1.events[0].data.die }]);
+    await ok(allied, 'ResolveCombat', { combatId: 'c2' });
+    await ok(allied, 'EndAttackIncrement');
+
+    // The organizer may act for a side with "as", but not send a side's command as itself.
+    const forbidden = await send(game.tokens.organizer, 'BeginAttackIncrement');
+    expect(forbidden.status).toBe(403);
+    await ok(game.tokens.organizer, 'BeginAttackIncrement', {}, { as: 'german' });
+    await ok(german, 'EndAttackIncrement');
+
+    await ok(german, 'ApplySupplyAttrition', { units: [{ unitId: '716', kind: 'combat', outOfSupply: true, atCadre: true }, { unitId: '84', kind: 'hq', outOfSupply: true }] });
+    await refusedWith(422, /already applied supply attrition/, german, 'ApplySupplyAttrition', { units: [{ unitId: '711', kind: 'combat', outOfSupply: true }] });
+    await ok(allied, 'StartTurn', { turn: 2 });
+    await ok(german, 'ActivateHQ', { hqId: '7' });
+    await refusedWith(422, /another german HQ must be activated/, german, 'ActivateHQ', { hqId: '7' });
+
+    const view = await client.get(`/games/${game.gameId}`, german);
+    expect(view.body.state).toMatchObject({ turn: 2, reactionPoints: { allied: 10, german: 3 }, incrementsPlayed: 2, attackIncrement: null });
+
+    const log = await client.get(`/games/${game.gameId}/events?limit=1000`, allied, { accept: 'text/plain' });
+    expect(log.text).toContain('german ReactionPhase single-piece reaction, 21Pz (out of supply: loses a step first): 1 point, 5 left');
+    expect(log.text).toMatch(/allied RollAirPower c2: availability 4, die \d -> /);
+    expect(log.text).toMatch(/german ApplySupplyAttrition supply attrition: 716 eliminated, HQ 84 dispersed/);
+
+    await ok(game.tokens.organizer, 'Seal');
+    const exported = await client.get(`/games/${game.gameId}/export`, german);
+    const file = writeTemp('france44.json', exported.text);
+    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file]);
+    expect(cli.stdout).toContain('every command replayed through the france44 ruleset');
+    expect(cli.code, cli.stdout).toBe(0);
+    const independent = await run('node', ['test/independent/fairness-v1-verifier.mjs', file]);
+    expect(independent.code, independent.stdout).toBe(0);
+  });
+});
+
+describe('/rulesets/france44/evaluate', () => {
+  it('agrees with the independent implementation on 1,000 random combats over HTTP', async () => {
+    const cases = randomCombats(1000, 6061944);
+    let compared = 0;
+    for (let i = 0; i < cases.length; i += 20) {
+      const replies = await Promise.all(
+        cases.slice(i, i + 20).map(({ combat, die }) => server.client.post('/rulesets/france44/evaluate', { procedure: 'combat', input: combat, dice: [die, 6, 6] })),
+      );
+      replies.forEach((reply, j) => {
+        const { combat, die } = cases[i + j];
+        const expected = oracleCombat(combat, die);
+        if (expected.refused) {
+          expect(reply.status).toBe(422);
+        } else {
+          expect(reply.status, reply.text).toBe(200);
+          expect(reply.body.result).toEqual(expected);
+          expect(reply.body.dice).toEqual([{ sides: 6, value: die }]);
+          compared += 1;
+        }
+      });
+    }
+    expect(compared).toBeGreaterThan(600);
+  });
+
+  it('serves the CRDT and air power procedures', async () => {
+    const crdt = await server.client.post('/rulesets/france44/evaluate', { procedure: 'crdt', input: { ratioResult: 3, defenderMorale: 4, attackerMorale: 3, kind: 'mobile' } });
+    expect(crdt.body).toMatchObject({ result: { code: 'E' }, dice: [] });
+    const air = await server.client.post('/rulesets/france44/evaluate', { procedure: 'air-power', input: { availability: 2 }, dice: [3] });
+    expect(air.body).toMatchObject({ result: { allocated: false }, breakdown: { die: 3, availability: 2 } });
+    const none = await server.client.post('/rulesets/france44/evaluate', { procedure: 'combat', input: { kind: 'mobile', attackers: [{ strength: 6 }], defenders: [{ strength: 2 }], attackerMorale: 3, defenderMorale: 3 }, dice: [] });
+    expect(none.body.error).toMatchObject({ code: 'insufficient_dice', details: { needed: 1 } });
+  });
+});
