@@ -1,0 +1,46 @@
+import type { Ruleset } from '../../ruleset';
+import { resolveAttack } from './attackResolution';
+import { decideNormandy44 } from './decide';
+import { rollDeterminedDefense, rollIsolation, rollJabos, rollStrafing } from './otherRolls';
+import * as schema from './schemas';
+import { evolveNormandy44, initialNormandy44State, presentNormandy44, type Normandy44State } from './state';
+import { summarizeNormandy44 } from './summary';
+
+const anySide = { sides: 'all', organizer: false } as const;
+const alliedOnly = { sides: ['allied'], organizer: false } as const;
+
+export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Options> = {
+  id: 'normandy44',
+  title: "Normandy '44 (GMT), combat system",
+  description: 'Factor halving, the 18-factor cap, terrain bonuses and shifts, Jabos, Determined Defense, strafing, isolation, Allied reinforcement points.',
+  options: schema.Normandy44Options,
+  sides: () => ['allied', 'german'],
+  commands: {
+    StartTurn: { schema: schema.StartTurn, who: { sides: 'all', organizer: true }, description: 'Open the next turn with the Allied reinforcement points of the turn.' },
+    DeclareAttack: { schema: schema.DeclareAttack, who: anySide, description: 'Declare an attack; its odds are checked now.' },
+    ResolveAttack: { schema: schema.AttackRef, who: anySide, description: 'Resolve your attack: Jabos first for a German attack in clear weather, then the combat die.' },
+    DeterminedDefense: { schema: schema.DeterminedDefense, who: anySide, description: "The defender stands: after A1/DR, DR, D1 or A1/D1, once." },
+    DeclineDeterminedDefense: { schema: schema.AttackRef, who: anySide, description: 'The defender retreats instead.' },
+    Strafe: { schema: schema.Strafe, who: alliedOnly, description: 'Strafe an armored target.' },
+    IsolationAttrition: { schema: schema.IsolationAttrition, who: anySide, description: 'Isolation attrition for one of your units.' },
+    PurchaseReinforcements: { schema: schema.PurchaseReinforcements, who: alliedOnly, description: "Spend this turn's Allied reinforcement points." },
+    MulberryBuilt: { schema: schema.MulberryBuilt, who: alliedOnly, description: "Record that an army's Mulberry is built." },
+  },
+  procedures: {
+    combat: {
+      input: schema.CombatProcedureInput,
+      description: 'Resolve an attack: Jabos die first for a German attack in clear weather, then the combat die.',
+      evaluate: (input, _options, dice) => resolveAttack(input, input.attackerSide, dice),
+    },
+    'determined-defense': { input: schema.DeterminedDefenseInput, description: 'Determined Defense table (one die).', evaluate: (input, _o, dice) => rollDeterminedDefense(input, dice) },
+    jabos: { input: schema.JabosInput, description: 'Jabos table (one die).', evaluate: (_input, _o, dice) => rollJabos(dice) },
+    strafing: { input: schema.StrafingInput, description: 'Strafing table (one die).', evaluate: (input, _o, dice) => rollStrafing(input, dice) },
+    isolation: { input: schema.IsolationInput, description: 'Isolation attrition table (one die).', evaluate: (input, _o, dice) => rollIsolation(input, dice) },
+  },
+  view: schema.Normandy44View,
+  initialState: () => initialNormandy44State(),
+  decide: decideNormandy44,
+  evolve: evolveNormandy44,
+  present: presentNormandy44,
+  summarize: summarizeNormandy44,
+};
