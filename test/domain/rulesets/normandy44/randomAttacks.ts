@@ -1,0 +1,52 @@
+/** Random attacks from a seeded generator, so that every run checks the same cases. */
+export function randomAttacks(count: number, seed = 1944) {
+  let s = seed >>> 0;
+  const next = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 0x1_0000_0000;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T,>(items: readonly T[]) => items[int(0, items.length - 1)];
+  const maybe = <T,>(p: number, value: () => T) => (next() < p ? value() : undefined);
+  const hexsides = ['none', 'minor-river', 'major-river', 'flooded', 'runway', 'cherbourg-perimeter', 'causeway', 'impassable'] as const;
+  const favour = () => maybe(0.3, () => pick(['attacker', 'defender'] as const));
+  return Array.from({ length: count }, () => {
+    const attackers = Array.from({ length: int(1, 5) }, () => ({
+      factors: int(0, 12),
+      mainAttackForce: next() < 0.7,
+      ...(next() < 0.5 ? { hexside: next() < 0.97 ? pick(hexsides.slice(0, 7)) : 'impassable' } : {}),
+      ...(next() < 0.15 ? { fromFloodedHex: true } : {}),
+      ...(next() < 0.15 ? { outOfSupply: true } : {}),
+      ...(next() < 0.05 ? { landingTurn: true } : {}),
+    }));
+    const shifts = Object.fromEntries(
+      Object.entries({
+        troopQuality: favour(),
+        armorAdvantage: favour(),
+        tiger: favour(),
+        airSupport: maybe(0.3, () => int(0, 2)),
+        naval: maybe(0.2, () => true),
+        defenderStrategicMovement: maybe(0.1, () => true),
+        hq: maybe(0.3, () => int(0, 2)),
+      }).filter(([, v]) => v !== undefined),
+    );
+    const input = {
+      attackerSide: pick(['allied', 'german'] as const),
+      weather: pick(['clear', 'overcast', 'storm'] as const),
+      defenderHex: {
+        terrain: pick(['clear', 'mixed', 'bocage', 'woods', 'village', 'city', 'flooded'] as const),
+        ...(next() < 0.2 ? { hilltop: true } : {}),
+        ...(next() < 0.1 ? { fortifiedPosition: true } : {}),
+        ...(next() < 0.1 ? { strongpoint: true } : {}),
+      },
+      attackers,
+      defenders: Array.from({ length: int(1, 3) }, () => ({ factors: int(0, 8), steps: int(1, 4) })),
+      shifts,
+    };
+    return { input, dice: [int(1, 6), int(1, 6)] };
+  });
+}
