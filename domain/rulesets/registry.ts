@@ -1,9 +1,10 @@
 import type { Ruleset } from '../ruleset';
 import { diceRuleset } from './dice';
 import { france44Ruleset } from './france44';
+import { memoir44Ruleset } from './memoir44';
 import { normandy44Ruleset } from './normandy44';
 
-const rulesets: readonly Ruleset[] = [diceRuleset, france44Ruleset, normandy44Ruleset];
+const rulesets: readonly Ruleset[] = [diceRuleset, france44Ruleset, normandy44Ruleset, memoir44Ruleset];
 
 export function allRulesets(): readonly Ruleset[] {
   return rulesets;

@@ -1,0 +1,40 @@
+import * as z from 'zod';
+
+const id = z.string().min(1).max(64);
+const unitType = z.enum(['infantry', 'armor', 'artillery', 'cavalry', 'sniper']);
+const terrain = z.enum(['clear', 'forest', 'town', 'hedgerow', 'hill', 'bunker', 'hedgehog', 'sandbags', 'wire']);
+const side = z.enum(['allies', 'axis']);
+
+export const Memoir44Options = z.strictObject({ firstSide: side.default('allies').describe('the side active on the first turn') });
+export type Memoir44Options = z.infer<typeof Memoir44Options>;
+
+const sniperIsOneFigure = {
+  message: 'a sniper is a single figure',
+  path: ['figures'],
+};
+const unitFields = { type: unitType, figures: z.int().min(1).max(6), special: z.boolean().optional(), terrain: terrain.optional() };
+const attacker = <T extends z.ZodType<string | undefined>>(unitId: T) =>
+  z.strictObject({ unitId, ...unitFields }).refine((u) => u.type !== 'sniper' || u.figures === 1, sniperIsOneFigure);
+const target = <T extends z.ZodType<string | undefined>>(unitId: T) =>
+  z.strictObject({ unitId, ...unitFields, uphill: z.boolean().optional().describe('the attacker fights uphill (hills only)') }).refine((u) => u.type !== 'sniper' || u.figures === 1, sniperIsOneFigure);
+
+const battleFields = { range: z.int().min(1).max(6), starsHit: z.boolean().optional().describe('stars count as hits in this battle') };
+
+export const Battle = z.strictObject({
+  attacker: attacker(id),
+  target: target(id),
+  ...battleFields,
+  adjacentEnemyIds: z.array(id).max(6).optional().describe('the enemy units adjacent to the attacker'),
+});
+export type Battle = z.infer<typeof Battle>;
+export const BattleInput = z.strictObject({ attacker: attacker(id.optional()), target: target(id.optional()), ...battleFields });
+
+export const CardRoll = z.strictObject({ dice: z.int().min(1).max(10).describe('how many d6'), purpose: z.string().min(1).max(200) });
+export const CardRollInput = z.strictObject({ dice: z.int().min(1).max(10) });
+export const EndTurn = z.strictObject({});
+
+export const Memoir44View = z.object({
+  turn: z.int(),
+  activeSide: side,
+  battledThisTurn: z.array(z.string()).describe('units of the active side that battled this turn'),
+});
