@@ -61,6 +61,14 @@ describe('the built Lambda bundles', () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
+  it('are the sizes the README reports, within 10 KB', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) {
+      const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
+      expect(Math.abs(reported - bundles[name].bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
+    }
+  });
+
   it('answer a whole game across the three functions, reading the signing secret once per process', async () => {
     const readsBefore = secrets.reads();
     const created = await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice', title: 'on Lambda' } })]);
