@@ -137,7 +137,9 @@ export class GameService {
   }
 
   private async submitLocked(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
-    let game = await this.load(gameId);
+    // Optimistic: a warm process decides on its cached state; if another process has
+    // appended since, the conditional put loses and the loop below catches up.
+    let game = this.cache.get(gameId) ?? (await this.load(gameId));
     const role = this.authenticate(game, token);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
@@ -161,6 +163,10 @@ export class GameService {
       if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
       authorize(game.state, type, actor, viaOrganizer);
       if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
+        // The cache may be behind what the client saw: judge against the store.
+        const cachedVersion = game.state.version;
+        game = await this.load(gameId);
+        if (game.state.version !== cachedVersion) continue;
         throw versionConflict(game.state.version);
       }
       const seq = game.state.version + 1;
@@ -282,7 +288,7 @@ export class GameService {
     return role;
   }
 
-  /** The folded game, brought up to date: a warm process reads only the commits after its cache. */
+  /** The folded game, brought up to date: a warm process reads only the commits after its cache (reads want the latest). */
   private async load(gameId: string): Promise<CachedGame> {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) throw notFound();
     let game = this.cache.get(gameId);
