@@ -30,16 +30,22 @@ function write(value: unknown, path: string): string {
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) {
-        return `[${value.map((item, i) => write(item, `${path}[${i}]`)).join(',')}]`;
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + write(value[i], `${path}[${i}]`);
+        return `${out}]`;
       }
-      const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-      entries.sort(([a], [b]) => compareUtf16(a, b));
-      return `{${entries
-        .map(([k, v]) => {
-          if (!k.isWellFormed()) throw new CanonicalJsonError('lone surrogate in key', path);
-          return `${JSON.stringify(k)}:${write(v, path ? `${path}.${k}` : k)}`;
-        })
-        .join(',')}}`;
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object).sort(compareUtf16);
+      let out = '{';
+      let first = true;
+      for (const key of keys) {
+        const member = object[key];
+        if (member === undefined) continue;
+        if (!key.isWellFormed()) throw new CanonicalJsonError('lone surrogate in key', path);
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${write(member, path ? `${path}.${key}` : key)}`;
+        first = false;
+      }
+      return `${out}}`;
     }
     default:
       throw new CanonicalJsonError(`cannot encode ${typeof value}`, path);

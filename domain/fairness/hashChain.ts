@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { createHash, createPublicKey, KeyObject, verify, type JsonWebKey } from 'node:crypto';
 import { canonicalJson } from '../canonicalJson';
 import type { Die } from '../dice';
 
@@ -47,14 +47,25 @@ export interface Ed25519PublicJwk extends JsonWebKey {
   kid: string;
 }
 
-/** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
-export function signatureIsValid(hashHex: string, signatureB64: string, jwk: Ed25519PublicJwk): boolean {
-  // Only the canonical encoding counts: otherwise unused padding bits could be flipped unnoticed.
-  if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string') return false;
-  if (!/^[0-9a-f]{64}$/.test(hashHex) || Buffer.from(signatureB64, 'base64').toString('base64') !== signatureB64) return false;
+/** The key object of a published JWK, or undefined when it is not an Ed25519 public key. */
+export function publicKeyOf(jwk: Ed25519PublicJwk): KeyObject | undefined {
   try {
     const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
-    return verify(null, Buffer.from(hashHex, 'hex'), key, Buffer.from(signatureB64, 'base64'));
+    return key.asymmetricKeyType === 'ed25519' ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
+export function signatureIsValid(hashHex: string, signatureB64: string, key: KeyObject | Ed25519PublicJwk): boolean {
+  if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string') return false;
+  // Only the canonical encoding counts: otherwise unused padding bits could be flipped unnoticed.
+  if (!/^[0-9a-f]{64}$/.test(hashHex) || Buffer.from(signatureB64, 'base64').toString('base64') !== signatureB64) return false;
+  const keyObject = key instanceof KeyObject ? key : publicKeyOf(key);
+  if (!keyObject) return false;
+  try {
+    return verify(null, Buffer.from(hashHex, 'hex'), keyObject, Buffer.from(signatureB64, 'base64'));
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@ import { GivenDice, type Die } from '../dice';
 import { DomainError } from '../errors';
 import { DiceStream } from '../fairness/diceStream';
 import { commitmentOf, gameKeyOf, parseSeedHex, type EntropyEntry } from '../fairness/gameKey';
-import { commitHash, GENESIS_PREV_HASH, signatureIsValid, type Commit, type Ed25519PublicJwk } from '../fairness/hashChain';
+import { commitHash, GENESIS_PREV_HASH, publicKeyOf, signatureIsValid, type Commit, type Ed25519PublicJwk } from '../fairness/hashChain';
 import { authorize, checkPayload, decideCreate, decideGame } from '../game/decideGame';
 import { CreateGameBody } from '../game/gameCommands';
 import { evolveGame, type GameState } from '../game/gameState';
@@ -57,7 +57,7 @@ export function verifyBundle(bundle: ExportBundle): VerificationReport {
   });
   const readable = wellFormed < 0 ? commits : commits.slice(0, wellFormed);
 
-  const keys = new Map(bundle.keys.keys.map((k) => [k.kid, k]));
+  const keys = new Map(bundle.keys.keys.map((k) => [k.kid, publicKeyOf(k as Ed25519PublicJwk)]));
   let sealedAt = 0;
   commits.forEach((commit, index) => {
     const seq = index + 1;
@@ -74,7 +74,7 @@ export function verifyBundle(bundle: ExportBundle): VerificationReport {
     }
     if (hash !== undefined && hash !== commit.hash) fail(seq, 'hash', 'the record does not hash to its "hash"');
     const key = keys.get(commit.kid);
-    if (!key) fail(seq, 'signature', `no public key "${commit.kid}" in the bundle`);
+    if (!key) fail(seq, 'signature', `no Ed25519 public key "${commit.kid}" in the bundle`);
     else if (!signatureIsValid(commit.hash, commit.signature, key)) fail(seq, 'signature', 'the signature does not match the hash');
     if (sealedAt) fail(seq, 'sealed', `a commit follows GameSealed at seq ${sealedAt}`);
     if (Array.isArray(commit.events) && commit.events.some((e) => e?.type === 'GameSealed')) sealedAt = seq;
@@ -190,7 +190,7 @@ function replayOne(state: GameState | undefined, commit: Commit, bundle: ExportB
 }
 
 function sameDice(drawn: readonly Die[], recorded: readonly Die[]): boolean {
-  return canonicalJson(drawn) === canonicalJson(recorded);
+  return drawn.length === recorded.length && drawn.every((d, i) => d.sides === recorded[i].sides && d.value === recorded[i].value);
 }
 
 function sameEvents(replayed: unknown, recorded: unknown): string | undefined {

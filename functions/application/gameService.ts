@@ -27,6 +27,12 @@ export interface ServiceDeps {
   newGameId?: () => string;
   /** How many games a warm process keeps folded. */
   cacheSize?: number;
+  /**
+   * This process is the only writer of its store (the local server: its embedded
+   * DynamoDB lives in the process and LevelDB locks the data directory), so a cached
+   * game is always current and reads need not ask the store for newer commits.
+   */
+  soleWriter?: boolean;
 }
 
 export const CommandRequest = z.strictObject({
@@ -303,6 +309,7 @@ export class GameService {
       this.remember(gameId, game);
       return game;
     }
+    if (this.deps.soleWriter) return game;
     for (const commit of await this.deps.store.read(gameId, game.state.version)) {
       game.state = evolveGame(game.state, commit);
     }
@@ -360,6 +367,10 @@ export class GameService {
         set.add(wake);
         this.waiters.set(gameId, set);
       });
+      if (this.deps.soleWriter) {
+        if ((this.cache.get(gameId)?.state.version ?? 0) > after) return;
+        continue;
+      }
       const newer = await this.deps.store.read(gameId, after, 1);
       if (newer.length > 0) return;
     }

@@ -33,7 +33,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const key = options.signingKey ?? (options.dataDir ? loadOrCreateSigningKey(options.dataDir).key : generateSigningKey());
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
-  const service = new GameService({ store, signer: signerFromKey(key) });
+  // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
+  const service = new GameService({ store, signer: signerFromKey(key), soleWriter: true });
   const server: Server = createLocalServer(createHandlers(service, options.observer));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,253 @@
+// `npm run bench`: measures the service against its floors, in one run, and writes
+// bench/results.md and bench/results.json. Loopback only; every loop bounded.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { execFileSync } from 'node:child_process';
+import { createHmac, randomBytes, sign, verify, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DiceStream } from '../domain/fairness/diceStream';
+import { evolveGame, type GameState } from '../domain/game/gameState';
+import { verifyBundle } from '../domain/verify/verifyBundle';
+import { evaluateProcedure } from '../functions/application/evaluate';
+import { GameService } from '../functions/application/gameService';
+import { generateSigningKey, signerFromKey } from '../functions/application/signer';
+import { createHandlers } from '../functions/http/handlers';
+import { startEmbeddedDynamo } from '../functions/local/embeddedDynamo';
+import { createLocalServer } from '../functions/local/httpAdapter';
+import { DynamoEventStore } from '../functions/store/dynamoStore';
+import { MemoryEventStore } from '../functions/store/memoryStore';
+import { buildBundles } from '../infra/build';
+import { BUNDLE } from '../infra/bundling';
+import { countCalls } from './countingClient';
+import { load, rate } from './measure';
+
+interface Row {
+  section: string;
+  figure: string;
+  value: number;
+  unit: string;
+  floor?: { name: string; value: number };
+  ratio?: number;
+  target?: string;
+  pass?: boolean;
+}
+const rows: Row[] = [];
+const started = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);
+function record(row: Row) {
+  rows.push(row);
+  log(`${row.section}: ${row.figure} = ${row.value.toFixed(2)} ${row.unit}${row.ratio !== undefined ? ` (ratio ${row.ratio.toFixed(2)})` : ''}${row.pass === undefined ? '' : row.pass ? ' PASS' : ' MISS'}`);
+}
+const quiet = { unexpected: (e: Error) => console.error(e) };
+const noop = () => {};
+
+// 1. Dice
+{
+  const key = randomBytes(32);
+  let c = 0;
+  const hmacBlocks = rate(() => void createHmac('sha256', key).update(`7:${c++}`, 'ascii').digest(), 1.5);
+  const words = hmacBlocks * 8;
+  let stream = new DiceStream(key, 1);
+  let n = 0;
+  const d6 = rate(() => {
+    stream.roll(6);
+    if (++n % 1000 === 0) stream = new DiceStream(key, n);
+  }, 1.5);
+  record({ section: 'Dice', figure: 'fairness-v1 d6 per second', value: d6, unit: '/s', floor: { name: 'raw HMAC-SHA256 output, 32-bit words per second', value: words }, ratio: d6 / words, target: '≥ 0.5', pass: d6 / words >= 0.5 });
+}
+
+// 2. Rules (pure domain, the /evaluate path)
+{
+  const floor = rate(() => void evaluateProcedure('dice', { procedure: 'roll', input: { dice: '1d6' }, dice: [3] }), 1, 20);
+  const cases: [string, string, unknown, number[]][] = [
+    ['france44', 'combat', { kind: 'set-piece', attackers: [{ strength: 6 }, { strength: 4 }, { strength: 3, hq: true }], defenders: [{ strength: 5 }, { strength: 2, outOfSupply: true }], attackerMorale: 4, defenderMorale: 3, terrainMoraleModifiers: [1, 2], otherMoraleModifiers: [{ source: 'heavy bombing', value: -2 }] }, [4]],
+    ['normandy44', 'combat', { attackerSide: 'german', weather: 'clear', defenderHex: { terrain: 'bocage', hilltop: true }, attackers: [{ factors: 8, mainAttackForce: true, hexside: 'minor-river' }, { factors: 6, mainAttackForce: false }], defenders: [{ factors: 4, steps: 3 }], shifts: { armorAdvantage: 'attacker', airSupport: 1 } }, [5, 3]],
+    ['memoir44-d6', 'battle', { attacker: { type: 'armor', figures: 3 }, target: { type: 'armor', figures: 3, terrain: 'hedgerow' }, range: 2 }, [6, 5, 4, 6, 1, 2, 5, 6, 2]],
+    ['dice', 'roll', { dice: '3d6+1' }, [1, 2, 3]],
+  ];
+  for (const [ruleset, procedure, input, dice] of cases) {
+    const value = rate(() => void evaluateProcedure(ruleset, { procedure, input, dice }), 1, 20);
+    record({ section: 'Rules', figure: `${ruleset} ${procedure} resolutions per second`, value, unit: '/s', floor: { name: 'the same path rolling 1d6 (dice ruleset)', value: floor }, ratio: value / floor });
+  }
+}
+
+// 3. Replay and verify a 10,000-commit game
+{
+  const key = generateSigningKey();
+  const store = new MemoryEventStore();
+  const service = new GameService({ store, signer: signerFromKey(key) });
+  const game = await service.createGame({ ruleset: 'dice' });
+  const token = game.tokens.players.player1;
+  for (let i = 0; i < 9_998; i++) await service.submit(game.gameId, token, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+  await service.submit(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
+  const bundle = await service.exportBundle(game.gameId, token);
+  const commits = bundle.commits;
+  let t = performance.now();
+  let state: GameState | undefined;
+  for (const commit of commits) state = evolveGame(state, commit);
+  const foldPerSecond = commits.length / ((performance.now() - t) / 1000);
+  t = performance.now();
+  const report = verifyBundle(bundle);
+  const verifyPerSecond = commits.length / ((performance.now() - t) / 1000);
+  if (!report.ok) throw new Error(`the bench game does not verify: ${JSON.stringify(report.failures[0])}`);
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const message = randomBytes(32);
+  const signature = sign(null, message, privateKey);
+  const ed25519 = rate(() => void verify(null, message, publicKey, signature), 1.5, 50);
+  record({ section: 'Replay and verify', figure: `fold ${commits.length} commits, commits per second`, value: foldPerSecond, unit: '/s' });
+  record({ section: 'Replay and verify', figure: `verify the export (hashes, signatures, ${report.checkedDice} dice, rules), commits per second`, value: verifyPerSecond, unit: '/s', floor: { name: 'Ed25519 verifications per second, one core', value: ed25519 }, ratio: verifyPerSecond / ed25519, target: '≥ 0.7', pass: verifyPerSecond / ed25519 >= 0.7 });
+}
+
+// 4, 6. HTTP commands and polling through the local server, against their floors
+{
+  const dynamo = await startEmbeddedDynamo();
+  const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  // As `npm start` runs it: the only writer of its embedded store.
+  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter: true });
+  const server = createLocalServer(createHandlers(service, quiet));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const newGame = async () => (await (await post('/games', { ruleset: 'dice' })).json()) as { gameId: string; tokens: { players: { player1: string } } };
+  const concurrency = 16;
+  const total = 1500;
+
+  const one = await newGame();
+  let replySize = 0;
+  const oneGame = await load(total, concurrency, async (i) => {
+    const res = await post(`/games/${one.gameId}/commands`, { commandId: `c${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } }, one.tokens.players.player1);
+    if (res.status !== 201) throw new Error(`command answered ${res.status}`);
+    replySize = (await res.arrayBuffer()).byteLength;
+  });
+  const games = await Promise.all(Array.from({ length: 50 }, newGame));
+  const spread = await load(total, concurrency, async (i) => {
+    const g = games[i % games.length];
+    const res = await post(`/games/${g.gameId}/commands`, { commandId: `s${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } }, g.tokens.players.player1);
+    if (res.status !== 201) throw new Error(`command answered ${res.status}`);
+    await res.arrayBuffer();
+  });
+  const puts = await load(3000, concurrency, async (i) => {
+    await dynamo.client.send(new PutItemCommand({ TableName: dynamo.tableName, Item: { pk: { S: 'floor' }, sk: { N: String(i + 1) }, commit: { S: 'x'.repeat(replySize) } }, ConditionExpression: 'attribute_not_exists(sk)' }));
+  });
+  const payload = Buffer.from('x'.repeat(replySize));
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.headers['if-none-match']) {
+        res.writeHead(304, { etag: '"1"' });
+        res.end();
+      } else {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(payload);
+      }
+    });
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', () => r()));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const bareReplies = await load(3000, concurrency, async () => {
+    await (await fetch(bareUrl, { method: 'POST', body: '{"commandId":"x"}' })).arrayBuffer();
+  });
+  const commandFigure = (name: string, r: Awaited<ReturnType<typeof load>>) => {
+    record({ section: 'HTTP commands', figure: `${name}: commands per second (${concurrency} in flight, ${r.count} commands)`, value: r.perSecond, unit: '/s', floor: { name: 'conditional PutItems per second on the same dynalite', value: puts.perSecond }, ratio: r.perSecond / puts.perSecond, target: '≥ 0.7', pass: r.perSecond / puts.perSecond >= 0.7 });
+    record({ section: 'HTTP commands', figure: `${name}: p50 latency`, value: r.p50, unit: 'ms', floor: { name: 'bare node:http p50, same payload size', value: bareReplies.p50 } });
+    record({ section: 'HTTP commands', figure: `${name}: p99 latency`, value: r.p99, unit: 'ms', floor: { name: 'bare node:http p99, same payload size', value: bareReplies.p99 } });
+  };
+  commandFigure('one game', oneGame);
+  commandFigure('50 games', spread);
+  record({ section: 'HTTP commands', figure: 'bare node:http answers per second (same client, same payload)', value: bareReplies.perSecond, unit: '/s' });
+
+  const version = oneGame.count + 1;
+  const polls = await load(3000, concurrency, async () => {
+    const res = await fetch(`${url}/games/${one.gameId}/events?after=${version}`, { headers: { authorization: `Bearer ${one.tokens.players.player1}`, 'if-none-match': `"${version}"` } });
+    if (res.status !== 304) throw new Error(`poll answered ${res.status}`);
+    await res.arrayBuffer();
+  });
+  const barePolls = await load(3000, concurrency, async () => {
+    await (await fetch(bareUrl, { headers: { 'if-none-match': '"1"' } })).arrayBuffer();
+  });
+  record({ section: 'Polling', figure: 'If-None-Match polls answered 304 per second', value: polls.perSecond, unit: '/s', floor: { name: 'bare node:http 304s per second', value: barePolls.perSecond }, ratio: polls.perSecond / barePolls.perSecond });
+  server.closeAllConnections();
+  server.close();
+  bare.closeAllConnections();
+  bare.close();
+  await dynamo.close();
+}
+
+// 5. Cost growth: items read and capacity per command, by game length
+{
+  const dynamo = await startEmbeddedDynamo();
+  const counter = countCalls(dynamo.client);
+  const key = generateSigningKey();
+  const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  for (const length of [10, 1_000, 10_000]) {
+    const service = new GameService({ store, signer: signerFromKey(key) });
+    const game = await service.createGame({ ruleset: 'dice' });
+    const token = game.tokens.players.player1;
+    for (let i = 2; i <= length; i++) await service.submit(game.gameId, token, { commandId: `b${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    const measured = 20;
+    counter.reset();
+    for (let i = 0; i < measured; i++) await service.submit(game.gameId, token, { commandId: `m${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    const warm = { ...counter.tally };
+    counter.reset();
+    await new GameService({ store, signer: signerFromKey(key) }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    const cold = { ...counter.tally };
+    const perCommand = warm.itemsRead / measured;
+    record({ section: 'Cost growth', figure: `game of ${length} commits, warm: items read per command`, value: perCommand, unit: 'items', target: '≤ 2', pass: perCommand <= 2 });
+    record({ section: 'Cost growth', figure: `game of ${length} commits, warm: read / write units per command`, value: warm.readUnits / measured, unit: `RCU / ${(warm.writeUnits / measured).toFixed(2)} WCU` });
+    record({ section: 'Cost growth', figure: `game of ${length} commits, cold process: items read by its first command`, value: cold.itemsRead, unit: `items (${cold.readUnits.toFixed(1)} RCU)` });
+  }
+  await dynamo.close();
+}
+
+// 7. Bundles: size and load time in a fresh Node process
+{
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-'));
+  const bundles = await buildBundles(join(dir, 'lambda'));
+  const empty = join(dir, 'empty.mjs');
+  writeFileSync(empty, 'export const handler = () => {};\n');
+  const loadMs = (file: string) => {
+    const times = Array.from({ length: 5 }, () =>
+      Number(execFileSync(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`], { env: { ...process.env, AWS_REGION: 'eu-west-1' } }).toString()),
+    );
+    return times.sort((a, b) => a - b)[2];
+  };
+  const floor = loadMs(empty);
+  for (const [name, { file, bytes }] of Object.entries(bundles)) {
+    record({ section: 'Bundles', figure: `${name}: size`, value: bytes / 1024, unit: 'KB', floor: { name: 'limit', value: BUNDLE.maxBytes / 1024 }, ratio: bytes / BUNDLE.maxBytes, target: '≤ 500 KB', pass: bytes <= BUNDLE.maxBytes });
+    const ms = loadMs(file);
+    record({ section: 'Bundles', figure: `${name}: load time in a started Node process (median of 5)`, value: ms, unit: 'ms', floor: { name: 'loading an empty module', value: floor }, target: '≤ 150 ms', pass: ms <= 150 });
+  }
+}
+
+// Results
+const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+const date = new Date().toISOString();
+const seconds = (performance.now() - started) / 1000;
+writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify({ date, machine, seconds, rows }, null, 2)}\n`);
+const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
+const lines = [
+  '# Benchmark results',
+  '',
+  `Run on ${date} — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node} (${machine.platform}); ${seconds.toFixed(0)} s in all.`,
+  'Every figure beside its floor measured in the same run. Written by `npm run bench`; a miss is a finding, not hidden.',
+  '',
+];
+for (const section of [...new Set(rows.map((r) => r.section))]) {
+  lines.push(`## ${section}`, '', '| figure | value | floor | ratio | target |', '|---|---|---|---|---|');
+  for (const r of rows.filter((row) => row.section === section)) {
+    const floor = r.floor ? `${fmt(r.floor.value)} (${r.floor.name})` : '—';
+    const target = r.target ? `${r.target}: **${r.pass ? 'pass' : 'miss'}**` : '—';
+    lines.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit} | ${floor} | ${r.ratio === undefined ? '—' : r.ratio.toFixed(2)} | ${target} |`);
+  }
+  lines.push('');
+}
+writeFileSync(new URL('results.md', import.meta.url), lines.join('\n'));
+log(`wrote bench/results.md and bench/results.json; ${rows.filter((r) => r.pass === false).length} targets missed`);
+void noop;
