@@ -77,3 +77,18 @@ export function findLoneSurrogate(value: unknown, path = ''): string | undefined
   }
   return undefined;
 }
+
+/**
+ * Equality in JSON's data model: what canonicalJson would compare, without writing
+ * the strings (key order does not matter; undefined members are absent).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  const left = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const right = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return left.length === right.length && left.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -59,13 +59,14 @@ export function publicKeyOf(jwk: Ed25519PublicJwk): KeyObject | undefined {
 
 /** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
 export function signatureIsValid(hashHex: string, signatureB64: string, key: KeyObject | Ed25519PublicJwk): boolean {
-  if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string') return false;
+  if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string' || !/^[0-9a-f]{64}$/.test(hashHex)) return false;
   // Only the canonical encoding counts: otherwise unused padding bits could be flipped unnoticed.
-  if (!/^[0-9a-f]{64}$/.test(hashHex) || Buffer.from(signatureB64, 'base64').toString('base64') !== signatureB64) return false;
+  const signature = Buffer.from(signatureB64, 'base64');
+  if (signature.length !== 64 || signature.toString('base64') !== signatureB64) return false;
   const keyObject = key instanceof KeyObject ? key : publicKeyOf(key);
   if (!keyObject) return false;
   try {
-    return verify(null, Buffer.from(hashHex, 'hex'), keyObject, Buffer.from(signatureB64, 'base64'));
+    return verify(null, Buffer.from(hashHex, 'hex'), keyObject, signature);
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../canonicalJson';
+import { jsonEqual } from '../canonicalJson';
 import { GivenDice, type Die } from '../dice';
 import { DomainError } from '../errors';
 import { DiceStream } from '../fairness/diceStream';
@@ -194,5 +194,5 @@ function sameDice(drawn: readonly Die[], recorded: readonly Die[]): boolean {
 }
 
 function sameEvents(replayed: unknown, recorded: unknown): string | undefined {
-  return canonicalJson(replayed) === canonicalJson(recorded) ? undefined : 'the recorded events differ from what the rules produce';
+  return jsonEqual(replayed, recorded) ? undefined : 'the recorded events differ from what the rules produce';
 }

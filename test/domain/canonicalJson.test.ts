@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, CanonicalJsonError, findLoneSurrogate } from '../../domain/canonicalJson';
+import { canonicalJson, CanonicalJsonError, findLoneSurrogate, jsonEqual } from '../../domain/canonicalJson';
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts keys by UTF-16 code units, recursively', () => {
@@ -36,5 +36,17 @@ describe('canonicalJson (RFC 8785)', () => {
   it('finds lone surrogates anywhere in a value', () => {
     expect(findLoneSurrogate({ a: { b: ['ok', 'x\udfffy'] } })).toBe('a.b[1]');
     expect(findLoneSurrogate({ a: '\u{1F600}' })).toBeUndefined();
+  });
+});
+
+describe('jsonEqual', () => {
+  it('is equality of canonical JSON: key order aside, undefined members absent', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual({ a: '1' }, { a: 1 })).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
   });
 });
