@@ -165,13 +165,15 @@ export class GameService {
     const command = { type, payload: check.payload };
 
     for (let attempt = 1; ; attempt++) {
+      // Bounded on every path: a game that keeps moving under us answers 503, never spins.
+      if (attempt > MAX_APPEND_ATTEMPTS) throw new StoreUnavailable();
       const replay = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
       if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
       authorize(game.state, type, actor, viaOrganizer);
       if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
         // The cache may be behind what the client saw: judge against the store.
         const cachedVersion = game.state.version;
-        game = await this.load(gameId);
+        game = await this.load(gameId, true);
         if (game.state.version !== cachedVersion) continue;
         throw versionConflict(game.state.version);
       }
@@ -194,21 +196,28 @@ export class GameService {
         },
         this.deps.signer.sign,
       );
-      const appended = await this.deps.store.append(commit);
+      let appended;
+      try {
+        appended = await this.deps.store.append(commit);
+      } catch (error) {
+        // The write may have landed with its answer lost: trust the store, not this cache, next time.
+        this.cache.delete(gameId);
+        throw error;
+      }
       if (appended.ok) {
         game.state = evolveGame(game.state, commit);
         this.notify(gameId);
         return { created: true, version: commit.seq, commit, state: game.state };
       }
-      // Another process took this seq: catch up, then retry unless the client pinned a version.
-      game = await this.load(gameId);
+      // Another process (or an earlier, ambiguous write) took this seq: catch up from the
+      // store, then retry unless the client pinned a version.
+      game = await this.load(gameId, true);
       if (appended.existing.commandId === commandId) continue; // findRetry answers with it
       if (expectedVersion !== undefined) {
         const again = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
         if (again) return { created: false, version: game.state.version, commit: again, state: game.state };
         throw versionConflict(game.state.version);
       }
-      if (attempt >= MAX_APPEND_ATTEMPTS) throw new StoreUnavailable();
     }
   }
 
@@ -295,7 +304,7 @@ export class GameService {
   }
 
   /** The folded game, brought up to date: a warm process reads only the commits after its cache (reads want the latest). */
-  private async load(gameId: string): Promise<CachedGame> {
+  private async load(gameId: string, fromStore = false): Promise<CachedGame> {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) throw notFound();
     let game = this.cache.get(gameId);
     if (!game) {
@@ -309,7 +318,7 @@ export class GameService {
       this.remember(gameId, game);
       return game;
     }
-    if (this.deps.soleWriter) return game;
+    if (this.deps.soleWriter && !fromStore) return game;
     for (const commit of await this.deps.store.read(gameId, game.state.version)) {
       game.state = evolveGame(game.state, commit);
     }

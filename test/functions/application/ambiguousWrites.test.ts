@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { verifyBundle } from '../../../domain/verify/verifyBundle';
+import { GameService } from '../../../functions/application/gameService';
+import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
+import { StoreUnavailable } from '../../../functions/store/eventStore';
+import { MemoryEventStore } from '../../../functions/store/memoryStore';
+import { FaultyStore } from '../../support/faultyStore';
+
+const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice: '3d6', purpose: commandId } });
+
+describe.each([true, false])('a write that lands but whose answer is lost (sole writer: %s)', (soleWriter) => {
+  it('is found by the retry with the same commandId: one commit, never a second roll', async () => {
+    let failNext = false;
+    const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && failNext ? ((failNext = false), 'ambiguous') : undefined));
+    const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
+    const game = await service.createGame({ ruleset: 'dice' });
+    const token = game.tokens.players.player1;
+    await service.submit(game.gameId, token, roll('warm-up'));
+
+    failNext = true;
+    await expect(service.submit(game.gameId, token, roll('lost-answer'))).rejects.toBeInstanceOf(StoreUnavailable);
+    const retry = await service.submit(game.gameId, token, roll('lost-answer'));
+    expect(retry).toMatchObject({ created: false, version: 3 });
+    const next = await service.submit(game.gameId, token, roll('after'));
+    expect(next).toMatchObject({ created: true, version: 4 });
+
+    const bundle = await service.exportBundle(game.gameId, token);
+    expect(bundle.commits.map((c) => c.commandId)).toEqual(['create', 'warm-up', 'lost-answer', 'after']);
+    expect(retry.commit).toEqual(bundle.commits[2]);
+    expect(verifyBundle(bundle).ok).toBe(true);
+    expect(store.injected.ambiguous).toBe(1);
+  });
+
+  it('a different command after the lost answer lands at the next seq', async () => {
+    let failNext = false;
+    const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && failNext ? ((failNext = false), 'ambiguous') : undefined));
+    const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
+    const game = await service.createGame({ ruleset: 'dice' });
+    const token = game.tokens.players.player2;
+    await service.submit(game.gameId, token, roll('a'));
+    failNext = true;
+    await expect(service.submit(game.gameId, token, roll('b'))).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(await service.submit(game.gameId, token, roll('c'))).toMatchObject({ created: true, version: 4 });
+  });
+});

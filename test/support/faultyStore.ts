@@ -1,0 +1,48 @@
+import type { Commit } from '../../domain/fairness/hashChain';
+import { StoreUnavailable, type AppendResult, type EventStore, type GameSecrets } from '../../functions/store/eventStore';
+
+export type Fault = 'throttle' | 'timeout' | 'ambiguous';
+export type Operation = 'createGame' | 'append' | 'read' | 'readSecrets';
+
+/**
+ * Wraps a store and injects faults on a schedule: throttling (refused at once),
+ * timeouts (refused after a delay, nothing written) and the ambiguous case (the write
+ * lands, the answer is lost). Each fault surfaces as StoreUnavailable, as the DynamoDB
+ * adapter reports them.
+ */
+export class FaultyStore implements EventStore {
+  readonly injected: Record<Fault, number> = { throttle: 0, timeout: 0, ambiguous: 0 };
+  private calls = 0;
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly schedule: (operation: Operation, call: number) => Fault | undefined,
+    private readonly timeoutMs = 20,
+  ) {}
+
+  createGame(first: Commit, secrets: GameSecrets): Promise<void> {
+    return this.run('createGame', () => this.inner.createGame(first, secrets));
+  }
+  append(commit: Commit): Promise<AppendResult> {
+    return this.run('append', () => this.inner.append(commit));
+  }
+  read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
+    return this.run('read', () => this.inner.read(gameId, after, limit));
+  }
+  readSecrets(gameId: string): Promise<GameSecrets | undefined> {
+    return this.run('readSecrets', () => this.inner.readSecrets(gameId));
+  }
+
+  private async run<T>(operation: Operation, call: () => Promise<T>): Promise<T> {
+    const fault = this.schedule(operation, ++this.calls);
+    if (!fault) return call();
+    this.injected[fault] += 1;
+    if (fault === 'throttle') throw new StoreUnavailable(new Error('injected throttling'));
+    if (fault === 'timeout') {
+      await new Promise((resolve) => setTimeout(resolve, this.timeoutMs));
+      throw new StoreUnavailable(new Error('injected timeout'));
+    }
+    await call();
+    throw new StoreUnavailable(new Error('injected: written, answer lost'));
+  }
+}
