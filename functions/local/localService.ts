@@ -26,13 +26,16 @@ export interface LocalOptions {
   port?: number;
   host?: string;
   observer?: Observer;
+  /** Wraps the store, e.g. to inject faults in tests. */
+  wrapStore?: (store: EventStore) => EventStore;
 }
 
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
   const key = options.signingKey ?? (options.dataDir ? loadOrCreateSigningKey(options.dataDir).key : generateSigningKey());
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
-  const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
   const service = new GameService({ store, signer: signerFromKey(key), soleWriter: true });
   const server: Server = createLocalServer(createHandlers(service, options.observer));
