@@ -24,7 +24,10 @@ export function createLocalServer(handlers: Handlers): Server {
 }
 
 async function handle(handlers: Handlers, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://local');
+  // Split by hand: `new URL()` would read a path such as "//x/y" as a host, or throw.
+  const rawUrl = req.url ?? '/';
+  const queryAt = rawUrl.indexOf('?');
+  const url = { pathname: queryAt >= 0 ? rawUrl.slice(0, queryAt) : rawUrl, search: queryAt >= 0 ? rawUrl.slice(queryAt) : '' };
   const method = req.method ?? 'GET';
   const match = matchRoute(method, url.pathname);
   if (!match.route) {
@@ -57,7 +60,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 function toEvent(
   req: IncomingMessage,
-  url: URL,
+  url: { pathname: string; search: string },
   method: string,
   template: string,
   pathParameters: Record<string, string>,
@@ -68,7 +71,7 @@ function toEvent(
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  for (const [name, value] of new URLSearchParams(url.search)) query[name] = name in query ? `${query[name]},${value}` : value;
   const now = Date.now();
   return {
     version: '2.0',
