@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalService, type LocalService } from '../../functions/local/localService';
-import { TestClient } from '../support/httpClient';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/httpClient';
 import { figure } from './figures';
 
-let local: LocalService;
-let client: TestClient;
-beforeAll(async () => {
-  local = await startLocalService({ observer: { unexpected: (e) => console.error(e) } });
-  client = new TestClient(local.url);
-});
-afterAll(async () => {
-  await local?.close();
-});
+const server = useTestServer();
 
 type Credential = 'none' | 'malformed' | 'other game' | 'wrong side' | 'own side' | 'organizer';
 
 describe('authorization matrix', () => {
   it('every route × every credential gets the documented answer; a side never acts as another', async () => {
-    const game = await client.createGame({ ruleset: 'france44' });
-    const other = await client.createGame({ ruleset: 'france44' });
+    const game = await server.client.createGame({ ruleset: 'france44' });
+    const other = await server.client.createGame({ ruleset: 'france44' });
     const token: Record<Credential, string | undefined> = {
       none: undefined,
       malformed: 'not a token at all',
@@ -27,19 +18,19 @@ describe('authorization matrix', () => {
       'own side': game.tokens.players.allied,
       organizer: game.tokens.organizer,
     };
-    await client.command(game.gameId, game.tokens.organizer, { commandId: 'turn', type: 'StartTurn', payload: { turn: 1 } });
-    await client.command(game.gameId, game.tokens.players.allied, { commandId: 'inc', type: 'BeginAttackIncrement', payload: {} });
+    await server.client.command(game.gameId, game.tokens.organizer, { commandId: 'turn', type: 'StartTurn', payload: { turn: 1 } });
+    await server.client.command(game.gameId, game.tokens.players.allied, { commandId: 'inc', type: 'BeginAttackIncrement', payload: {} });
     let n = 0;
     const cases: { route: string; send: (t: string | undefined) => Promise<number>; expected: Record<Credential, number> }[] = [];
     const read = (path: string) => ({
       route: `GET ${path}`,
-      send: async (t: string | undefined) => (await client.get(`/games/${game.gameId}${path}`, t)).status,
+      send: async (t: string | undefined) => (await server.client.get(`/games/${game.gameId}${path}`, t)).status,
       expected: { none: 401, malformed: 401, 'other game': 401, 'wrong side': 200, 'own side': 200, organizer: 200 } as Record<Credential, number>,
     });
     cases.push(read(''), read('/events'), read('/export'), read('/verify'));
     const command = (label: string, body: Record<string, unknown>, expected: Record<Credential, number>) => ({
       route: `POST /commands ${label}`,
-      send: async (t: string | undefined) => (await client.command(game.gameId, t!, { commandId: `auth-${++n}`, ...body })).status,
+      send: async (t: string | undefined) => (await server.client.command(game.gameId, t!, { commandId: `auth-${++n}`, ...body })).status,
       expected,
     });
     // Air power is the allied side's: the German token is forbidden; the organizer must act "as" allied.
@@ -48,14 +39,14 @@ describe('authorization matrix', () => {
     cases.push(command('acting "as" allied', { type: 'StartTurn', payload: { turn: 9 }, as: 'allied' }, { none: 401, malformed: 401, 'other game': 401, 'wrong side': 403, 'own side': 403, organizer: 422 }));
     cases.push(command('a side\'s own command', { type: 'ActivateHQ', payload: { hqId: 'hq' } }, { none: 401, malformed: 401, 'other game': 401, 'wrong side': 201, 'own side': 201, organizer: 403 }));
     for (const route of ['/health', '/rulesets', '/keys', '/openapi.json']) {
-      cases.push({ route: `GET ${route}`, send: async (t) => (await client.get(route, t)).status, expected: { none: 200, malformed: 200, 'other game': 200, 'wrong side': 200, 'own side': 200, organizer: 200 } });
+      cases.push({ route: `GET ${route}`, send: async (t) => (await server.client.get(route, t)).status, expected: { none: 200, malformed: 200, 'other game': 200, 'wrong side': 200, 'own side': 200, organizer: 200 } });
     }
     cases.push({
       route: 'POST /rulesets/france44/evaluate',
-      send: async (t) => (await client.post('/rulesets/france44/evaluate', { procedure: 'air-power', input: { availability: 3 } }, t)).status,
+      send: async (t) => (await server.client.post('/rulesets/france44/evaluate', { procedure: 'air-power', input: { availability: 3 } }, t)).status,
       expected: { none: 200, malformed: 200, 'other game': 200, 'wrong side': 200, 'own side': 200, organizer: 200 },
     });
-    cases.push({ route: 'POST /games', send: async (t) => (await client.post('/games', { ruleset: 'dice' }, t)).status, expected: { none: 201, malformed: 201, 'other game': 201, 'wrong side': 201, 'own side': 201, organizer: 201 } });
+    cases.push({ route: 'POST /games', send: async (t) => (await server.client.post('/games', { ruleset: 'dice' }, t)).status, expected: { none: 201, malformed: 201, 'other game': 201, 'wrong side': 201, 'own side': 201, organizer: 201 } });
 
     let checked = 0;
     for (const c of cases) {
@@ -66,7 +57,7 @@ describe('authorization matrix', () => {
     }
 
     // Every commit of the game was made by the side whose token sent it.
-    const commits = (await client.get(`/games/${game.gameId}/events?limit=1000`, game.tokens.organizer)).body.commits;
+    const commits = (await server.client.get(`/games/${game.gameId}/events?limit=1000`, game.tokens.organizer)).body.commits;
     const hq = commits.filter((c: { command: { type: string } }) => c.command.type === 'ActivateHQ');
     expect(hq.map((c: { actor: string }) => c.actor)).toEqual(['german', 'allied']);
     expect(commits.every((c: { as?: string; actor: string }) => c.as === undefined || c.actor !== 'organizer')).toBe(true);
@@ -74,10 +65,10 @@ describe('authorization matrix', () => {
   });
 
   it('unknown games answer 404 whatever the credential, before any token check', async () => {
-    const game = await client.createGame();
+    const game = await server.client.createGame();
     for (const t of [undefined, 'x', game.tokens.organizer]) {
-      expect((await client.get('/games/g-does-not-exist', t)).status).toBe(404);
-      expect((await client.command('g-does-not-exist', t!, { commandId: 'x', type: 'Roll', payload: {} })).status).toBe(404);
+      expect((await server.client.get('/games/g-does-not-exist', t)).status).toBe(404);
+      expect((await server.client.command('g-does-not-exist', t!, { commandId: 'x', type: 'Roll', payload: {} })).status).toBe(404);
     }
   });
 });

@@ -68,3 +68,34 @@ export function useTestServer(): { local: LocalService; client: TestClient } {
   });
   return context;
 }
+
+/**
+ * Sends each case to /rulesets/{id}/evaluate (20 at a time) and checks the answer against
+ * an independent oracle: a refusal must be a 422, anything else the oracle's result.
+ * Returns how many results were compared.
+ */
+export async function agreesOverHttp<C extends { input: unknown; dice: number[] }>(
+  client: TestClient,
+  ruleset: string,
+  procedure: string,
+  cases: readonly C[],
+  oracle: (c: C) => { refused?: unknown } & Record<string, unknown>,
+  expectEqual: (actual: unknown, expected: unknown, label: string) => void,
+): Promise<number> {
+  let compared = 0;
+  for (let i = 0; i < cases.length; i += 20) {
+    const batch = cases.slice(i, i + 20);
+    const replies = await Promise.all(batch.map((c) => client.post(`/rulesets/${ruleset}/evaluate`, { procedure, input: c.input, dice: c.dice })));
+    replies.forEach((reply, j) => {
+      const expected = oracle(batch[j]);
+      if (expected.refused) {
+        expectEqual(reply.status, 422, reply.text);
+        return;
+      }
+      expectEqual(reply.status, 200, reply.text);
+      expectEqual(reply.body.result, expected, JSON.stringify(batch[j].input));
+      compared += 1;
+    });
+  }
+  return compared;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../../support/httpClient';
+import { agreesOverHttp, useTestServer } from '../../support/httpClient';
 import { run, writeTemp } from '../../support/runCli';
 import { oracleCombat } from '../../independent/france44-combat.mjs';
 import { randomCombats } from '../../domain/rulesets/france44/randomCombats';
@@ -109,25 +109,8 @@ describe('a France 1944 turn over HTTP', () => {
 
 describe('/rulesets/france44/evaluate', () => {
   it('agrees with the independent implementation on 1,000 random combats over HTTP', async () => {
-    const cases = randomCombats(1000, 6061944);
-    let compared = 0;
-    for (let i = 0; i < cases.length; i += 20) {
-      const replies = await Promise.all(
-        cases.slice(i, i + 20).map(({ combat, die }) => server.client.post('/rulesets/france44/evaluate', { procedure: 'combat', input: combat, dice: [die, 6, 6] })),
-      );
-      replies.forEach((reply, j) => {
-        const { combat, die } = cases[i + j];
-        const expected = oracleCombat(combat, die);
-        if (expected.refused) {
-          expect(reply.status).toBe(422);
-        } else {
-          expect(reply.status, reply.text).toBe(200);
-          expect(reply.body.result).toEqual(expected);
-          expect(reply.body.dice).toEqual([{ sides: 6, value: die }]);
-          compared += 1;
-        }
-      });
-    }
+    const cases = randomCombats(1000, 6061944).map(({ combat, die }) => ({ input: combat, dice: [die, 6, 6] }));
+    const compared = await agreesOverHttp(server.client, 'france44', 'combat', cases, (c) => oracleCombat(c.input, c.dice[0]), (a, e, label) => expect(a, label).toEqual(e));
     expect(compared).toBeGreaterThan(600);
   });
 

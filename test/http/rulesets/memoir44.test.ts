@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { oracleBattle } from '../../independent/memoir44-battle.mjs';
 import { randomBattles } from '../../domain/rulesets/memoir44/randomBattles';
-import { useTestServer } from '../../support/httpClient';
+import { agreesOverHttp, useTestServer } from '../../support/httpClient';
 import { run, writeTemp } from '../../support/runCli';
 
 const server = useTestServer();
@@ -42,22 +42,11 @@ describe('a Memoir \'44 d6 game over HTTP', () => {
   });
 
   it('/evaluate agrees with the independent implementation on 1,000 random battles', async () => {
-    const cases = randomBattles(1000, 1944);
-    let compared = 0;
-    for (let i = 0; i < cases.length; i += 20) {
-      const batch = cases.slice(i, i + 20);
-      const replies = await Promise.all(batch.map(({ input, dice }) => server.client.post('/rulesets/memoir44-d6/evaluate', { procedure: 'battle', input, dice })));
-      replies.forEach((reply, j) => {
-        const expected = oracleBattle(batch[j].input, batch[j].dice);
-        if (expected.refused) {
-          expect(reply.status, reply.text).toBe(422);
-          return;
-        }
-        const { used: _used, ...result } = expected;
-        expect(reply.body.result).toEqual(result);
-        compared += 1;
-      });
-    }
+    const oracle = (c: { input: unknown; dice: number[] }) => {
+      const { used: _used, ...result } = oracleBattle(c.input, c.dice);
+      return result;
+    };
+    const compared = await agreesOverHttp(server.client, 'memoir44-d6', 'battle', randomBattles(1000, 1944), oracle, (a, e, label) => expect(a, label).toEqual(e));
     expect(compared).toBeGreaterThan(400);
   });
 });

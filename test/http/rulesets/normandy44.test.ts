@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { oracleAttack } from '../../independent/normandy44-combat.mjs';
 import { randomAttacks } from '../../domain/rulesets/normandy44/randomAttacks';
-import { useTestServer } from '../../support/httpClient';
+import { agreesOverHttp, useTestServer } from '../../support/httpClient';
 import { run, writeTemp } from '../../support/runCli';
 
 const server = useTestServer();
@@ -70,22 +70,11 @@ describe('a Normandy \'44 game over HTTP', () => {
   });
 
   it('/evaluate agrees with the independent implementation on 1,000 random attacks', async () => {
-    const cases = randomAttacks(1000, 1066);
-    let compared = 0;
-    for (let i = 0; i < cases.length; i += 20) {
-      const batch = cases.slice(i, i + 20);
-      const replies = await Promise.all(batch.map(({ input, dice }) => server.client.post('/rulesets/normandy44/evaluate', { procedure: 'combat', input, dice })));
-      replies.forEach((reply, j) => {
-        const expected = oracleAttack(batch[j].input, batch[j].dice);
-        if (expected.refused) {
-          expect(reply.status, reply.text).toBe(422);
-          return;
-        }
-        const { dice: _used, ...result } = expected;
-        expect(reply.body.result).toEqual(result);
-        compared += 1;
-      });
-    }
+    const oracle = (c: { input: unknown; dice: number[] }) => {
+      const { dice: _used, ...result } = oracleAttack(c.input, c.dice);
+      return result;
+    };
+    const compared = await agreesOverHttp(server.client, 'normandy44', 'combat', randomAttacks(1000, 1066), oracle, (a, e, label) => expect(a, label).toEqual(e));
     expect(compared).toBeGreaterThan(400);
   });
 });

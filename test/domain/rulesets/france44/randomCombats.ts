@@ -1,17 +1,8 @@
+import { seededRandom } from '../../../support/seededRandom';
+
 /** Random combat declarations from a seeded generator, so that every run checks the same cases. */
 export function randomCombats(count: number, seed = 1944) {
-  let s = seed >>> 0;
-  const next = () => {
-    // xorshift32
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T,>(items: readonly T[]) => items[int(0, items.length - 1)];
+  const { next, int, pick } = seededRandom(seed);
   return Array.from({ length: count }, (_, i) => {
     const attackers = Array.from({ length: int(1, 9) }, (_, n) => (next() < 0.15 ? { unitId: `hq${n}`, hq: true, ...(next() < 0.5 ? { strength: int(0, 3) } : {}) } : { unitId: `a${n}`, strength: int(0, 12) }));
     if (attackers.every((a) => a.strength === undefined)) attackers.push({ unitId: 'a', strength: int(1, 9) });

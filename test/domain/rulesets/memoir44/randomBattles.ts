@@ -1,16 +1,8 @@
+import { seededRandom } from '../../../support/seededRandom';
+
 /** Random battles from a seeded generator, so that every run checks the same cases. */
 export function randomBattles(count: number, seed = 44) {
-  let s = seed >>> 0;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T,>(items: readonly T[]) => items[int(0, items.length - 1)];
+  const { next, int, pick } = seededRandom(seed);
   const types = ['infantry', 'armor', 'artillery', 'cavalry', 'sniper'] as const;
   const terrains = ['clear', 'forest', 'town', 'hedgerow', 'hill', 'bunker', 'hedgehog', 'sandbags', 'wire'] as const;
   const unit = () => {

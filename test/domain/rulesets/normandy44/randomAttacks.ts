@@ -1,17 +1,8 @@
+import { seededRandom } from '../../../support/seededRandom';
+
 /** Random attacks from a seeded generator, so that every run checks the same cases. */
 export function randomAttacks(count: number, seed = 1944) {
-  let s = seed >>> 0;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x1_0000_0000;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T,>(items: readonly T[]) => items[int(0, items.length - 1)];
-  const maybe = <T,>(p: number, value: () => T) => (next() < p ? value() : undefined);
+  const { next, int, pick, maybe } = seededRandom(seed);
   const hexsides = ['none', 'minor-river', 'major-river', 'flooded', 'runway', 'cherbourg-perimeter', 'causeway', 'impassable'] as const;
   const favour = () => maybe(0.3, () => pick(['attacker', 'defender'] as const));
   return Array.from({ length: count }, () => {
