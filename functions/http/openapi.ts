@@ -25,6 +25,8 @@ const ErrorSchema = z.object({
       'rule_violation',
       'entropy_locked',
       'unavailable',
+      'method_not_allowed',
+      'internal_error',
     ]),
     message: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),
