@@ -62,7 +62,7 @@ export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => 
     return json(503, errorBody('unavailable', error.message), { 'retry-after': '1' });
   }
   onUnexpected(error instanceof Error ? error : new Error(String(error)));
-  return json(500, errorBody('internal_error', 'Something went wrong on our side; nothing was stored.'));
+  return json(500, errorBody('internal_error', 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.'));
 }
 
 function domainStatus(error: DomainError): number {
