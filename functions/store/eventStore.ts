@@ -25,7 +25,7 @@ export interface EventStore {
 /** The store (or the key store) throttled, timed out or could not be reached: 503 with Retry-After. */
 export class StoreUnavailable extends Error {
   constructor(cause?: unknown) {
-    super('The service is briefly unavailable; nothing was stored. Try again shortly, with the same commandId.', { cause });
+    super('The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.', { cause });
     this.name = 'StoreUnavailable';
   }
 }

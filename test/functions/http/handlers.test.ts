@@ -43,7 +43,7 @@ describe('a throttled store', () => {
     const created = await handlers.createGame(event('POST', '/games', 'POST /games', { ruleset: 'dice' }));
     expect(created.statusCode).toBe(503);
     expect(created.headers['retry-after']).toBe('1');
-    expect(JSON.parse(created.body!)).toEqual({ error: { code: 'unavailable', message: 'The service is briefly unavailable; nothing was stored. Try again shortly, with the same commandId.' } });
+    expect(JSON.parse(created.body!)).toEqual({ error: { code: 'unavailable', message: 'The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.' } });
     const command = await handlers.postCommand(
       event('POST', '/games/g-1/commands', 'POST /games/{id}/commands', { commandId: 'a', type: 'Roll', payload: {} }, { id: 'g-1' }),
     );
