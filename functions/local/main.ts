@@ -2,6 +2,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { resolve } from 'node:path';
+import { lockDataDir } from './dataDirLock';
 import { loadOrCreateSigningKey } from './signingKeyFile';
 import { startLocalService } from './localService';
 
@@ -9,17 +10,31 @@ const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
 
+const lock = lockDataDir(dataDir);
+if ('heldBy' in lock) {
+  console.error(`Arbiter could not start: the data directory ${dataDir} is in use by another Arbiter (pid ${lock.heldBy}): stop it or set ARBITER_DATA_DIR`);
+  process.exit(1);
+}
 const { key, created } = loadOrCreateSigningKey(dataDir);
-const local = await startLocalService({ dataDir, signingKey: key, port, host });
+const local = await startLocalService({ dataDir, signingKey: key, port, host }).catch((error: NodeJS.ErrnoException) => {
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
+    EACCES: `port ${port} needs privileges: choose PORT above 1023`,
+  };
+  console.error(`Arbiter could not start: ${reasons[error.code ?? ''] ?? error.message}`);
+  lock.release();
+  process.exit(1);
+});
 console.log(`Arbiter listening on ${local.url}`);
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}; signing key id ${key.kid}`);
-console.log('  try: curl -s http://127.0.0.1:' + local.port + '/rulesets');
+console.log(`  try: curl -s ${local.url}/rulesets`);
 
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   await local.close();
+  lock.release();
   process.exit(0);
 };
 process.on('SIGINT', stop);

@@ -34,7 +34,7 @@ async function start(dataDir: string): Promise<{ child: ChildProcess; url: strin
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   return exited;
@@ -69,5 +69,21 @@ describe('npm start', () => {
     const logs = first.output() + second.output();
     const privateKey = JSON.parse(readFileSync(keyFile, 'utf8')).jwk.d;
     for (const secret of [privateKey, game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+  });
+
+  it('refuses a second server on the same data directory, clearly, and takes over after a killed one', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'arbiter-lock-')), 'data');
+    const first = await start(dataDir);
+    const second = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', ARBITER_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    second.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^Arbiter could not start: the data directory .* is in use by another Arbiter \(pid \d+\)/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const third = await start(dataDir);
+    expect((await new TestClient(third.url).get('/health')).status).toBe(200);
   });
 });
