@@ -8,16 +8,22 @@ import { FaultyStore } from '../../support/faultyStore';
 
 const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice: '3d6', purpose: commandId } });
 
+/** A service whose store can be told to lose the answer of its next append (the write still lands). */
+async function serviceLosingAnswers(soleWriter: boolean) {
+  let loseNext = false;
+  const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && loseNext ? ((loseNext = false), 'ambiguous') : undefined));
+  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
+  const game = await service.createGame({ ruleset: 'dice' });
+  return { store, service, game, loseNextAnswer: () => (loseNext = true) };
+}
+
 describe.each([true, false])('a write that lands but whose answer is lost (sole writer: %s)', (soleWriter) => {
   it('is found by the retry with the same commandId: one commit, never a second roll', async () => {
-    let failNext = false;
-    const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && failNext ? ((failNext = false), 'ambiguous') : undefined));
-    const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
-    const game = await service.createGame({ ruleset: 'dice' });
+    const { store, service, game, loseNextAnswer } = await serviceLosingAnswers(soleWriter);
     const token = game.tokens.players.player1;
     await service.submit(game.gameId, token, roll('warm-up'));
 
-    failNext = true;
+    loseNextAnswer();
     await expect(service.submit(game.gameId, token, roll('lost-answer'))).rejects.toBeInstanceOf(StoreUnavailable);
     const retry = await service.submit(game.gameId, token, roll('lost-answer'));
     expect(retry).toMatchObject({ created: false, version: 3 });
@@ -32,13 +38,10 @@ describe.each([true, false])('a write that lands but whose answer is lost (sole 
   });
 
   it('a different command after the lost answer lands at the next seq', async () => {
-    let failNext = false;
-    const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && failNext ? ((failNext = false), 'ambiguous') : undefined));
-    const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
-    const game = await service.createGame({ ruleset: 'dice' });
+    const { service, game, loseNextAnswer } = await serviceLosingAnswers(soleWriter);
     const token = game.tokens.players.player2;
     await service.submit(game.gameId, token, roll('a'));
-    failNext = true;
+    loseNextAnswer();
     await expect(service.submit(game.gameId, token, roll('b'))).rejects.toBeInstanceOf(StoreUnavailable);
     expect(await service.submit(game.gameId, token, roll('c'))).toMatchObject({ created: true, version: 4 });
   });
