@@ -16,6 +16,7 @@ import { evolveGame, type GameState } from '../domain/game/gameState';
 import { verifyBundle } from '../domain/verify/verifyBundle';
 import { evaluateProcedure } from '../functions/application/evaluate';
 import { GameService } from '../functions/application/gameService';
+import { aesSeedVault, newSeedKey } from '../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../functions/application/signer';
 import { createHandlers } from '../functions/http/handlers';
 import { startEmbeddedDynamo } from '../functions/local/embeddedDynamo';
@@ -26,6 +27,8 @@ import { buildBundles } from '../infra/build';
 import { BUNDLE } from '../infra/bundling';
 import { countCalls } from './countingClient';
 import { load, rate } from './measure';
+
+const seedVault = aesSeedVault(newSeedKey());
 
 interface Row {
   section: string;
@@ -81,7 +84,7 @@ const noop = () => {};
 {
   const key = generateSigningKey();
   const store = new MemoryEventStore();
-  const service = new GameService({ store, signer: signerFromKey(key) });
+  const service = new GameService({ store, signer: signerFromKey(key), seedVault });
   const game = await service.createGame({ ruleset: 'dice' });
   const token = game.tokens.players.player1;
   for (let i = 0; i < 9_998; i++) await service.submit(game.gameId, token, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
@@ -118,7 +121,7 @@ const noop = () => {};
   const dynamo = await startEmbeddedDynamo();
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
   // As `npm start` runs it: the only writer of its embedded store.
-  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter: true });
+  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true });
   const server = createLocalServer(createHandlers(service, quiet));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -197,7 +200,7 @@ const noop = () => {};
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
   let floorItems: number | undefined;
   for (const length of [10, 1_000, 10_000]) {
-    const service = new GameService({ store, signer: signerFromKey(key) });
+    const service = new GameService({ store, signer: signerFromKey(key), seedVault });
     const game = await service.createGame({ ruleset: 'dice' });
     const token = game.tokens.players.player1;
     for (let i = 2; i <= length; i++) await service.submit(game.gameId, token, { commandId: `b${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
@@ -206,7 +209,7 @@ const noop = () => {};
     for (let i = 0; i < measured; i++) await service.submit(game.gameId, token, { commandId: `m${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     const warm = { ...counter.tally };
     counter.reset();
-    await new GameService({ store, signer: signerFromKey(key) }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    await new GameService({ store, signer: signerFromKey(key), seedVault }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     const cold = { ...counter.tally };
     const perCommand = warm.itemsRead / measured;
     record({ section: 'Cost growth', figure: `game of ${length} commits, warm: items read per command`, value: perCommand, unit: 'items', floor: { name: 'items read per command at 10 commits', value: floorItems ??= perCommand }, target: '≤ 2', pass: perCommand <= 2 });

@@ -57,27 +57,6 @@ function compareUtf16(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** True when every string and key in the value can be canonicalized (no lone surrogates). */
-export function findLoneSurrogate(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.isWellFormed() ? undefined : path || '(root)';
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findLoneSurrogate(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const here = path ? `${path}.${k}` : k;
-      if (!k.isWellFormed()) return here;
-      const found = findLoneSurrogate(v, here);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 /**
  * Equality in JSON's data model: what canonicalJson would compare, without writing
  * the strings (key order does not matter; undefined members are absent).

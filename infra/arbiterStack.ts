@@ -26,6 +26,8 @@ const TABLE_ACTIONS: Record<LambdaName, string[]> = {
 };
 /** Who reads the signing secret: the signers, and the reads that publish its public key. */
 const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false };
+/** Who may open server seeds: only the function that creates games, rolls and seals. */
+const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false };
 
 export interface ArbiterStackProps extends StackProps {
   /** Requests per second across the API, and the burst above it. */
@@ -52,6 +54,13 @@ export class ArbiterStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Seeds are stored encrypted under a key derived from this text (seedVault.ts).
+    const seedKeySecret = new Secret(this, 'SeedKeySecret', {
+      description: 'Arbiter: the text the key that encrypts server seeds at rest is derived from',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     const functions = {} as Record<LambdaName, NodejsFunction>;
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) {
       const fn = new NodejsFunction(this, `${name[0].toUpperCase()}${name.slice(1)}Function`, {
@@ -67,6 +76,7 @@ export class ArbiterStack extends Stack {
         environment: {
           ...(TABLE_ACTIONS[name].length ? { TABLE_NAME: table.tableName } : {}),
           ...(READS_SIGNING_SECRET[name] ? { SIGNING_KEY_SECRET_ARN: signingSecret.secretArn } : {}),
+          ...(READS_SEED_KEY[name] ? { SEED_KEY_SECRET_ARN: seedKeySecret.secretArn } : {}),
           POWERTOOLS_SERVICE_NAME: 'arbiter',
           POWERTOOLS_METRICS_NAMESPACE: 'Arbiter',
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -89,6 +99,9 @@ export class ArbiterStack extends Stack {
       }
       if (READS_SIGNING_SECRET[name]) {
         fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [signingSecret.secretArn] }));
+      }
+      if (READS_SEED_KEY[name]) {
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [seedKeySecret.secretArn] }));
       }
       functions[name] = fn;
     }

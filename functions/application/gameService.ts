@@ -11,8 +11,12 @@ import { ORGANIZER } from '../../domain/ruleset';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
+import { CommitWaiters } from './commitWaiters';
+import { GameCache, type CachedGame } from './gameCache';
+import { KeyedLock } from './keyedLock';
+import type { SeedVault } from './seedVault';
 import { FairnessDice } from '../../domain/dice';
-import { ApplicationError, commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from './errors';
+import { ApplicationError, commandIdReused, invalidRequest, unauthenticated, versionConflict } from './errors';
 import type { Signer } from './signer';
 import { hashToken, newToken, roleOfToken } from './tokens';
 import { fieldIssues } from './zodIssues';
@@ -20,6 +24,8 @@ import { fieldIssues } from './zodIssues';
 export interface ServiceDeps {
   store: EventStore;
   signer: Signer;
+  /** Opens the server seeds the store keeps encrypted; functions that never roll get noSeedVault. */
+  seedVault: SeedVault;
   /** ISO-8601 now; the only clock. */
   now?: () => string;
   /** 32 bytes from a CSPRNG for each new game's seed. */
@@ -61,12 +67,6 @@ export interface CommandOutcome {
   state: GameState;
 }
 
-interface CachedGame {
-  state: GameState;
-  secrets: GameSecrets;
-  gameKey?: { entropyCount: number; key: Buffer };
-}
-
 const MAX_APPEND_ATTEMPTS = 8;
 
 /**
@@ -74,19 +74,20 @@ const MAX_APPEND_ATTEMPTS = 8;
  * lives here; the domain decides, this layer stores and guards.
  */
 export class GameService {
-  private readonly cache = new Map<string, CachedGame>();
-  private readonly locks = new Map<string, Promise<unknown>>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly cache: GameCache;
+  private readonly locks = new KeyedLock();
+  private readonly waiters = new CommitWaiters();
+  private readonly seedVault: SeedVault;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
   private readonly newGameId: () => string;
-  private readonly cacheSize: number;
 
   constructor(private readonly deps: ServiceDeps) {
+    this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true);
+    this.seedVault = deps.seedVault;
     this.now = deps.now ?? (() => new Date().toISOString());
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
-    this.cacheSize = deps.cacheSize ?? 1000;
   }
 
   get signer(): Signer {
@@ -127,7 +128,7 @@ export class GameService {
       this.deps.signer.sign,
     );
     const secrets: GameSecrets = {
-      serverSeed: seed.toString('hex'),
+      sealedSeed: this.seedVault.seal(gameId, seed),
       tokenHashes: {
         organizer: hashToken(tokens.organizer),
         players: Object.fromEntries(Object.entries(tokens.players).map(([s, t]) => [s, hashToken(t)])),
@@ -139,13 +140,13 @@ export class GameService {
 
   /** POST /games/{id}/commands. */
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
-    return this.withLock(gameId, () => this.submitLocked(gameId, token, body));
+    return this.locks.run(gameId, () => this.submitLocked(gameId, token, body));
   }
 
   private async submitLocked(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     // Optimistic: a warm process decides on its cached state; if another process has
     // appended since, the conditional put loses and the loop below catches up.
-    let game = this.cache.get(gameId) ?? (await this.load(gameId));
+    let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
     const role = this.authenticate(game, token);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
@@ -173,13 +174,13 @@ export class GameService {
       if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
         // The cache may be behind what the client saw: judge against the store.
         const cachedVersion = game.state.version;
-        game = await this.load(gameId, true);
+        game = await this.cache.load(gameId, true);
         if (game.state.version !== cachedVersion) continue;
         throw versionConflict(game.state.version);
       }
       const seq = game.state.version + 1;
       const dice = new FairnessDice(this.gameKey(game), seq);
-      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: game.secrets.serverSeed });
+      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: type === 'Seal' ? this.serverSeed(game).toString('hex') : undefined });
       const commit = buildCommit(
         {
           gameId,
@@ -201,17 +202,18 @@ export class GameService {
         appended = await this.deps.store.append(commit);
       } catch (error) {
         // The write may have landed with its answer lost: trust the store, not this cache, next time.
-        this.cache.delete(gameId);
+        this.cache.forget(gameId);
         throw error;
       }
       if (appended.ok) {
         game.state = evolveGame(game.state, commit);
-        this.notify(gameId);
+        this.cache.offer(gameId, game);
+        this.waiters.notify(gameId);
         return { created: true, version: commit.seq, commit, state: game.state };
       }
       // Another process (or an earlier, ambiguous write) took this seq: catch up from the
       // store, then retry unless the client pinned a version.
-      game = await this.load(gameId, true);
+      game = await this.cache.load(gameId, true);
       if (appended.existing.commandId === commandId) continue; // findRetry answers with it
       if (expectedVersion !== undefined) {
         const again = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
@@ -263,8 +265,11 @@ export class GameService {
   async events(gameId: string, token: string | undefined, after: number, limit: number, waitSeconds = 0) {
     let game = await this.loadForRead(gameId, token);
     if (waitSeconds > 0 && game.state.version <= after) {
-      await this.waitForCommit(gameId, after, waitSeconds * 1000);
-      game = await this.load(gameId);
+      const newerExists = this.deps.soleWriter
+        ? async () => (this.cache.peek(gameId)?.state.version ?? 0) > after
+        : async () => (await this.deps.store.read(gameId, after, 1)).length > 0;
+      await this.waiters.wait(gameId, waitSeconds * 1000, newerExists);
+      game = await this.cache.load(gameId);
     }
     const commits = after >= game.state.version ? [] : await this.deps.store.read(gameId, after, limit);
     return { gameId, version: game.state.version, commits, state: game.state };
@@ -289,10 +294,10 @@ export class GameService {
     return verifyBundle(await this.exportBundle(gameId, token));
   }
 
-  // ---- loading, caching, locking ----
+  // ---- loading and secrets ----
 
   private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
-    const game = await this.load(gameId);
+    const game = await this.cache.load(gameId);
     if (!game.state.public) this.authenticate(game, token);
     return game;
   }
@@ -303,87 +308,19 @@ export class GameService {
     return role;
   }
 
-  /** The folded game, brought up to date: a warm process reads only the commits after its cache (reads want the latest). */
-  private async load(gameId: string, fromStore = false): Promise<CachedGame> {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(gameId)) throw notFound();
-    let game = this.cache.get(gameId);
-    if (!game) {
-      const secrets = await this.deps.store.readSecrets(gameId);
-      if (!secrets) throw notFound();
-      const commits = await this.deps.store.read(gameId, 0);
-      if (commits.length === 0) throw notFound();
-      let state: GameState | undefined;
-      for (const commit of commits) state = evolveGame(state, commit);
-      game = { state: state!, secrets };
-      this.remember(gameId, game);
-      return game;
-    }
-    if (this.deps.soleWriter && !fromStore) return game;
-    for (const commit of await this.deps.store.read(gameId, game.state.version)) {
-      game.state = evolveGame(game.state, commit);
-    }
-    return game;
-  }
-
-  private remember(gameId: string, game: CachedGame): void {
-    this.cache.delete(gameId);
-    this.cache.set(gameId, game);
-    while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+  /** The server seed, opened only here: the code that rolls and seals. */
+  private serverSeed(game: CachedGame): Buffer {
+    const { secrets } = game;
+    // Games stored before seeds were encrypted keep a plain seed.
+    if (secrets.serverSeed !== undefined) return Buffer.from(secrets.serverSeed, 'hex');
+    return this.seedVault.open(game.state.gameId, secrets.sealedSeed!);
   }
 
   private gameKey(game: CachedGame): Buffer {
     const entropyCount = game.state.entropy.length;
     if (game.gameKey?.entropyCount !== entropyCount) {
-      const key = gameKeyOf(Buffer.from(game.secrets.serverSeed, 'hex'), game.state.gameId, game.state.entropy);
-      game.gameKey = { entropyCount, key };
+      game.gameKey = { entropyCount, key: gameKeyOf(this.serverSeed(game), game.state.gameId, game.state.entropy) };
     }
     return game.gameKey.key;
   }
-
-  /** Commands to one game run one at a time in this process; other processes meet the conditional put. */
-  private async withLock<T>(gameId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(gameId) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(gameId, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(gameId) === settled) this.locks.delete(gameId);
-    }
-  }
-
-  private notify(gameId: string): void {
-    for (const wake of this.waiters.get(gameId) ?? []) wake();
-  }
-
-  /** Long-poll: wakes on a commit made by this process, and polls the store for others'. */
-  private async waitForCommit(gameId: string, after: number, ms: number): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      const remaining = deadline - Date.now();
-      await new Promise<void>((resolve) => {
-        const set = this.waiters.get(gameId) ?? new Set();
-        const wake = () => {
-          clearTimeout(timer);
-          set.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, Math.min(remaining, POLL_INTERVAL_MS));
-        set.add(wake);
-        this.waiters.set(gameId, set);
-      });
-      if (this.deps.soleWriter) {
-        if ((this.cache.get(gameId)?.state.version ?? 0) > after) return;
-        continue;
-      }
-      const newer = await this.deps.store.read(gameId, after, 1);
-      if (newer.length > 0) return;
-    }
-  }
 }
-
-const POLL_INTERVAL_MS = 1000;

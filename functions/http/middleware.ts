@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
-import { findLoneSurrogate } from '../../domain/canonicalJson';
 import { DomainError } from '../../domain/errors';
 import { ApplicationError, invalidRequest } from '../application/errors';
 import { StoreUnavailable } from '../store/eventStore';
+import { jsonProblem } from './jsonLimits';
 import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -13,7 +13,9 @@ export interface ParsedEvent extends HttpEvent {
   observed?: { seq?: number; commandType?: string };
 }
 
-/** Parses a JSON body: 413 over 64 KB, 400 when it is not JSON or holds a lone surrogate. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Parses a JSON body: 413 over 64 KB; 400 when it is not UTF-8, not JSON, nested too deep or holds a lone surrogate. */
 export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
   return {
     name: 'jsonBody',
@@ -29,16 +31,20 @@ export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
           maxBytes: MAX_BODY_BYTES,
         });
       }
+      let text: string;
+      try {
+        text = strictUtf8.decode(raw);
+      } catch {
+        throw invalidRequest([{ field: '(body)', message: 'is not valid UTF-8' }]);
+      }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(raw.toString('utf8'));
+        parsed = JSON.parse(text);
       } catch (error) {
         throw invalidRequest([{ field: '(body)', message: `not valid JSON: ${(error as Error).message}` }]);
       }
-      const surrogate = findLoneSurrogate(parsed);
-      if (surrogate) {
-        throw invalidRequest([{ field: surrogate, message: 'contains a lone UTF-16 surrogate, which canonical JSON cannot encode' }]);
-      }
+      const problem = jsonProblem(parsed);
+      if (problem) throw invalidRequest([problem]);
       event.parsedBody = parsed;
     },
   };

@@ -1,6 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { createHash } from 'node:crypto';
 import { GameService } from '../application/gameService';
+import { aesSeedVault, noSeedVault } from '../application/seedVault';
 import { signerFromKey, signingKeyFromSecret } from '../application/signer';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { StoreUnavailable } from '../store/eventStore';
@@ -21,19 +23,27 @@ export function lambdaService(): Promise<GameService> {
 
 async function build(): Promise<GameService> {
   const tableName = requireEnv('TABLE_NAME');
-  const secretId = requireEnv('SIGNING_KEY_SECRET_ARN');
-  let secretText: string | undefined;
+  const secrets = new SecretsManagerClient({});
+  const signingText = await secretText(secrets, requireEnv('SIGNING_KEY_SECRET_ARN'));
+  // Only the function that creates games and rolls is given the seed key's secret.
+  const seedKeyArn = process.env.SEED_KEY_SECRET_ARN;
+  const seedVault = seedKeyArn ? aesSeedVault(createHash('sha256').update(await secretText(secrets, seedKeyArn), 'utf8').digest()) : noSeedVault;
+  return new GameService({
+    store: new DynamoEventStore(new DynamoDBClient({}), tableName),
+    signer: signerFromKey(signingKeyFromSecret(signingText)),
+    seedVault,
+  });
+}
+
+async function secretText(client: SecretsManagerClient, secretId: string): Promise<string> {
+  let text: string | undefined;
   try {
-    const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
-    secretText = secret.SecretString;
+    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
   } catch (error) {
     throw new StoreUnavailable(error);
   }
-  if (!secretText) throw new Error('the signing secret has no text');
-  return new GameService({
-    store: new DynamoEventStore(new DynamoDBClient({}), tableName),
-    signer: signerFromKey(signingKeyFromSecret(secretText)),
-  });
+  if (!text) throw new Error('a secret of the stack has no text');
+  return text;
 }
 
 function requireEnv(name: string): string {

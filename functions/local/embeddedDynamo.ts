@@ -1,31 +1,35 @@
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
 import dynalite from 'dynalite';
-import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { TABLE_KEY_SCHEMA } from '../store/dynamoStore';
+import { InProcessRequestHandler, type RequestListener } from './inProcessHandler';
 
 export interface EmbeddedDynamo {
   client: DynamoDBClient;
   tableName: string;
-  endpoint: string;
   close(): Promise<void>;
 }
 
+interface DynaliteStore {
+  lifecycleManager?: { gracefulClose(callback: (error?: Error) => void): void };
+  db: { close(callback: (error?: Error) => void): void };
+}
+
 /**
- * dynalite, the local DynamoDB, in this process on a loopback port: persisted
- * under `path` (LevelDB), or in memory when no path is given.
+ * dynalite, the local DynamoDB, inside this process: persisted under `path` (LevelDB),
+ * or in memory when no path is given. It listens on no port and no socket; the SDK
+ * client calls its request handler directly, so no other process can reach the store
+ * (it holds unsealed seeds and token hashes).
  */
 export async function startEmbeddedDynamo(options: { path?: string; tableName?: string } = {}): Promise<EmbeddedDynamo> {
-  const server = dynalite({ ...(options.path ? { path: options.path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
+  const { listener, store } = openDynalite(options.path);
+  const handler = new InProcessRequestHandler(listener);
   const client = new DynamoDBClient({
-    endpoint,
+    endpoint: 'http://embedded.invalid',
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: handler as never,
     maxAttempts: 3,
   });
   const tableName = options.tableName ?? 'arbiter-commits';
@@ -34,13 +38,48 @@ export async function startEmbeddedDynamo(options: { path?: string; tableName?: 
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
+  await untilActive(client, tableName);
+  let closing: Promise<void> | undefined;
   return {
     client,
     tableName,
-    endpoint,
-    close: async () => {
-      client.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () =>
+      (closing ??= new Promise<void>((resolve, reject) => {
+        client.destroy();
+        handler.destroy();
+        const done = (error?: Error) => (error ? reject(error) : resolve());
+        if (store.lifecycleManager) store.lifecycleManager.gracefulClose(done);
+        else store.db.close(done);
+      })),
   };
+}
+
+/** dynalite turns a new table ACTIVE on a timer, after CreateTable has answered. */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await sleep(10);
+  }
+  throw new Error(`table ${tableName} did not become active`);
+}
+
+/**
+ * dynalite builds an http.Server around its request handler and closes its LevelDB
+ * only through server.close() of a listening server. Its database module is caught as
+ * it is created, so that the store can be closed without ever listening.
+ */
+function openDynalite(path: string | undefined): { listener: RequestListener; store: DynaliteStore } {
+  const db = createRequire(import.meta.url)('dynalite/db') as { create: (options: unknown) => DynaliteStore };
+  const create = db.create;
+  let store: DynaliteStore | undefined;
+  db.create = (options) => (store = create(options));
+  try {
+    const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+    const [listener] = server.listeners('request') as RequestListener[];
+    if (!store || !listener) throw new Error('dynalite did not create its store');
+    return { listener, store };
+  } finally {
+    db.create = create;
+  }
 }

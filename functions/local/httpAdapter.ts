@@ -66,12 +66,12 @@ function toEvent(
   pathParameters: Record<string, string>,
   body: Buffer,
 ): HttpEvent {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(url.search)) query[name] = name in query ? `${query[name]},${value}` : value;
+  const query: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(url.search)) query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
   const now = Date.now();
   return {
     version: '2.0',
@@ -99,8 +99,9 @@ function toEvent(
       time: new Date(now).toISOString(),
       timeEpoch: now,
     },
-    body: body.length ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
+    // As bytes: the handler decodes them, so invalid UTF-8 is refused rather than replaced.
+    body: body.length ? body.toString('base64') : undefined,
+    isBase64Encoded: body.length > 0,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { GameService } from '../application/gameService';
+import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../application/signer';
 import { createHandlers } from '../http/handlers';
 import type { Observer } from '../http/observe';
@@ -9,7 +10,8 @@ import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
 import { createLocalServer } from './httpAdapter';
-import { loadOrCreateSigningKey } from './signingKeyFile';
+import { sealDataDir } from './dataDir';
+import { loadOrCreateSeedKey, loadOrCreateSigningKey } from './keyFiles';
 
 export interface LocalService {
   url: string;
@@ -20,7 +22,7 @@ export interface LocalService {
 }
 
 export interface LocalOptions {
-  /** Where dynalite and the signing key live; omitted = dynalite in memory, a fresh key. */
+  /** Where dynalite, the signing key and the seed key live; omitted = dynalite in memory, fresh keys. */
   dataDir?: string;
   signingKey?: StoredSigningKey;
   port?: number;
@@ -33,11 +35,13 @@ export interface LocalOptions {
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
   const key = options.signingKey ?? (options.dataDir ? loadOrCreateSigningKey(options.dataDir).key : generateSigningKey());
+  const seedKey = options.dataDir ? loadOrCreateSeedKey(options.dataDir) : newSeedKey();
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
+  if (options.dataDir) sealDataDir(options.dataDir);
   const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
-  const service = new GameService({ store, signer: signerFromKey(key), soleWriter: true });
+  const service = new GameService({ store, signer: signerFromKey(key), seedVault: aesSeedVault(seedKey), soleWriter: true });
   const server: Server = createLocalServer(createHandlers(service, options.observer));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,9 +1,11 @@
 // `npm start`: the API on http://127.0.0.1:8787 with the embedded DynamoDB.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Every file the server creates (keys, the store's LevelDB) is for this user only.
+process.umask(0o077);
 
 import { resolve } from 'node:path';
 import { lockDataDir } from './dataDirLock';
-import { loadOrCreateSigningKey } from './signingKeyFile';
+import { loadOrCreateSigningKey } from './keyFiles';
 import { startLocalService } from './localService';
 
 const port = Number(process.env.PORT ?? 8787);

@@ -2,7 +2,10 @@ import type { Commit } from '../../domain/fairness/hashChain';
 
 /** What no read path ever returns: the seed until sealed, and the token hashes. */
 export interface GameSecrets {
-  serverSeed: string;
+  /** The server seed, encrypted by the SeedVault (seedVault.ts). */
+  sealedSeed?: string;
+  /** The plain seed of games stored before seeds were encrypted. */
+  serverSeed?: string;
   tokenHashes: { organizer: string; players: Record<string, string> };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestServer, type TestClient } from '../support/httpClient';
 import { run, writeTemp } from '../support/runCli';
@@ -13,7 +14,6 @@ describe('a whole dice game over HTTP', () => {
     game = await server.client.createGame({ ruleset: 'dice', title: 'Kursk, turn 3' });
     expect(game.commitment).toMatch(/^[0-9a-f]{64}$/);
     const { player1, player2 } = game.tokens.players;
-    serverSeed = (await server.local.store.readSecrets(game.gameId))!.serverSeed;
 
     expect((await server.client.command(game.gameId, player1, { commandId: 'e1', type: 'ContributeEntropy', payload: { entropy: 'alpha' } })).status).toBe(201);
     expect((await server.client.command(game.gameId, player2, { commandId: 'e2', type: 'ContributeEntropy', payload: { entropy: 'bravo' } })).status).toBe(201);
@@ -36,7 +36,9 @@ describe('a whole dice game over HTTP', () => {
 
     const seal = await server.client.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     expect(seal.status).toBe(201);
-    expect(seal.body.commit.events[0]).toEqual({ type: 'GameSealed', data: { serverSeed } });
+    serverSeed = seal.body.commit.events[0].data.serverSeed;
+    expect(seal.body.commit.events[0]).toEqual({ type: 'GameSealed', data: { serverSeed: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(createHash('sha256').update(Buffer.from(serverSeed, 'hex')).digest('hex')).toBe(game.commitment);
 
     const bundle = await server.client.get(`/games/${game.gameId}/export`, player1);
     expect(bundle.status).toBe(200);

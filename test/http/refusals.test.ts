@@ -111,6 +111,32 @@ describe('malformed requests get 400 with the field named', () => {
     expect(fields(surrogate)).toEqual(['payload.purpose']);
   });
 
+  it('refuses bytes that are not UTF-8 with a 400 rather than storing U+FFFD, however many', async () => {
+    const token = game.tokens.players.player1;
+    const before = (await client.get(`/games/${game.gameId}`, token)).body.version;
+    const invalid = Buffer.concat([Buffer.from('{"commandId":"utf8","type":"Roll","payload":{"dice":"d6","purpose":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const reply = await client.request('POST', `/games/${game.gameId}/commands`, { token, raw: invalid });
+    expect([reply.status, code(reply), fields(reply)]).toEqual([400, 'invalid_request', ['(body)']]);
+    expect(reply.body.error.details.issues[0].message).toMatch(/not valid UTF-8/);
+    const ff = await client.request('POST', `/games/${game.gameId}/commands`, { token, raw: Buffer.alloc(30_000, 0xff) });
+    expect([ff.status, code(ff)]).toEqual([400, 'invalid_request']);
+    expect((await client.get(`/games/${game.gameId}`, token)).body.version).toBe(before);
+  });
+
+  it('refuses JSON nested deeper than 64 levels on every route with a body, with a 400 naming the field', async () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const bodies = [
+      ['POST', '/games', `{"ruleset":"dice","options":{"sides":${deep(8_000)}}}`],
+      ['POST', `/games/${game.gameId}/commands`, `{"commandId":"deep","type":"Roll","payload":{"dice":${deep(8_000)},"purpose":"p"}}`],
+      ['POST', '/rulesets/dice/evaluate', `{"procedure":"roll","input":{"dice":${deep(8_000)}}}`],
+    ];
+    for (const [method, path, raw] of bodies) {
+      const reply = await client.request(method, path, { token: game.tokens.players.player1, raw });
+      expect([reply.status, code(reply)], path).toEqual([400, 'invalid_request']);
+      expect(reply.body.error.details.issues[0].message).toMatch(/nested more than 64 levels deep/);
+    }
+  });
+
   it('answers 413 to a body over 64 KB', async () => {
     const reply = await client.request('POST', '/games', { raw: JSON.stringify({ ruleset: 'dice', title: 'x'.repeat(70_000) }) });
     expect([reply.status, code(reply)]).toEqual([413, 'payload_too_large']);

@@ -99,4 +99,15 @@ describe('the Arbiter stack', () => {
       expect(JSON.stringify(env)).not.toMatch(/SecretString|resolve:secretsmanager/);
     }
   });
+
+  it('lets only the commands function open server seeds: the reads function cannot decrypt them', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret');
+    const seedSecret = Object.keys(secrets).find((id) => id.startsWith('SeedKeySecret'))!;
+    expect(seedSecret).toBeDefined();
+    const readsSecret = (prefix: string) =>
+      policiesOf(prefix).some((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(seedSecret));
+    expect(readsSecret('CommandsFunction')).toBe(true);
+    expect(readsSecret('ReadsFunction')).toBe(false);
+    expect(readsSecret('CatalogueFunction')).toBe(false);
+  });
 });

@@ -2,21 +2,21 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../functions/local/embeddedDynamo';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
 import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
 import { buildBundles } from '../../infra/build';
 import { startFakeSecretsManager } from '../support/fakeSecretsManager';
+import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { run, writeTemp } from '../support/runCli';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
 let bundles: Awaited<ReturnType<typeof buildBundles>>;
-let dynamo: EmbeddedDynamo;
+let dynamo: Awaited<ReturnType<typeof startLoopbackDynamo>>;
 let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
 
 beforeAll(async () => {
   bundles = await buildBundles(join(mkdtempSync(join(tmpdir(), 'arbiter-bundles-')), 'lambda'));
-  dynamo = await startEmbeddedDynamo({ tableName: 'arbiter-bundle-test' });
+  dynamo = await startLoopbackDynamo('arbiter-bundle-test');
   secrets = await startFakeSecretsManager({ [SECRET_ARN]: 'a'.repeat(64) });
 });
 afterAll(async () => {

@@ -13,10 +13,10 @@ export class TestClient {
   readonly transcript: string[] = [];
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async request(method: string, path: string, options: { token?: string; body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined = options.raw;
+    let body: string | Uint8Array | undefined = options.raw;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';

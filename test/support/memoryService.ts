@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GameService } from '../../functions/application/gameService';
 import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../../functions/application/signer';
+import { aesSeedVault, newSeedKey } from '../../functions/application/seedVault';
 import { MemoryEventStore } from '../../functions/store/memoryStore';
 
 /** A service on the in-memory store with seeds derived from a label: repeatable games. */
@@ -10,6 +11,7 @@ export function memoryService(label = 'test', key: StoredSigningKey = generateSi
   const service = new GameService({
     store,
     signer: signerFromKey(key),
+    seedVault: aesSeedVault(newSeedKey()),
     randomSeed: () => createHash('sha256').update(`${label}:${games}`).digest(),
     newGameId: () => `g-${label}-${++games}`,
     now: () => '2026-11-22T10:00:00.000Z',

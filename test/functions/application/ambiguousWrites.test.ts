@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../../domain/verify/verifyBundle';
+import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { GameService } from '../../../functions/application/gameService';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
@@ -12,7 +13,7 @@ const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice:
 async function serviceLosingAnswers(soleWriter: boolean) {
   let loseNext = false;
   const store = new FaultyStore(new MemoryEventStore(), (op) => (op === 'append' && loseNext ? ((loseNext = false), 'ambiguous') : undefined));
-  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), soleWriter });
+  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()), soleWriter });
   const game = await service.createGame({ ruleset: 'dice' });
   return { store, service, game, loseNextAnswer: () => (loseNext = true) };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../../domain/verify/verifyBundle';
+import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { GameService } from '../../../functions/application/gameService';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
@@ -16,7 +17,8 @@ afterAll(async () => {
 /** Two warm processes (say, two Lambda containers) on one table, each with its own cache. */
 function twoProcesses() {
   const key = generateSigningKey();
-  const make = () => new GameService({ store: new DynamoEventStore(dynamo.client, dynamo.tableName), signer: signerFromKey(key) });
+  const seedVault = aesSeedVault(newSeedKey());
+  const make = () => new GameService({ store: new DynamoEventStore(dynamo.client, dynamo.tableName), signer: signerFromKey(key), seedVault });
   return [make(), make()] as const;
 }
 const roll = (commandId: string, extra: Record<string, unknown> = {}) => ({ commandId, type: 'Roll', payload: { dice: '2d6', purpose: commandId }, ...extra });

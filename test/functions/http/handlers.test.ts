@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProvisionedThroughputExceededException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { GameService } from '../../../functions/application/gameService';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { createHandlers } from '../../../functions/http/handlers';
@@ -38,7 +39,7 @@ describe('a throttled store', () => {
   it('is answered 503 unavailable with Retry-After, and nothing in the body but the error', async () => {
     const lines: string[] = [];
     const records: RequestRecord[] = [];
-    const service = new GameService({ store: new DynamoEventStore(throttled, 't'), signer: signerFromKey(generateSigningKey()) });
+    const service = new GameService({ store: new DynamoEventStore(throttled, 't'), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
     const handlers = createHandlers(service, { unexpected: (error) => lines.push(error.message), request: (r) => records.push(r) });
     const created = await handlers.createGame(event('POST', '/games', 'POST /games', { ruleset: 'dice' }));
     expect(created.statusCode).toBe(503);
@@ -58,7 +59,7 @@ describe('a throttled store', () => {
   it('logs an unexpected error once, without the request, and answers a plain 500', async () => {
     const lines: string[] = [];
     const broken = { send: async () => { throw new TypeError('boom'); } } as unknown as DynamoDBClient;
-    const service = new GameService({ store: new DynamoEventStore(broken, 't'), signer: signerFromKey(generateSigningKey()) });
+    const service = new GameService({ store: new DynamoEventStore(broken, 't'), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
     const observer = { unexpected: (error: Error, id: string) => lines.push(`[${id}] ${error.name}: ${error.message}\n${error.stack}`) };
     const reply = await createHandlers(service, observer).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
     expect(reply.statusCode).toBe(500);

@@ -1,48 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../support/httpClient';
+import { ROOT, stop, useNpmStart } from '../../support/npmStart';
 
-const ROOT = new URL('../../..', import.meta.url).pathname;
-const running: ChildProcess[] = [];
-
-/** Starts the real `npm start` entry point on an ephemeral port and waits for its address. */
-async function start(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', ARBITER_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address after 30 s:\n${output}`)), 30_000);
-    child.stdout!.on('data', () => {
-      const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
-  });
-  return { child, url, output: () => output };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  return exited;
-}
-
-afterEach(async () => {
-  for (const child of running.splice(0)) await stop(child);
-});
+const { start } = useNpmStart();
 
 describe('npm start', () => {
   it('serves on loopback, keeps games and its signing key across a restart, and logs no secrets', async () => {
