@@ -10,6 +10,7 @@ import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { run, writeTemp } from '../support/runCli';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
+const SEED_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-seed-key';
 let bundles: Awaited<ReturnType<typeof buildBundles>>;
 let dynamo: Awaited<ReturnType<typeof startLoopbackDynamo>>;
 let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
@@ -17,7 +18,7 @@ let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
 beforeAll(async () => {
   bundles = await buildBundles(join(mkdtempSync(join(tmpdir(), 'arbiter-bundles-')), 'lambda'));
   dynamo = await startLoopbackDynamo('arbiter-bundle-test');
-  secrets = await startFakeSecretsManager({ [SECRET_ARN]: 'a'.repeat(64) });
+  secrets = await startFakeSecretsManager({ [SECRET_ARN]: 'a'.repeat(64), [SEED_SECRET_ARN]: 'b'.repeat(64) });
 });
 afterAll(async () => {
   await dynamo?.close();
@@ -43,6 +44,8 @@ async function invoke(name: LambdaName, events: unknown[]) {
   const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
     TABLE_NAME: dynamo.tableName,
     SIGNING_KEY_SECRET_ARN: SECRET_ARN,
+    // As the stack wires it: only the commands function may open seeds.
+    ...(name === 'commands' ? { SEED_KEY_SECRET_ARN: SEED_SECRET_ARN } : {}),
     AWS_REGION: 'eu-west-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -98,12 +101,13 @@ describe('the built Lambda bundles', () => {
     expect(reads.replies[3].json.ok).toBe(true);
     expect(reads.replies[4].json.keys[0].kid).toBe(commands.replies[0].json.commit.kid);
 
-    // One secret read per fresh process (three processes), not one per request.
-    expect(secrets.reads() - readsBefore).toBe(3);
+    // Each secret read once per fresh process, not once per request: two commands processes
+    // read the signing and the seed secrets, the reads process only the signing secret.
+    expect(secrets.reads() - readsBefore).toBe(5);
     // Structured logs: the request records are there; the tokens and the secret are not.
     const logs = created.logs + commands.logs + reads.logs;
     expect(logs).toContain('"commandType":"Roll"');
-    for (const secret of ['a'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+    for (const secret of ['a'.repeat(64), 'b'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
   });
 
   it('serves the catalogue without the table or the secret', async () => {
