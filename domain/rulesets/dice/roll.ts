@@ -4,6 +4,8 @@ import { MAX_SIDES, MIN_SIDES } from '../../fairness/diceStream';
 import { formatDiceExpression, parseDiceExpression, type DiceExpression } from './diceExpression';
 
 export const MAX_DICE_PER_COMMAND = 100;
+/** The integers of an expression add up to a modifier from -1000 to +1000. */
+export const MAX_MODIFIER = 1000;
 
 export type DiceSpec = string | readonly { count: number; sides: number }[];
 
@@ -48,10 +50,18 @@ export function rollDice(spec: DiceSpec, dice: DiceSource): RollOutcome {
   return { dice: formatDiceExpression(expression), rolls, modifier: expression.modifier, total };
 }
 
+/**
+ * The sign of each die of a recorded expression, in order. It reads the normalized form
+ * that formatDiceExpression writes, without the limits put on what players send: a roll
+ * recorded before a limit existed must still describe itself.
+ */
+function recordedSigns(dice: string): number[] {
+  return [...dice.matchAll(/([+-]?)(\d+)d\d+/g)].flatMap(([, sign, count]) => Array.from({ length: Number(count) }, () => (sign === '-' ? -1 : 1)));
+}
+
 /** "4 2 6 +1 = 13": the dice in order (subtracted ones with "-"), the modifier, the total. */
 export function describeRoll(outcome: RollOutcome): string {
-  const expression = parseDiceExpression(outcome.dice);
-  const signs = expression.terms.flatMap((t) => Array.from({ length: t.count }, () => t.sign));
+  const signs = recordedSigns(outcome.dice);
   const parts = outcome.rolls.map((r, i) => (signs[i] < 0 ? `-${r.value}` : `${r.value}`));
   if (outcome.modifier > 0) parts.push(`+${outcome.modifier}`);
   if (outcome.modifier < 0) parts.push(`${outcome.modifier}`);

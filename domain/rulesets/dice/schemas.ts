@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { playerText } from '../../playerText';
 import { ORGANIZER } from '../../ruleset';
 import { DiceExpressionError, parseDiceExpression } from './diceExpression';
+import { MAX_MODIFIER } from './roll';
 
 export const sideName = z
   .string()
@@ -23,14 +25,19 @@ const diceString = z
   .min(1)
   .max(200)
   .superRefine((text, ctx) => {
+    let modifier: number;
     try {
-      parseDiceExpression(text);
+      modifier = parseDiceExpression(text).modifier;
     } catch (error) {
       if (!(error instanceof DiceExpressionError)) throw error;
       ctx.addIssue({ code: 'custom', message: error.message, params: { position: error.position } });
+      return;
+    }
+    if (Math.abs(modifier) > MAX_MODIFIER) {
+      ctx.addIssue({ code: 'custom', message: `the integers add up to ${modifier}; a modifier must be from -${MAX_MODIFIER} to +${MAX_MODIFIER}` });
     }
   })
-  .describe('e.g. "3d6+1": term (("+" | "-") term)*, term = [count] "d" sides | integer');
+  .describe(`e.g. "3d6+1": term (("+" | "-") term)*, term = [count] "d" sides | integer; the integers add up to -${MAX_MODIFIER} to +${MAX_MODIFIER}`);
 
 const diceList = z
   .array(z.strictObject({ count: z.int().min(1), sides: z.int() }))
@@ -42,7 +49,7 @@ export const DiceSpecSchema = z.union([diceString, diceList]);
 
 export const Roll = z.strictObject({
   dice: DiceSpecSchema,
-  purpose: z.string().min(1).max(200).describe('what the roll is for'),
+  purpose: playerText(200).describe('what the roll is for'),
 });
 export type Roll = z.infer<typeof Roll>;
 

@@ -1,10 +1,11 @@
 import { RuleViolation } from '../../errors';
 import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { entryOf } from '../idRecord';
 import { checkCombatHexes } from './combatGeometry';
 import { checkOdds, formatStrength, resolveCombat, rollAirPower } from './combatResolution';
 import { ODDS_COLUMNS } from './tables';
 import type { ApplySupplyAttrition, DeclareCombat, France44Options, ReactionPhase } from './schemas';
-import { SIDES, type France44State, type Side } from './state';
+import { SIDES, type DeclaredCombat, type France44State, type Side } from './state';
 
 const RULE = {
   turnOrder: 'france44: game turns follow one another (StartTurn)',
@@ -70,21 +71,20 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
         throw new RuleViolation(`Air power supports the allied side's own attacks; attack increment ${state.increment.number} is the german side's.`, RULE.airPower);
       }
       const increment = ownIncrement(state, side, 'roll air power');
-      const combat = openCombat(state, payload.combatId);
+      openCombat(state, payload.combatId);
       if (increment.airPowerTried) {
         throw new RuleViolation('Air power was already tried in this attack increment; the next try waits for the next increment.', RULE.airPower);
       }
       const roll = rollAirPower(payload.availability, ctx.dice);
       return roll.allocated
-        ? [{ type: 'AirPowerAllocated', data: { combatId: combat, ...roll, moraleModifier: options.airPowerMoraleModifier } }]
-        : [{ type: 'AirPowerUnavailable', data: { combatId: combat, ...roll } }];
+        ? [{ type: 'AirPowerAllocated', data: { combatId: payload.combatId, ...roll, moraleModifier: options.airPowerMoraleModifier } }]
+        : [{ type: 'AirPowerUnavailable', data: { combatId: payload.combatId, ...roll } }];
     }
     case 'ResolveCombat': {
       ownIncrement(state, side, 'resolve combats');
-      const combatId = openCombat(state, payload.combatId);
-      const combat = state.increment!.combats[combatId];
+      const combat = openCombat(state, payload.combatId);
       const breakdown = resolveCombat(combat.declaration, options, combat.airPower, ctx.dice);
-      return [{ type: 'CombatResolved', data: { combatId, ...breakdown } as unknown as Record<string, unknown> }];
+      return [{ type: 'CombatResolved', data: { combatId: payload.combatId, ...breakdown } as unknown as Record<string, unknown> }];
     }
     case 'EndAttackIncrement': {
       const increment = ownIncrement(state, side, 'end it');
@@ -105,7 +105,7 @@ function requireTurn(state: France44State): void {
 
 function hqActivation(state: France44State, side: Side, hqId: string, via: string, alsoThisCommand: string[] = []): DomainEvent {
   const record = state.hq[side];
-  const count = (record.byHq[hqId] ?? 0) + alsoThisCommand.filter((h) => h === hqId).length;
+  const count = (entryOf(record.byHq, hqId) ?? 0) + alsoThisCommand.filter((h) => h === hqId).length;
   if (count >= 2) throw new RuleViolation(`HQ ${hqId} was already activated twice this game turn.`, RULE.hqTwice);
   if (state.turn >= 2 && record.last === hqId) {
     throw new RuleViolation(`HQ ${hqId} was the last ${side} HQ activated: another ${side} HQ must be activated before it again.`, RULE.hqInARow);
@@ -157,11 +157,11 @@ function ownIncrement(state: France44State, side: Side, action: string) {
   return state.increment;
 }
 
-function openCombat(state: France44State, combatId: string): string {
-  const combat = state.increment!.combats[combatId];
+function openCombat(state: France44State, combatId: string): DeclaredCombat {
+  const combat = entryOf(state.increment!.combats, combatId);
   if (!combat) throw new RuleViolation(`No combat ${combatId} was declared in this attack increment.`, RULE.resolveOnce);
   if (combat.resolved) throw new RuleViolation(`Combat ${combatId} was already resolved.`, RULE.resolveOnce);
-  return combatId;
+  return combat;
 }
 
 function declareCombat(state: France44State, side: Side, declaration: DeclareCombat, options: France44Options): DomainEvent {
@@ -169,7 +169,7 @@ function declareCombat(state: France44State, side: Side, declaration: DeclareCom
   if (increment.firstResolved) {
     throw new RuleViolation(`Combats of this increment are locked: combat ${increment.firstResolved} was already resolved.`, RULE.locked);
   }
-  if (increment.combats[declaration.combatId]) throw new RuleViolation(`Combat ${declaration.combatId} is already declared in this increment.`, RULE.resolveOnce);
+  if (entryOf(increment.combats, declaration.combatId)) throw new RuleViolation(`Combat ${declaration.combatId} is already declared in this increment.`, RULE.resolveOnce);
   const units = [
     ...declaration.attackers.map((a) => ({ key: `${side}:${a.unitId}`, unitId: a.unitId })),
     ...declaration.defenders.map((d) => ({ key: `${other(side)}:${d.unitId}`, unitId: d.unitId })),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { playerId, playerText } from '../../playerText';
 
-const id = z.string().min(1).max(64);
 const hex = z.string().regex(/^\d{4}$/, 'a hex is its four-digit CCRR number, e.g. "2708"');
 const morale = z.int().min(1).max(6);
 const side = z.enum(['allied', 'german']);
@@ -15,8 +15,8 @@ export type France44Options = z.infer<typeof France44Options>;
 const strengthNeeded = { message: 'a combat unit needs its strength (only an HQ may leave it out)', path: ['strength'] };
 const attackerFields = { strength: z.int().min(0).max(999).optional(), hq: z.boolean().optional() };
 const defenderFields = { strength: z.int().min(1).max(999), outOfSupply: z.boolean().optional() };
-const attacker = z.strictObject({ unitId: id, hex, ...attackerFields }).refine((a) => a.hq || a.strength !== undefined, strengthNeeded);
-const defender = z.strictObject({ unitId: id, hex, ...defenderFields });
+const attacker = z.strictObject({ unitId: playerId, hex, ...attackerFields }).refine((a) => a.hq || a.strength !== undefined, strengthNeeded);
+const defender = z.strictObject({ unitId: playerId, hex, ...defenderFields });
 
 const declarationFields = {
   kind: z.enum(['set-piece', 'mobile']),
@@ -24,14 +24,14 @@ const declarationFields = {
   defenderMorale: morale,
   terrainMoraleModifiers: z.array(z.union([z.literal(1), z.literal(2)])).max(8).optional().describe('each +1 or +2; only the best counts'),
   otherMoraleModifiers: z
-    .array(z.strictObject({ source: z.string().min(1).max(64), value: z.int().min(-3).max(3) }))
+    .array(z.strictObject({ source: playerText(64), value: z.int().min(-3).max(3) }))
     .max(8)
     .optional()
     .describe('e.g. { source: "79th Armoured", value: -1 }, { source: "heavy bombing", value: -2 }'),
 };
 
 export const DeclareCombat = z.strictObject({
-  combatId: id,
+  combatId: playerId,
   attackers: z.array(attacker).min(1).max(16),
   defenders: z.array(defender).min(1).max(16),
   ...declarationFields,
@@ -42,20 +42,20 @@ export const StartTurn = z.strictObject({
   turn: z.int().min(1).max(999),
   reactionPoints: z.strictObject({ allied: z.int().min(0).max(99), german: z.int().min(0).max(99) }).optional(),
 });
-export const ActivateHQ = z.strictObject({ hqId: id });
+export const ActivateHQ = z.strictObject({ hqId: playerId });
 export const Empty = z.strictObject({});
 export const ReactionPhase = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('army'), hqId: id }),
-  z.strictObject({ kind: z.literal('single-piece'), unitId: id, unitKind: z.enum(['combat', 'hq']), outOfSupply: z.boolean().optional() }),
+  z.strictObject({ kind: z.literal('army'), hqId: playerId }),
+  z.strictObject({ kind: z.literal('single-piece'), unitId: playerId, unitKind: z.enum(['combat', 'hq']), outOfSupply: z.boolean().optional() }),
 ]);
 export type ReactionPhase = z.infer<typeof ReactionPhase>;
-export const CombatRef = z.strictObject({ combatId: id });
-export const RollAirPower = z.strictObject({ combatId: id, availability: z.int().min(0).max(6).describe('the Air Power Availability Track now') });
+export const CombatRef = z.strictObject({ combatId: playerId });
+export const RollAirPower = z.strictObject({ combatId: playerId, availability: z.int().min(0).max(6).describe('the Air Power Availability Track now') });
 export const ApplySupplyAttrition = z.strictObject({
   units: z
     .array(
       z.strictObject({
-        unitId: id,
+        unitId: playerId,
         kind: z.enum(['combat', 'hq']),
         outOfSupply: z.boolean(),
         atCadre: z.boolean().optional(),
@@ -68,12 +68,12 @@ export const ApplySupplyAttrition = z.strictObject({
 export type ApplySupplyAttrition = z.infer<typeof ApplySupplyAttrition>;
 
 export const CombatProcedureInput = z.strictObject({
-  combatId: id.optional(),
+  combatId: playerId.optional(),
   attackers: z
-    .array(z.strictObject({ unitId: id.optional(), hex: hex.optional(), ...attackerFields }).refine((a) => a.hq || a.strength !== undefined, strengthNeeded))
+    .array(z.strictObject({ unitId: playerId.optional(), hex: hex.optional(), ...attackerFields }).refine((a) => a.hq || a.strength !== undefined, strengthNeeded))
     .min(1)
     .max(16),
-  defenders: z.array(z.strictObject({ unitId: id.optional(), hex: hex.optional(), ...defenderFields })).min(1).max(16),
+  defenders: z.array(z.strictObject({ unitId: playerId.optional(), hex: hex.optional(), ...defenderFields })).min(1).max(16),
   ...declarationFields,
   airPower: z.boolean().optional().describe('air power allocated to this combat'),
 });

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../ruleset';
+import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
 import type { DeclareCombat, France44Options } from './schemas';
 
 export type Side = 'allied' | 'german';
@@ -14,7 +15,7 @@ export interface DeclaredCombat {
 export interface AttackIncrement {
   number: number;
   attacker: Side;
-  combats: Record<string, DeclaredCombat>;
+  combats: IdRecord<DeclaredCombat>;
   /** Once a combat of the increment is resolved, no more may be declared. */
   firstResolved: string | null;
   airPowerTried: boolean;
@@ -35,7 +36,7 @@ export interface France44State {
   turn: number;
   reactionPoints: Record<Side, number>;
   /** Errata: HQ activations of the current game turn, per side. */
-  hq: Record<Side, { byHq: Record<string, number>; last: string | null }>;
+  hq: Record<Side, { byHq: IdRecord<number>; last: string | null }>;
   segment: ReactionSegment | null;
   increment: AttackIncrement | null;
   incrementsPlayed: number;
@@ -43,7 +44,7 @@ export interface France44State {
   attrition: Side[];
 }
 
-const freshHqRecord = () => ({ allied: { byHq: {}, last: null }, german: { byHq: {}, last: null } });
+const freshHqRecord = (): France44State['hq'] => ({ allied: { byHq: idRecord(), last: null }, german: { byHq: idRecord(), last: null } });
 
 export function initialFrance44State(options: France44Options): France44State {
   return { options, turn: 0, reactionPoints: { allied: 0, german: 0 }, hq: freshHqRecord(), segment: null, increment: null, incrementsPlayed: 0, attrition: [] };
@@ -60,7 +61,7 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
       const record = state.hq[side];
       return {
         ...state,
-        hq: { ...state.hq, [side]: { byHq: { ...record.byHq, [d.hqId]: (record.byHq[d.hqId] ?? 0) + 1 }, last: d.hqId } },
+        hq: { ...state.hq, [side]: { byHq: withEntry(record.byHq, d.hqId, (entryOf(record.byHq, d.hqId) ?? 0) + 1), last: d.hqId } },
       };
     }
     case 'ReactionSegmentBegun':
@@ -81,7 +82,7 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
     case 'AttackIncrementBegun':
       return {
         ...state,
-        increment: { number: d.increment, attacker: d.attacker, combats: {}, firstResolved: null, airPowerTried: false, units: [] },
+        increment: { number: d.increment, attacker: d.attacker, combats: idRecord(), firstResolved: null, airPowerTried: false, units: [] },
       };
     case 'CombatDeclared': {
       const inc = state.increment!;
@@ -91,7 +92,7 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
         ...state,
         increment: {
           ...inc,
-          combats: { ...inc.combats, [declaration.combatId]: { declaration, airPower: false, resolved: false, code: null } },
+          combats: withEntry(inc.combats, declaration.combatId, { declaration, airPower: false, resolved: false, code: null }),
           units: [
             ...inc.units,
             ...declaration.attackers.map((a) => `${inc.attacker}:${a.unitId}`),
@@ -103,8 +104,8 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
     case 'AirPowerAllocated':
     case 'AirPowerUnavailable': {
       const inc = state.increment!;
-      const combats = { ...inc.combats };
-      if (event.type === 'AirPowerAllocated') combats[d.combatId] = { ...combats[d.combatId], airPower: true };
+      const combat = entryOf(inc.combats, d.combatId);
+      const combats = event.type === 'AirPowerAllocated' && combat ? withEntry(inc.combats, d.combatId, { ...combat, airPower: true }) : inc.combats;
       return { ...state, increment: { ...inc, airPowerTried: true, combats } };
     }
     case 'CombatResolved': {
@@ -114,7 +115,7 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
         increment: {
           ...inc,
           firstResolved: inc.firstResolved ?? d.combatId,
-          combats: { ...inc.combats, [d.combatId]: { ...inc.combats[d.combatId], resolved: true, code: d.code } },
+          combats: withEntry(inc.combats, d.combatId, { ...entryOf(inc.combats, d.combatId)!, resolved: true, code: d.code }),
         },
       };
     }

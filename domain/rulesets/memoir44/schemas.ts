@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { playerId, playerText } from '../../playerText';
 
-const id = z.string().min(1).max(64);
 const unitType = z.enum(['infantry', 'armor', 'artillery', 'cavalry', 'sniper']);
 const terrain = z.enum(['clear', 'forest', 'town', 'hedgerow', 'hill', 'bunker', 'hedgehog', 'sandbags', 'wire']);
 const side = z.enum(['allies', 'axis']);
@@ -21,15 +21,15 @@ const target = <T extends z.ZodType<string | undefined>>(unitId: T) =>
 const battleFields = { range: z.int().min(1).max(6), starsHit: z.boolean().optional().describe('stars count as hits in this battle') };
 
 export const Battle = z.strictObject({
-  attacker: attacker(id),
-  target: target(id),
+  attacker: attacker(playerId),
+  target: target(playerId),
   ...battleFields,
-  adjacentEnemyIds: z.array(id).max(6).optional().describe('the enemy units adjacent to the attacker'),
+  adjacentEnemyIds: z.array(playerId).max(6).optional().describe('the enemy units adjacent to the attacker'),
 });
 export type Battle = z.infer<typeof Battle>;
-export const BattleInput = z.strictObject({ attacker: attacker(id.optional()), target: target(id.optional()), ...battleFields });
+export const BattleInput = z.strictObject({ attacker: attacker(playerId.optional()), target: target(playerId.optional()), ...battleFields });
 
-export const CardRoll = z.strictObject({ dice: z.int().min(1).max(10).describe('how many d6'), purpose: z.string().min(1).max(200) });
+export const CardRoll = z.strictObject({ dice: z.int().min(1).max(10).describe('how many d6'), purpose: playerText(200) });
 export const CardRollInput = z.strictObject({ dice: z.int().min(1).max(10) });
 export const EndTurn = z.strictObject({});
 

@@ -1,5 +1,6 @@
 import { Forbidden, RuleViolation } from '../../errors';
 import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { entryOf } from '../idRecord';
 import { checkAttack, resolveAttack, type Side } from './attackResolution';
 import { rollDeterminedDefense, rollIsolation, rollStrafing } from './otherRolls';
 import type { DeclareAttack, PurchaseReinforcements } from './schemas';
@@ -65,7 +66,7 @@ export function decideNormandy44(state: Normandy44State, command: Command, ctx: 
 }
 
 function openAttack(state: Normandy44State, attackId: string) {
-  const attack = state.open[attackId];
+  const attack = entryOf(state.open, attackId);
   if (!attack) {
     const reason = state.attackIds.includes(attackId) ? 'is settled' : 'was not declared';
     throw new RuleViolation(`Attack ${attackId} ${reason}.`, RULE.attacks);
@@ -74,7 +75,7 @@ function openAttack(state: Normandy44State, attackId: string) {
 }
 
 function determinedDefenseOpen(state: Normandy44State, attackId: string, side: Side) {
-  const attack = state.open[attackId];
+  const attack = entryOf(state.open, attackId);
   if (!attack && state.attackIds.includes(attackId)) {
     throw new RuleViolation(`Determined Defense is no longer open for attack ${attackId}: it was decided, or its result allowed none.`, RULE.dd);
   }

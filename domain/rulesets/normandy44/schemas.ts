@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { playerId } from '../../playerText';
 import { REINFORCEMENT_COSTS } from './tables';
 
-const id = z.string().min(1).max(64);
 const favour = z.enum(['attacker', 'defender']);
 const troopQuality = z.int().min(-3).max(3);
 
@@ -41,32 +41,32 @@ const attackFields = {
 };
 
 export const DeclareAttack = z.strictObject({
-  attackId: id,
+  attackId: playerId,
   ...attackFields,
-  attackers: z.array(z.strictObject({ unitId: id, ...attackerFields })).min(1).max(20),
-  defenders: z.array(z.strictObject({ unitId: id, ...defenderFields })).min(1).max(20),
+  attackers: z.array(z.strictObject({ unitId: playerId, ...attackerFields })).min(1).max(20),
+  defenders: z.array(z.strictObject({ unitId: playerId, ...defenderFields })).min(1).max(20),
 });
 export type DeclareAttack = z.infer<typeof DeclareAttack>;
 
 export const CombatProcedureInput = z.strictObject({
-  attackId: id.optional(),
+  attackId: playerId.optional(),
   attackerSide: z.enum(['allied', 'german']),
   ...attackFields,
-  attackers: z.array(z.strictObject({ unitId: id.optional(), ...attackerFields })).min(1).max(20),
-  defenders: z.array(z.strictObject({ unitId: id.optional(), ...defenderFields })).min(1).max(20),
+  attackers: z.array(z.strictObject({ unitId: playerId.optional(), ...attackerFields })).min(1).max(20),
+  defenders: z.array(z.strictObject({ unitId: playerId.optional(), ...defenderFields })).min(1).max(20),
 });
 
 const oneModifier = { message: 'give the lead unit\'s troop quality or the armor comparison, not both', path: ['armorComparison'] };
 const ddFields = { troopQuality: troopQuality.optional(), armorComparison: z.int().min(-6).max(6).optional(), defensiveSupport: z.boolean().optional() };
 const notBoth = (d: { troopQuality?: number; armorComparison?: number }) => d.troopQuality === undefined || d.armorComparison === undefined;
 
-export const DeterminedDefense = z.strictObject({ attackId: id, leadUnitId: id, ...ddFields }).refine(notBoth, oneModifier);
+export const DeterminedDefense = z.strictObject({ attackId: playerId, leadUnitId: playerId, ...ddFields }).refine(notBoth, oneModifier);
 export const DeterminedDefenseInput = z.strictObject({ defenderHex: DefenderHex, ...ddFields }).refine(notBoth, oneModifier);
-export const AttackRef = z.strictObject({ attackId: id });
+export const AttackRef = z.strictObject({ attackId: playerId });
 export const StartTurn = z.strictObject({ turn: z.int().min(1).max(999), reinforcementPoints: z.int().min(0).max(99).optional() });
-export const Strafe = z.strictObject({ targetUnitId: id, flak: z.boolean().optional(), strategicMovement: z.boolean().optional() });
+export const Strafe = z.strictObject({ targetUnitId: playerId, flak: z.boolean().optional(), strategicMovement: z.boolean().optional() });
 export const StrafingInput = z.strictObject({ flak: z.boolean().optional(), strategicMovement: z.boolean().optional() });
-export const IsolationAttrition = z.strictObject({ unitId: id, canTraceSupply: z.boolean(), troopQuality });
+export const IsolationAttrition = z.strictObject({ unitId: playerId, canTraceSupply: z.boolean(), troopQuality });
 export const IsolationInput = z.strictObject({ canTraceSupply: z.boolean(), troopQuality });
 export const JabosInput = z.strictObject({});
 const army = z.enum(['omaha', 'arromanches']);

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../ruleset';
+import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
 import type { Side } from './attackResolution';
 import type { DeclareAttack } from './schemas';
 
@@ -17,18 +18,15 @@ export interface Normandy44State {
   reinforcementPoints: number;
   mulberries: string[];
   /** Attacks not yet settled (unresolved, or with Determined Defense still to decide). */
-  open: Record<string, AttackRecord>;
+  open: IdRecord<AttackRecord>;
   /** Every attack id used, so that none is reused. */
   attackIds: string[];
   settled: number;
 }
 
-export const initialNormandy44State = (): Normandy44State => ({ turn: 0, reinforcementPoints: 0, mulberries: [], open: {}, attackIds: [], settled: 0 });
+export const initialNormandy44State = (): Normandy44State => ({ turn: 0, reinforcementPoints: 0, mulberries: [], open: idRecord(), attackIds: [], settled: 0 });
 
-const settle = (state: Normandy44State, attackId: string): Normandy44State => {
-  const { [attackId]: _done, ...open } = state.open;
-  return { ...state, open, settled: state.settled + 1 };
-};
+const settle = (state: Normandy44State, attackId: string): Normandy44State => ({ ...state, open: withoutEntry(state.open, attackId), settled: state.settled + 1 });
 
 export function evolveNormandy44(state: Normandy44State, event: DomainEvent): Normandy44State {
   const d = event.data as Record<string, any>;
@@ -39,12 +37,12 @@ export function evolveNormandy44(state: Normandy44State, event: DomainEvent): No
       return {
         ...state,
         attackIds: [...state.attackIds, d.attackId],
-        open: { ...state.open, [d.attackId]: { attacker: d.attacker, declaration: d.declaration, resolved: false, code: null, determinedDefense: null } },
+        open: withEntry(state.open, d.attackId, { attacker: d.attacker, declaration: d.declaration, resolved: false, code: null, determinedDefense: null }),
       };
     case 'AttackResolved': {
-      const record = state.open[d.attackId];
+      const record = entryOf(state.open, d.attackId)!;
       const resolved = { ...record, resolved: true, code: d.code, determinedDefense: (d.determinedDefenseAllowed ? 'open' : 'not-allowed') as DeterminedDefenseStatus };
-      const next = { ...state, open: { ...state.open, [d.attackId]: resolved } };
+      const next = { ...state, open: withEntry(state.open, d.attackId, resolved) };
       return d.determinedDefenseAllowed ? next : settle(next, d.attackId);
     }
     case 'DeterminedDefenseRolled':

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
 import { RuleViolation } from '../../../../domain/errors';
 import { diceRuleset } from '../../../../domain/rulesets/dice';
-import { Roll } from '../../../../domain/rulesets/dice/schemas';
+import { Roll, RollProcedureInput } from '../../../../domain/rulesets/dice/schemas';
 
 const decide = (payload: unknown, dice: number[]) =>
   diceRuleset.decide(diceRuleset.initialState({ sides: ['player1', 'player2'] }, []), { type: 'Roll', payload }, {
@@ -73,5 +73,29 @@ describe('dice ruleset: Roll', () => {
     expect(diceRuleset.options.safeParse({ sides: Array.from({ length: 9 }, (_, i) => `s${i}`) }).success).toBe(false);
     expect(diceRuleset.options.safeParse({ sides: ['a', 'a'] }).success).toBe(false);
     expect(diceRuleset.options.safeParse({ sides: ['organizer', 'b'] }).success).toBe(false);
+  });
+});
+
+describe('dice ruleset: the modifier', () => {
+  const issues = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) => result.error?.issues.map((i) => ({ path: i.path, message: i.message }));
+
+  it('is from -1000 to +1000, and a roll at the limit is totalled and described', () => {
+    expect(Roll.safeParse({ dice: '1d6+1000', purpose: 'x' }).success).toBe(true);
+    expect(Roll.safeParse({ dice: '1d6-600-400', purpose: 'x' }).success).toBe(true);
+    const [event] = decide({ dice: '1d6-600-400', purpose: 'x' }, [3]);
+    expect(event.data).toMatchObject({ dice: '1d6-1000', modifier: -1000, total: -997 });
+    expect(diceRuleset.summarize({ type: 'Roll', payload: {} }, [event])).toBe('"x": 1d6-1000 = 3 -1000 = -997');
+  });
+
+  it('beyond that is refused by the schema (400), saying what the integers add up to, for a game and for /evaluate', () => {
+    const message = 'the integers add up to -10000000; a modifier must be from -1000 to +1000';
+    expect(issues(Roll.safeParse({ dice: '1d6-5000000-5000000', purpose: 'x' }))).toEqual([{ path: ['dice'], message }]);
+    expect(issues(RollProcedureInput.safeParse({ dice: '1d6-5000000-5000000' }))).toEqual([{ path: ['dice'], message }]);
+    expect(issues(Roll.safeParse({ dice: '2d6+1001', purpose: 'x' }))).toEqual([{ path: ['dice'], message: 'the integers add up to 1001; a modifier must be from -1000 to +1000' }]);
+  });
+
+  it('of a roll recorded before the limit still reads in the roll\'s chat-log summary', () => {
+    const recorded = { type: 'DiceRolled', data: { purpose: 'x', dice: '1d6-10000000', rolls: [{ sides: 6, value: 3 }], modifier: -10000000, total: -9999997 } };
+    expect(diceRuleset.summarize({ type: 'Roll', payload: {} }, [recorded])).toBe('"x": 1d6-10000000 = 3 -10000000 = -9999997');
   });
 });
