@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { playerText } from '../playerText';
 import type { CommandSpec } from '../ruleset';
 
 /** Commands every game accepts, whatever its ruleset (fairness-v1 §2, §6). */
@@ -23,7 +24,7 @@ export const gameCommands: Record<string, CommandSpec> = {
 
 export const CreateGameBody = z.strictObject({
   ruleset: z.string().min(1).max(64),
-  title: z.string().min(1).max(200).optional(),
+  title: playerText(200).optional().describe('shown to players; one line of printable text'),
   options: z.record(z.string(), z.unknown()).optional(),
   public: z.boolean().optional().describe('anyone may read the game without a token'),
 });

@@ -1,17 +1,9 @@
-import type { Commit } from '../../domain/fairness/hashChain';
-import { summarizeCommit } from '../../domain/game/decideGame';
-import type { GameState } from '../../domain/game/gameState';
+import { textLine } from '../../domain/game/textLine';
 import { invalidRequest, type FieldIssue } from '../application/errors';
 import type { GameService } from '../application/gameService';
 import { consoleObserver, observe, type Observer } from './observe';
 import { bearerToken, header, json, notModified, text, wantsText, type HttpEvent } from './respond';
 import { route } from './route';
-
-/** One text line per commit: `#<seq> <actor> <type> <summary> [<hash8>]`. */
-export function textLine(state: GameState | undefined, commit: Commit): string {
-  const summary = summarizeCommit(state, commit.command, commit.events);
-  return `#${commit.seq} ${commit.actor} ${commit.command.type}${summary ? ` ${summary}` : ''} [${commit.hash.slice(0, 8)}]`;
-}
 
 function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
   const raw = event.queryStringParameters?.[name];
@@ -32,7 +24,7 @@ function matchesVersion(event: HttpEvent, version: number): boolean {
 
 const etagOf = (version: number) => `"${version}"`;
 
-/** The routes of games: create, command, read, export, verify, and the keys that sign them. */
+/** The routes of games: create, command, read, export, verify, the signed head, and the keys that sign them. */
 export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver) {
   const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
@@ -68,7 +60,9 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
 
     verifyGame: route(async (event) => json(200, await (await service()).verify(gameIdOf(event), bearerToken(event))), observer),
 
-    keys: route(async () => json(200, { keys: (await service()).signer.publicJwks() }), observer),
+    head: route(async (event) => json(200, await (await service()).head(gameIdOf(event), bearerToken(event))), observer),
+
+    keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),
 
   };
 }

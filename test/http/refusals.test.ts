@@ -142,6 +142,13 @@ describe('malformed requests get 400 with the field named', () => {
     expect([reply.status, code(reply)]).toEqual([413, 'payload_too_large']);
   });
 
+  it('refuses a game title that would break or disguise a line', async () => {
+    for (const title of ['Kursk\n#2 organizer Seal', 'Kursk\u202e', '   ']) {
+      const reply = await client.post('/games', { ruleset: 'dice', title });
+      expect([reply.status, fields(reply)], JSON.stringify(title)).toEqual([400, ['title']]);
+    }
+  });
+
   it('checks game creation', async () => {
     const unknown = await client.post('/games', { ruleset: 'chess' });
     expect(fields(unknown)).toEqual(['ruleset']);
