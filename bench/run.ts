@@ -21,6 +21,7 @@ import { generateSigningKey, signerFromKey } from '../functions/application/sign
 import { createHandlers } from '../functions/http/handlers';
 import { startEmbeddedDynamo } from '../functions/local/embeddedDynamo';
 import { createLocalServer } from '../functions/local/httpAdapter';
+import { localVerifierSource } from '../functions/local/verifierSource';
 import { DynamoEventStore } from '../functions/store/dynamoStore';
 import { MemoryEventStore } from '../functions/store/memoryStore';
 import { buildBundles } from '../infra/build';
@@ -122,7 +123,7 @@ const noop = () => {};
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
   // As `npm start` runs it: the only writer of its embedded store.
   const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true });
-  const server = createLocalServer(createHandlers(service, quiet));
+  const server = createLocalServer(createHandlers(service, localVerifierSource, quiet));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = (path: string, body: unknown, token?: string) =>

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npx arbiter verify <file|url>`: runs the TypeScript CLI through tsx, no build step.
+// `npx arbiter verify <file|url>`, `arbiter trust …`, `arbiter export …`: runs the
+// TypeScript verifier (verifier/) through tsx, no build step.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../functions/cli/main.ts');
+const { main } = await import('../verifier/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -23,11 +23,12 @@ const TABLE_ACTIONS: Record<LambdaName, string[]> = {
   commands: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:Query'],
   reads: ['dynamodb:GetItem', 'dynamodb:Query'],
   catalogue: [],
+  verifier: [],
 };
 /** Who reads the signing secret: the signers, and the reads that publish its public key. */
-const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false };
+const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false, verifier: false };
 /** Who may open server seeds: only the function that creates games, rolls and seals. */
-const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false };
+const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false };
 
 export interface ArbiterStackProps extends StackProps {
   /** Requests per second across the API, and the burst above it. */
@@ -91,7 +92,14 @@ export class ArbiterStack extends Stack {
           banner: BUNDLE.banner,
           externalModules: BUNDLE.externalModules,
           bundleAwsSDK: true,
-          esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => ['--alias', `${from}=${to}`])),
+          // One argument per alias (`--alias:from=to`): a repeated `--alias` key would keep only the last.
+          esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+          // The verifier's text is built first, for the alias above to find it.
+          commandHooks: {
+            beforeBundling: (inputDir) => (name === 'verifier' ? [`cd "${inputDir}" && node --import tsx infra/verifierFiles.ts`] : []),
+            beforeInstall: () => [],
+            afterBundling: () => [],
+          },
         },
       });
       if (TABLE_ACTIONS[name].length) {
@@ -134,5 +142,8 @@ export class ArbiterStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Point clients here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    // The key is derived from a secret generated at deploy time: its fingerprint is known only then.
+    new CfnOutput(this, 'KeysUrl', { value: `${api.apiEndpoint}/keys`, description: 'GET it for the signing key fingerprint to publish and pin (docs/fairness.md §9)' });
+    new CfnOutput(this, 'VerifierUrl', { value: `${api.apiEndpoint}/verifier.mjs`, description: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…' });
   }
 }

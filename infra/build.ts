@@ -1,10 +1,15 @@
-// `npm run build`: writes every Lambda bundle to dist/lambda/<name>/ and prints its size.
+// `npm run build`: writes every Lambda bundle to dist/lambda/<name>/, and the standalone
+// verifier to dist/arbiter-verify.mjs, and prints their sizes.
 import { build } from 'esbuild';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_VERIFIER_BYTES } from '../verifier/bundle';
 import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from './bundling';
+import { VERIFIER_FILE, writeVerifierFiles } from './verifierFiles';
 
 export async function buildBundles(outDir = 'dist/lambda'): Promise<Record<LambdaName, { file: string; bytes: number }>> {
+  // First: the verifier function bundles the standalone verifier's text (the alias in bundling.ts).
+  await writeVerifierFiles();
   const results = {} as Record<LambdaName, { file: string; bytes: number }>;
   for (const [name, entry] of Object.entries(LAMBDA_ENTRIES) as [LambdaName, string][]) {
     const file = join(outDir, name, BUNDLE.outFile);
@@ -30,6 +35,7 @@ export async function buildBundles(outDir = 'dist/lambda'): Promise<Record<Lambd
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const results = await buildBundles();
+  const verifier = { file: VERIFIER_FILE, bytes: statSync(VERIFIER_FILE).size };
   let over = false;
   for (const [name, { file, bytes }] of Object.entries(results)) {
     const kb = (bytes / 1024).toFixed(1);
@@ -37,5 +43,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     over ||= !ok;
     console.log(`${name.padEnd(10)} ${kb.padStart(7)} KB  ${file}${ok ? '' : `  (over the ${BUNDLE.maxBytes / 1024} KB limit)`}`);
   }
+  console.log(`${'standalone'.padEnd(10)} ${(verifier.bytes / 1024).toFixed(1).padStart(7)} KB  ${verifier.file}${verifier.bytes <= MAX_VERIFIER_BYTES ? '' : `  (over the ${MAX_VERIFIER_BYTES / 1024} KB limit)`}`);
+  over ||= verifier.bytes > MAX_VERIFIER_BYTES;
   if (over) process.exitCode = 1;
 }

@@ -6,6 +6,7 @@ export const LAMBDA_ENTRIES = {
   commands: 'functions/lambda/commands.ts',
   reads: 'functions/lambda/reads.ts',
   catalogue: 'functions/lambda/catalogue.ts',
+  verifier: 'functions/lambda/verifier.ts',
 } as const;
 export type LambdaName = keyof typeof LAMBDA_ENTRIES;
 
@@ -24,7 +25,11 @@ export const BUNDLE = {
   /** The AWS SDK is bundled, not taken from the runtime: what is tested is what runs. */
   externalModules: [] as string[],
   /** Lambda's credentials are in its environment: the default chain's other providers never run there. */
-  alias: { '@aws-sdk/credential-provider-node': './functions/lambda/envCredentials.ts' } as Record<string, string>,
+  alias: {
+    '@aws-sdk/credential-provider-node': './functions/lambda/envCredentials.ts',
+    // Written by infra/verifierFiles.ts before bundling.
+    'arbiter-verifier-source': './dist/verifier-source.mjs',
+  } as Record<string, string>,
   outFile: 'index.mjs',
   maxBytes: 500 * 1024,
 };

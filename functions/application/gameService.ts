@@ -8,6 +8,7 @@ import { authorize, checkPayload, decideCreate, decideGame } from '../../domain/
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER } from '../../domain/ruleset';
+import { buildGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
@@ -280,14 +281,30 @@ export class GameService {
     const game = await this.loadForRead(gameId, token);
     const commits = await this.deps.store.read(gameId, 0);
     const sealed = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'));
+    const last = commits.at(-1)!;
+    const { keys, log } = this.deps.signer.keysDocument();
     return {
       gameId,
       ruleset: game.state.ruleset.id,
       commitment: game.state.commitment,
       commits,
-      keys: { keys: this.deps.signer.publicJwks() },
+      keys: { keys },
+      keyLog: log,
+      // The head names the file's own last commit: a shortened copy no longer matches it.
+      head: this.signedHead(gameId, last.seq, last.hash, sealed !== undefined),
       ...(sealed ? { serverSeed: String(sealed.events.find((e) => e.type === 'GameSealed')!.data.serverSeed) } : {}),
     };
+  }
+
+  /** GET /games/{id}/head: the server's signed word on where the game ends now (trust.md §4). */
+  async head(gameId: string, token: string | undefined): Promise<GameHead> {
+    const { state } = await this.loadForRead(gameId, token);
+    return this.signedHead(gameId, state.version, state.lastHash, state.sealed);
+  }
+
+  private signedHead(gameId: string, seq: number, lastHash: string, sealed: boolean): GameHead {
+    const signer = this.deps.signer;
+    return buildGameHead({ gameId, seq, lastHash, sealed, at: this.now(), kid: signer.kid }, signer.sign);
   }
 
   async verify(gameId: string, token: string | undefined): Promise<VerificationReport> {

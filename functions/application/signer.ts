@@ -1,17 +1,31 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type JsonWebKey } from 'node:crypto';
 import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
+import type { KeyRotation } from '../../domain/trust/keyRotation';
+import { publishedKey, type PublishedKey } from '../../domain/trust/publishedKey';
 
-/** Signs commit hashes with the server's Ed25519 key (fairness-v1 §5). */
+/** Signs commit hashes and statements with the server's current Ed25519 key (fairness-v1 §5, trust.md). */
 export interface Signer {
   readonly kid: string;
+  /** trust.md §1: `ed25519:<thumbprint>` of the current key, the one users pin. */
+  readonly fingerprint: string;
   sign(hashHex: string): string;
+  /** The current key, then the retired ones: every key that signed a commit still served. */
   publicJwks(): Ed25519PublicJwk[];
+  /** GET /keys (trust.md §2). */
+  keysDocument(): { keys: PublishedKey[]; log: KeyRotation[] };
 }
 
 export interface StoredSigningKey {
   kid: string;
   /** The private key as a JWK (d and x). Never logged, never served. */
   jwk: JsonWebKey;
+}
+
+/** What a server knows of its keys: the one it signs with, those it retired, and the statements that retired them. */
+export interface KeyRing {
+  current: StoredSigningKey;
+  retired: { kid: string; x: string }[];
+  log: KeyRotation[];
 }
 
 export function generateSigningKey(): StoredSigningKey {
@@ -38,13 +52,32 @@ export function kidOf(x: string): string {
   return `ed25519-${createHash('sha256').update(x).digest('hex').slice(0, 16)}`;
 }
 
-export function signerFromKey(stored: StoredSigningKey, retired: Ed25519PublicJwk[] = []): Signer {
+/** The public half of a stored key. */
+export function publicJwkOf(stored: StoredSigningKey): Ed25519PublicJwk {
+  const publicJwk = createPublicKey(createPrivateKey({ key: stored.jwk, format: 'jwk' })).export({ format: 'jwk' });
+  return { kty: 'OKP', crv: 'Ed25519', x: publicJwk.x!, kid: stored.kid };
+}
+
+/** A signing function for one stored key: standard base64 Ed25519 over the raw 32 bytes of a hash. */
+export function signWith(stored: StoredSigningKey): (hashHex: string) => string {
   const privateKey = createPrivateKey({ key: stored.jwk, format: 'jwk' });
-  const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' });
-  const current: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: publicJwk.x!, kid: stored.kid };
+  return (hashHex) => sign(null, Buffer.from(hashHex, 'hex'), privateKey).toString('base64');
+}
+
+export function signerFromKeyRing(ring: KeyRing): Signer {
+  const current = publicJwkOf(ring.current);
+  const retired: Ed25519PublicJwk[] = ring.retired.map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid }));
+  const published = [publishedKey(current, 'current'), ...retired.map((jwk) => publishedKey(jwk, 'retired'))];
   return {
-    kid: stored.kid,
-    sign: (hashHex) => sign(null, Buffer.from(hashHex, 'hex'), privateKey).toString('base64'),
+    kid: ring.current.kid,
+    fingerprint: published[0].fingerprint,
+    sign: signWith(ring.current),
     publicJwks: () => [current, ...retired],
+    keysDocument: () => ({ keys: published, log: ring.log }),
   };
+}
+
+/** A server that never rotated: one key, an empty log. */
+export function signerFromKey(stored: StoredSigningKey): Signer {
+  return signerFromKeyRing({ current: stored, retired: [], log: [] });
 }

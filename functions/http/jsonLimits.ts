@@ -8,8 +8,9 @@ export interface JsonProblem {
 
 /**
  * The first reason a parsed body can't be taken: nesting deeper than MAX_JSON_DEPTH,
- * or a lone UTF-16 surrogate (canonical JSON can't encode it). Walks with its own
- * stack, so no body can overflow the call stack.
+ * a lone UTF-16 surrogate (canonical JSON can't encode it), or a member named
+ * `__proto__` (no schema has one, and validators drop it silently instead of refusing
+ * it). Walks with its own stack, so no body can overflow the call stack.
  */
 export function jsonProblem(value: unknown): JsonProblem | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
@@ -30,6 +31,7 @@ export function jsonProblem(value: unknown): JsonProblem | undefined {
       const [key, member] = entries[i];
       const memberPath = path ? `${path}.${key}` : key;
       if (!key.isWellFormed()) return { field: memberPath, message: lone };
+      if (key === '__proto__') return { field: memberPath, message: 'is not a field of any request' };
       stack.push({ value: member, path: memberPath, depth: depth + 1 });
     }
   }

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { allRulesets } from '../../domain/rulesets/registry';
+import { GameHeadShape } from '../../domain/trust/gameHead';
+import { KeyRotationShape } from '../../domain/trust/keyRotation';
 import { CommitShape } from '../../domain/verify/bundleShape';
 import { EvaluateRequest } from '../application/evaluate';
 import { CommandRequest } from '../application/gameService';
@@ -33,7 +35,22 @@ const ErrorSchema = z.object({
   }),
 });
 
-const Jwks = z.object({ keys: z.array(z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string() })) });
+/** trust.md §2. */
+const Keys = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      use: z.literal('sig'),
+      alg: z.literal('EdDSA'),
+      fingerprint: z.string().describe('ed25519:<RFC 7638 thumbprint>, the value people pin'),
+      status: z.enum(['current', 'retired']),
+    }),
+  ),
+  log: z.array(KeyRotationShape).describe('the key log: each statement signed by the key it retires'),
+});
 const Verification = z.object({
   ok: z.boolean(),
   checkedCommits: z.int(),
@@ -65,7 +82,8 @@ export function openApiDocument() {
     CommandRequest: jsonSchema(CommandRequest),
     EvaluateRequest: jsonSchema(EvaluateRequest),
     Commit: jsonSchema(CommitShape),
-    Jwks: jsonSchema(Jwks),
+    Keys: jsonSchema(Keys),
+    GameHead: jsonSchema(GameHeadShape),
     Verification: jsonSchema(Verification),
   };
   for (const ruleset of allRulesets()) {
@@ -154,7 +172,18 @@ export function openApiDocument() {
           responses: { 200: { description: 'report', content: jsonContent(ref('Verification')) }, ...errors(401, 404, 503) },
         },
       },
-      '/keys': { get: { summary: 'Signing public keys (JWK set)', responses: { 200: { description: 'JWKS', content: jsonContent(ref('Jwks')) } } } },
+      '/games/{id}/head': {
+        get: {
+          summary: 'The signed head: where the game ends now, signed by the current key (trust.md §4)',
+          parameters: [gameId],
+          security: bearer,
+          responses: { 200: { description: 'GameHead', content: jsonContent(ref('GameHead')) }, ...errors(401, 404, 503) },
+        },
+      },
+      '/keys': { get: { summary: 'Signing public keys with their fingerprints, and the key log', responses: { 200: { description: 'keys', content: jsonContent(ref('Keys')) } } } },
+      '/verifier.mjs': {
+        get: { summary: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…', responses: { 200: { description: 'one ES module', content: { 'text/javascript': {} } } } },
+      },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
     },
   };

@@ -17,7 +17,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/games/{id}/events', handler: 'listEvents' },
   { method: 'GET', path: '/games/{id}/export', handler: 'exportGame' },
   { method: 'GET', path: '/games/{id}/verify', handler: 'verifyGame' },
+  { method: 'GET', path: '/games/{id}/head', handler: 'head' },
   { method: 'GET', path: '/keys', handler: 'keys' },
+  { method: 'GET', path: '/verifier.mjs', handler: 'verifierScript' },
   { method: 'GET', path: '/openapi.json', handler: 'openapi' },
 ];
 

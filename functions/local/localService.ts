@@ -3,15 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { GameService } from '../application/gameService';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
-import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../application/signer';
+import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
 import { createHandlers } from '../http/handlers';
 import type { Observer } from '../http/observe';
 import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
 import { createLocalServer } from './httpAdapter';
+import { localVerifierSource } from './verifierSource';
 import { sealDataDir } from './dataDir';
-import { loadOrCreateSeedKey, loadOrCreateSigningKey } from './keyFiles';
+import { loadKeyRing, loadOrCreateSeedKey } from './keyFiles';
 
 export interface LocalService {
   url: string;
@@ -24,7 +25,8 @@ export interface LocalService {
 export interface LocalOptions {
   /** Where dynalite, the signing key and the seed key live; omitted = dynalite in memory, fresh keys. */
   dataDir?: string;
-  signingKey?: StoredSigningKey;
+  /** The keys to sign with; default: those of the data directory, or a fresh key. */
+  keyRing?: KeyRing;
   port?: number;
   host?: string;
   observer?: Observer;
@@ -34,15 +36,15 @@ export interface LocalOptions {
 
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
-  const key = options.signingKey ?? (options.dataDir ? loadOrCreateSigningKey(options.dataDir).key : generateSigningKey());
+  const ring = options.keyRing ?? (options.dataDir ? loadKeyRing(options.dataDir).ring : { current: generateSigningKey(), retired: [], log: [] });
   const seedKey = options.dataDir ? loadOrCreateSeedKey(options.dataDir) : newSeedKey();
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
   if (options.dataDir) sealDataDir(options.dataDir);
   const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
-  const service = new GameService({ store, signer: signerFromKey(key), seedVault: aesSeedVault(seedKey), soleWriter: true });
-  const server: Server = createLocalServer(createHandlers(service, options.observer));
+  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault: aesSeedVault(seedKey), soleWriter: true });
+  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -5,7 +5,7 @@ process.umask(0o077);
 
 import { resolve } from 'node:path';
 import { lockDataDir } from './dataDirLock';
-import { loadOrCreateSigningKey } from './keyFiles';
+import { loadKeyRing } from './keyFiles';
 import { startLocalService } from './localService';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -17,8 +17,8 @@ if ('heldBy' in lock) {
   console.error(`Arbiter could not start: the data directory ${dataDir} is in use by another Arbiter (pid ${lock.heldBy}): stop it or set ARBITER_DATA_DIR`);
   process.exit(1);
 }
-const { key, created } = loadOrCreateSigningKey(dataDir);
-const local = await startLocalService({ dataDir, signingKey: key, port, host }).catch((error: NodeJS.ErrnoException) => {
+const { ring, created } = loadKeyRing(dataDir);
+const local = await startLocalService({ dataDir, keyRing: ring, port, host }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,
@@ -28,7 +28,10 @@ const local = await startLocalService({ dataDir, signingKey: key, port, host }).
   process.exit(1);
 });
 console.log(`Arbiter listening on ${local.url}`);
-console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}; signing key id ${key.kid}`);
+console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
+console.log(`  signing key fingerprint: ${local.service.signer.fingerprint}`);
+console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
+console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
 console.log(`  try: curl -s ${local.url}/rulesets`);
 
 let stopping = false;

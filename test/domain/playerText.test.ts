@@ -18,6 +18,8 @@ describe('ids players choose', () => {
     expect(messages('')).toEqual(['must not be empty']);
     expect(messages('   ')).toEqual(['must not be blank']);
     expect(messages('\u00a0\u3000')).toEqual(['must not be blank']);
+    // Found by the reliability fuzzing: names that print as nothing at all.
+    for (const invisible of ['\u200b', '\u200b\u200d', '\u00ad', '\u2800', '\u3164', ' \ufeff ']) expect(messages(invisible), JSON.stringify(invisible)).toEqual(['must not be blank']);
     expect(messages('x'.repeat(65))).toEqual(['must be at most 64 characters']);
   });
 
@@ -34,6 +36,10 @@ describe('ids players choose', () => {
     ['a C1 control', 'a\u009bb'],
     ['a line separator', 'a\u2028b'],
     ['a paragraph separator', 'a\u2029b'],
+    // Found by the reliability fuzzing: the marks too reorder what surrounds them.
+    ['a right-to-left mark', 'a\u200fb'],
+    ['a left-to-right mark', 'a\u200eb'],
+    ['an Arabic letter mark', '7\u061c'],
     ['a left-to-right embedding', 'a\u202ab'],
     ['a right-to-left embedding', 'a\u202bb'],
     ['a pop directional formatting', 'a\u202cb'],

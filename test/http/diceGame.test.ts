@@ -74,11 +74,11 @@ describe('a whole dice game over HTTP', () => {
 
   it('passes `npx arbiter verify` from a file, and from the url', async () => {
     const file = writeTemp('export.json', exported);
-    const fromFile = await run('npx', ['--no-install', 'arbiter', 'verify', file]);
+    const fromFile = await run('npx', ['--no-install', 'arbiter', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(fromFile.code).toBe(0);
     expect(fromFile.stdout).toContain('40 dice re-derived');
     expect(fromFile.stdout.trim().split('\n').at(-1)).toBe('OK');
-    const fromUrl = await run('node', ['bin/arbiter.mjs', 'verify', `${server.local.url}/games/${game.gameId}`, '--token', game.tokens.players.player2]);
+    const fromUrl = await run('node', ['bin/arbiter.mjs', 'verify', `${server.local.url}/games/${game.gameId}`, '--token', game.tokens.players.player2, '--trust', server.local.service.signer.fingerprint]);
     expect(fromUrl.code).toBe(0);
   });
 
@@ -86,7 +86,7 @@ describe('a whole dice game over HTTP', () => {
     const bundle = JSON.parse(exported);
     bundle.commits[9].dice[0].value = (bundle.commits[9].dice[0].value % 6) + 1;
     const file = writeTemp('tampered.json', JSON.stringify(bundle));
-    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file]);
+    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toMatch(/FAILED at seq 10 \(hash\)/);
     const independent = await run('node', ['test/independent/fairness-v1-verifier.mjs', file]);

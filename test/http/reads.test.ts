@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../functions/http/routes';
 import { signatureIsValid } from '../../domain/fairness/hashChain';
 import type { LocalService } from '../../functions/local/localService';
 import { startTestServer, type TestClient } from '../support/httpClient';
@@ -92,6 +93,8 @@ describe('public documents', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/games', '/games/{id}/commands', '/games/{id}/events', '/games/{id}/export', '/games/{id}/verify', '/keys', '/rulesets/{ruleset}/evaluate']),
     );
+    // Every route the server answers is described, with its method.
+    for (const route of ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
   });
 });
 

@@ -44,9 +44,9 @@ describe('the Arbiter stack', () => {
     });
   });
 
-  it('runs three functions on nodejs22.x, arm64', () => {
+  it('runs four functions on nodejs22.x, arm64', () => {
     const functions = template.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(3);
+    expect(Object.keys(functions)).toHaveLength(4);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);

@@ -8,6 +8,7 @@ import { buildBundles } from '../../infra/build';
 import { startFakeSecretsManager } from '../support/fakeSecretsManager';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { run, writeTemp } from '../support/runCli';
+import { buildVerifierBundle } from '../../verifier/bundle';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
 const SEED_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-seed-key';
@@ -56,7 +57,7 @@ async function invoke(name: LambdaName, events: unknown[]) {
   });
   expect(result.code, result.stderr).toBe(0);
   const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: { statusCode: number; headers: Record<string, string>; body: string }[] };
-  return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.body ? JSON.parse(r.body) : undefined })) };
+  return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
 describe('the built Lambda bundles', () => {
@@ -108,6 +109,16 @@ describe('the built Lambda bundles', () => {
     const logs = created.logs + commands.logs + reads.logs;
     expect(logs).toContain('"commandType":"Roll"');
     for (const secret of ['a'.repeat(64), 'b'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+  });
+
+  it('serve the standalone verifier at GET /verifier.mjs from a function that holds nothing else', async () => {
+    const readsBefore = secrets.reads();
+    const served = await invoke('verifier', [event('GET', '/verifier.mjs', '/verifier.mjs')]);
+    const [reply] = served.replies;
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(reply.body).toBe(await buildVerifierBundle());
+    expect(secrets.reads()).toBe(readsBefore);
   });
 
   it('serves the catalogue without the table or the secret', async () => {

@@ -4,6 +4,7 @@ import { buildCommit } from '../../../domain/game/buildCommit';
 import { verifyBundle, type ExportBundle } from '../../../domain/verify/verifyBundle';
 import { signerFromKey } from '../../../functions/application/signer';
 import { memoryService } from '../../support/memoryService';
+import { copyOf, forged, honestExport, newKey } from './signedExports';
 
 let honest: ExportBundle;
 let resign: (bundle: ExportBundle) => ExportBundle;
@@ -86,5 +87,52 @@ describe('verifyBundle', () => {
       expect(report.ok).toBe(false);
       expect(report.failures[0].check).toBe('structure');
     }
+  });
+});
+
+describe('verifyBundle on exports a hostile file could hold', () => {
+  const key = newKey('k');
+  const honestGame = honestExport(key);
+
+  it('refuses an export whose ruleset is not the one the game was created with', () => {
+    const renamed = copyOf(honestGame);
+    renamed.ruleset = 'france44';
+    expect(verifyBundle(renamed).failures).toEqual([
+      { seq: 1, check: 'ruleset', reason: 'the export names the ruleset "france44", but the game was created with "dice"' },
+    ]);
+  });
+
+  it('labels dice and rules failures by the commit\'s position, not by the seq it claims', () => {
+    const lying = copyOf(honestGame);
+    const commit = lying.commits[4];
+    commit.seq = 99;
+    (commit.events[0].data as { total: number }).total += 1;
+    const report = verifyBundle(forged(lying, key));
+    expect(report.failures.map((f) => [f.seq, f.check])).toEqual([
+      [5, 'sequence'],
+      [5, 'rules'],
+    ]);
+  });
+
+  it('reports a lone surrogate in an event instead of throwing', () => {
+    const hostile = copyOf(honestGame);
+    (hostile.commits[1].events[0].data as { entropy: string }).entropy = 'alpha\ud800';
+    let report: ReturnType<typeof verifyBundle> | undefined;
+    expect(() => (report = verifyBundle(hostile))).not.toThrow();
+    expect(report!.ok).toBe(false);
+    expect(report!.failures[0]).toMatchObject({ seq: 2, check: 'hash' });
+  });
+
+  it('reports members of the wrong type instead of throwing', () => {
+    const hostile = copyOf(honestGame) as unknown as { commits: Record<string, unknown>[] };
+    hostile.commits[3].seq = Object.create(null);
+    hostile.commits[4].gameId = Object.create(null);
+    hostile.commits[5].kid = Object.create(null);
+    const report = verifyBundle(hostile as never);
+    expect(report.failures.slice(0, 3)).toEqual([
+      { seq: 4, check: 'structure', reason: 'seq: Invalid input: expected number, received object' },
+      { seq: 4, check: 'sequence', reason: 'expected seq 4, found an object' },
+      { seq: 4, check: 'hash', reason: 'the record does not hash to its "hash"' },
+    ]);
   });
 });

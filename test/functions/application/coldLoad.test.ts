@@ -8,8 +8,8 @@ import { MemoryEventStore } from '../../../functions/store/memoryStore';
 
 const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice: '2d6', purpose: commandId } });
 
-/** A store whose reads of a whole game answer late, one after another: the second cold load ends after the first's write. */
-function slowFirstReads(inner: EventStore): EventStore {
+/** A store whose first read of a whole game answers late: a load that starts first ends last. */
+function slowFirstRead(inner: EventStore): EventStore {
   let reads = 0;
   return {
     createGame: (first, secrets) => inner.createGame(first, secrets),
@@ -17,7 +17,7 @@ function slowFirstReads(inner: EventStore): EventStore {
     readSecrets: (gameId) => inner.readSecrets(gameId),
     read: async (gameId, after, limit) => {
       const commits = await inner.read(gameId, after, limit);
-      if (after === 0) await sleep(++reads * 30);
+      if (after === 0 && ++reads === 1) await sleep(60);
       return commits;
     },
   };
@@ -32,8 +32,10 @@ describe('a game not yet loaded since the process started', () => {
     const token = created.tokens.players.player1;
 
     // A freshly started process: nothing cached.
-    const service = new GameService({ store: slowFirstReads(store), signer: signerFromKey(key), seedVault, soleWriter });
-    const [command, view] = await Promise.all([service.submit(created.gameId, token, roll('r1')), service.view(created.gameId, token)]);
+    const service = new GameService({ store: slowFirstRead(store), signer: signerFromKey(key), seedVault, soleWriter });
+    // The read starts first and its fold of the game ends after the command was stored.
+    const viewing = service.view(created.gameId, token);
+    const [command, view] = await Promise.all([service.submit(created.gameId, token, roll('r1')), viewing]);
     expect(command).toMatchObject({ created: true, version: 2 });
     expect(view.version).toBeLessThanOrEqual(2);
 

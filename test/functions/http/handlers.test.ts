@@ -10,6 +10,8 @@ import type { HttpEvent } from '../../../functions/http/respond';
 import type { RequestRecord } from '../../../functions/http/observe';
 import { memoryService } from '../../support/memoryService';
 
+const noAssets = async () => '';
+
 /** A DynamoDB client that is always throttled. */
 const throttled = {
   send: async () => {
@@ -40,7 +42,7 @@ describe('a throttled store', () => {
     const lines: string[] = [];
     const records: RequestRecord[] = [];
     const service = new GameService({ store: new DynamoEventStore(throttled, 't'), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
-    const handlers = createHandlers(service, { unexpected: (error) => lines.push(error.message), request: (r) => records.push(r) });
+    const handlers = createHandlers(service, noAssets, { unexpected: (error) => lines.push(error.message), request: (r) => records.push(r) });
     const created = await handlers.createGame(event('POST', '/games', 'POST /games', { ruleset: 'dice' }));
     expect(created.statusCode).toBe(503);
     expect(created.headers['retry-after']).toBe('1');
@@ -61,7 +63,7 @@ describe('a throttled store', () => {
     const broken = { send: async () => { throw new TypeError('boom'); } } as unknown as DynamoDBClient;
     const service = new GameService({ store: new DynamoEventStore(broken, 't'), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
     const observer = { unexpected: (error: Error, id: string) => lines.push(`[${id}] ${error.name}: ${error.message}\n${error.stack}`) };
-    const reply = await createHandlers(service, observer).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
+    const reply = await createHandlers(service, noAssets, observer).getGame(event('GET', '/games/g-1', 'GET /games/{id}', undefined, { id: 'g-1' }));
     expect(reply.statusCode).toBe(500);
     expect(reply.body).not.toContain('boom');
     expect(lines).toHaveLength(1);
@@ -74,7 +76,7 @@ describe('the request record', () => {
   it('holds the route, status, game, seq and command type of an accepted command, and no token', async () => {
     const records: RequestRecord[] = [];
     const { service } = memoryService('records');
-    const handlers = createHandlers(service, { unexpected: () => {}, request: (r) => records.push(r) });
+    const handlers = createHandlers(service, noAssets, { unexpected: () => {}, request: (r) => records.push(r) });
     const game = await service.createGame({ ruleset: 'dice' });
     const reply = await handlers.postCommand({
       ...event('POST', `/games/${game.gameId}/commands`, 'POST /games/{id}/commands', { commandId: 'a', type: 'Roll', payload: { dice: 'd6', purpose: 'p' } }, { id: game.gameId }),

@@ -99,7 +99,7 @@ describe('a France 1944 turn over HTTP', () => {
     await ok(game.tokens.organizer, 'Seal');
     const exported = await client.get(`/games/${game.gameId}/export`, german);
     const file = writeTemp('france44.json', exported.text);
-    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file]);
+    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(cli.stdout).toContain('every command replayed through the france44 ruleset');
     expect(cli.code, cli.stdout).toBe(0);
     const independent = await run('node', ['test/independent/fairness-v1-verifier.mjs', file]);

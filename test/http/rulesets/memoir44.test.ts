@@ -37,7 +37,7 @@ describe('a Memoir \'44 d6 game over HTTP', () => {
 
     await client.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     const file = writeTemp('memoir44.json', (await client.get(`/games/${game.gameId}/export`, allies)).text);
-    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file]);
+    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(cli.code, cli.stdout).toBe(0);
   });
 

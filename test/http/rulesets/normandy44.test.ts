@@ -64,7 +64,7 @@ describe('a Normandy \'44 game over HTTP', () => {
 
     await ok(game.tokens.organizer, 'Seal');
     const file = writeTemp('normandy44.json', (await client.get(`/games/${game.gameId}/export`, german)).text);
-    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file]);
+    const cli = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(cli.code, cli.stdout).toBe(0);
     expect(cli.stdout).toContain('normandy44 ruleset');
   });

@@ -1,0 +1,81 @@
+import { commitmentOf, parseSeedHex } from '../fairness/gameKey';
+import type { Commit } from '../fairness/hashChain';
+import { BundleShape, CommitShape, firstIssue } from './bundleShape';
+import { checkChain } from './checkChain';
+import { checkDice } from './checkDice';
+import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
+import { replayRules } from './replayRules';
+import { messageOf } from './shown';
+
+/** What fairness-v1 §7 finds in an export, before any question of trust. */
+export interface BundleCheck {
+  /** The export has the top-level shape of one; when not, nothing else was checked. */
+  isExport: boolean;
+  commits: number;
+  dice: number;
+  /** How many commits replayed through the ruleset as recorded, from the first. */
+  rulesReplayed: number;
+  sealed: boolean;
+  failures: VerificationFailure[];
+}
+
+/**
+ * fairness-v1 §7: the chain (every hash, link and signature), then, once sealed, the
+ * seed and every die, then every command replayed through the ruleset. Pure, no
+ * network, and it never throws, whatever it is given.
+ */
+export function checkBundle(bundle: unknown): BundleCheck {
+  const failures: VerificationFailure[] = [];
+  const fail = (seq: number, check: string, reason: string) => void failures.push({ seq, check, reason });
+  const shape = BundleShape.safeParse(bundle);
+  if (!shape.success) {
+    fail(0, 'structure', `not an export bundle: ${firstIssue(shape.error)}`);
+    return { isExport: false, commits: 0, dice: 0, rulesReplayed: 0, sealed: false, failures };
+  }
+  const exported = bundle as ExportBundle;
+  const result = { isExport: true, commits: exported.commits.length, dice: 0, rulesReplayed: 0, sealed: false, failures };
+  try {
+    checkConsistency(exported, result, fail);
+  } catch (error) {
+    fail(0, 'structure', `the export cannot be checked: ${messageOf(error)}`);
+  }
+  result.failures = sortedFailures(failures);
+  return result;
+}
+
+function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq: number, check: string, reason: string) => void): void {
+  const commits = bundle.commits;
+  // Everything after a malformed commit is checked for its chain only.
+  const firstMalformed = commits.findIndex((commit, index) => {
+    const parsed = CommitShape.safeParse(commit);
+    if (!parsed.success) fail(index + 1, 'structure', firstIssue(parsed.error));
+    return !parsed.success;
+  });
+  const readable: Commit[] = firstMalformed < 0 ? commits : commits.slice(0, firstMalformed);
+
+  const sealedAt = checkChain(bundle, fail);
+  result.sealed = sealedAt > 0;
+  if (readable.length === 0) return;
+
+  const first = readable[0];
+  const created = first.events[0];
+  if (first.command.type !== 'CreateGame' || created?.type !== 'GameCreated') {
+    fail(1, 'creation', 'commit 1 is not the creation of the game');
+  } else {
+    if (created.data.commitment !== bundle.commitment) fail(1, 'commitment', 'the bundle commitment differs from the one in GameCreated');
+    if (created.data.ruleset !== bundle.ruleset) {
+      fail(1, 'ruleset', `the export names the ruleset ${JSON.stringify(bundle.ruleset)}, but the game was created with ${JSON.stringify(created.data.ruleset)}`);
+    }
+  }
+
+  if (sealedAt > 0 && sealedAt <= readable.length) {
+    const sealedSeed = readable[sealedAt - 1].events.find((e) => e.type === 'GameSealed')?.data.serverSeed;
+    const seed = parseSeedHex(bundle.serverSeed ?? '');
+    if (bundle.serverSeed !== sealedSeed) fail(sealedAt, 'serverSeed', 'the bundle seed differs from the one in GameSealed');
+    if (!seed) fail(sealedAt, 'serverSeed', 'the server seed is not 64 lowercase hex digits');
+    else if (commitmentOf(seed) !== bundle.commitment) fail(sealedAt, 'commitment', 'SHA-256 of the server seed is not the commitment');
+    else result.dice = checkDice(bundle.gameId, seed, readable, fail);
+  }
+
+  result.rulesReplayed = replayRules(bundle.commitment, readable, fail);
+}

@@ -1,0 +1,125 @@
+import type { Ed25519PublicJwk } from '../fairness/hashChain';
+import { findRuleset } from '../rulesets/registry';
+import { fingerprintOf } from '../trust/fingerprint';
+import { walkKeyLog, type TrustedKey } from '../trust/keyLog';
+import { checkBundle } from './checkBundle';
+import { checkHead } from './checkHead';
+import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
+import { messageOf } from './shown';
+import { signingKeysOf } from './signingKeys';
+import { EXIT, type ExitCode, type VerifierReport } from './verifierReport';
+
+export interface VerifyOptions {
+  /** Fingerprints (`ed25519:…`) the person trusts. Keys inside the export are never trusted by themselves. */
+  trusted: readonly string[];
+  /** An unsealed game, whose dice cannot be checked yet, may still exit 0. */
+  allowUnsealed?: boolean;
+}
+
+export interface Signer {
+  fingerprint: string;
+  kid: string;
+  trusted: boolean;
+  /** How it came to be trusted: pinned, or through key-log statement n. */
+  via?: TrustedKey['via'];
+  /** The commits it signed, and whether it signed the head. */
+  commits: number;
+  signedHead: boolean;
+}
+
+/** The report, and what a person reading it needs besides. */
+export interface ExportExamination {
+  report: VerifierReport;
+  signers: Signer[];
+  /** The ruleset's title, when this verifier knows the ruleset. */
+  rulesetTitle?: string;
+  /** Key-log statements that made a key trusted. */
+  keyLogUsed: number[];
+}
+
+/**
+ * trust.md §5: fairness-v1 §7 (verifyBundle's checks), plus the signed head of §4,
+ * plus who signed: each commit's key is looked up by kid in the export's `keys` and
+ * counts by its fingerprint only when that fingerprint is trusted, pinned or reached
+ * through the export's key log. The report is exactly what `arbiter verify --json`
+ * prints. Pure: no network; never throws.
+ */
+export function verifyExport(bundle: unknown, options: VerifyOptions): VerifierReport {
+  return examineExport(bundle, options).report;
+}
+
+export function examineExport(bundle: unknown, options: VerifyOptions): ExportExamination {
+  const check = checkBundle(bundle);
+  if (!check.isExport) {
+    const report = { ok: false, exitCode: EXIT.unusable, gameId: null, ruleset: null, commits: 0, dice: 0, rulesReplayed: 0, sealed: false, signers: [], head: null, failures: check.failures };
+    return { report, signers: [], keyLogUsed: [] };
+  }
+  const exported = bundle as ExportBundle;
+  const failures: VerificationFailure[] = [...check.failures];
+  const fail = (seq: number, check: string, reason: string) => void failures.push({ seq, check, reason });
+  let signers: Signer[] = [];
+  let keyLogUsed: number[] = [];
+  let head: VerifierReport['head'] = null;
+  try {
+    ({ signers, keyLogUsed, head } = checkSigners(exported, check.sealed, options, fail));
+  } catch (error) {
+    fail(0, 'structure', `the export cannot be checked: ${messageOf(error)}`);
+  }
+  const exitCode: ExitCode =
+    failures.length > 0 ? EXIT.failed : options.trusted.length === 0 || (!check.sealed && !options.allowUnsealed) ? EXIT.inconclusive : EXIT.ok;
+  return {
+    report: {
+      ok: exitCode === EXIT.ok,
+      exitCode,
+      gameId: exported.gameId,
+      ruleset: exported.ruleset,
+      commits: check.commits,
+      dice: check.dice,
+      rulesReplayed: check.rulesReplayed,
+      sealed: check.sealed,
+      signers: signers.map(({ fingerprint, trusted }) => ({ fingerprint, trusted })),
+      head,
+      failures: sortedFailures(failures),
+    },
+    signers,
+    rulesetTitle: findRuleset(exported.ruleset)?.title,
+    keyLogUsed,
+  };
+}
+
+function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOptions, fail: (seq: number, check: string, reason: string) => void) {
+  const keysByKid = signingKeysOf(bundle, fail);
+  const walk = walkKeyLog(bundle.keyLog, options.trusted, [...keysByKid.values()]);
+  if (walk.failure) fail(0, 'keyLog', `${walk.failure.n ? `key log statement ${walk.failure.n}` : 'the key log'} ${walk.failure.reason}`);
+
+  const signers = new Map<string, Signer & { firstSeq: number }>();
+  const signerOf = (key: Ed25519PublicJwk, seq: number) => {
+    const fingerprint = fingerprintOf(key);
+    let signer = signers.get(fingerprint);
+    if (!signer) {
+      const trusted = walk.trusted.get(fingerprint);
+      signer = { fingerprint, kid: key.kid, trusted: trusted !== undefined, via: trusted?.via, commits: 0, signedHead: false, firstSeq: seq };
+      signers.set(fingerprint, signer);
+    }
+    return signer;
+  };
+  bundle.commits.forEach((commit, index) => {
+    const key = typeof commit?.kid === 'string' ? keysByKid.get(commit.kid) : undefined;
+    if (key) signerOf(key, index + 1).commits += 1; // an unknown kid already failed the signature check
+  });
+  const head = checkHead(bundle, sealed, keysByKid, fail);
+  if (head.signer) signerOf(head.signer, 0).signedHead = true;
+
+  if (options.trusted.length > 0) {
+    for (const signer of signers.values()) {
+      if (signer.trusted) continue;
+      const what = signer.commits ? `${signer.commits} commit${signer.commits === 1 ? '' : 's'}${signer.signedHead ? ' and the head' : ''}` : 'the head';
+      fail(signer.commits ? signer.firstSeq : 0, 'trust', `${what} signed by ${signer.fingerprint}, a key none of your trusted fingerprints reaches`);
+    }
+  }
+  return {
+    signers: [...signers.values()].map(({ firstSeq: _first, ...signer }) => signer),
+    keyLogUsed: walk.used,
+    head: head.seq !== undefined && head.at !== undefined ? { seq: head.seq, at: head.at } : null,
+  };
+}

@@ -1,0 +1,78 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintOf } from '../../domain/trust/fingerprint';
+import { MAX_VERIFIER_BYTES, buildVerifierBundle } from '../../verifier/bundle';
+import { forged, newKey, rotatedExport } from '../domain/verify/signedExports';
+import { memoryService } from '../support/memoryService';
+import { run } from '../support/runCli';
+import { tempDir } from './cliHarness';
+
+const a = newKey('key-a');
+const b = newKey('key-b');
+let source: string;
+let dir: string;
+let verifier: (args: string[]) => ReturnType<typeof run>;
+let serverFingerprint: string;
+
+/** An export from the application service itself: what GET /games/{id}/export returns. */
+async function serviceExport() {
+  const { service, key } = memoryService('standalone');
+  const game = await service.createGame({ ruleset: 'dice' });
+  const { player1, player2 } = game.tokens.players;
+  await service.submit(game.gameId, player1, { commandId: 'e', type: 'ContributeEntropy', payload: { entropy: 'é ✓ 😀' } });
+  for (let i = 0; i < 6; i++) await service.submit(game.gameId, i % 2 ? player1 : player2, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6+1d20', purpose: `fire ${i}` } });
+  await service.submit(game.gameId, game.tokens.organizer, { commandId: 's', type: 'Seal', payload: {} });
+  serverFingerprint = fingerprintOf({ x: key.jwk.x! });
+  return JSON.parse(JSON.stringify(await service.exportBundle(game.gameId, player1)));
+}
+
+beforeAll(async () => {
+  source = await buildVerifierBundle();
+  const real = await serviceExport();
+  // Alone in an empty directory outside the project: no node_modules to lean on.
+  dir = tempDir();
+  writeFileSync(join(dir, 'arbiter-verify.mjs'), source);
+  writeFileSync(join(dir, 'game.json'), JSON.stringify(real));
+  writeFileSync(join(dir, 'forged.json'), JSON.stringify(forged(real, newKey(real.keys.keys[0].kid))));
+  writeFileSync(join(dir, 'rotated.json'), JSON.stringify(rotatedExport(a, b, 5)));
+  const env = { ARBITER_TRUST_FILE: join(dir, 'no-trust.json'), NODE_PATH: '' };
+  verifier = (args) => run('node', ['arbiter-verify.mjs', ...args], env, dir);
+});
+
+describe('the standalone verifier (dist/arbiter-verify.mjs, GET /verifier.mjs)', () => {
+  it('is one file of at most 300 KB that imports nothing but Node built-ins', () => {
+    expect(Buffer.byteLength(source)).toBeLessThanOrEqual(MAX_VERIFIER_BYTES);
+    const imports = [...source.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']|\brequire\s*\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    expect(imports.length).toBeGreaterThan(0);
+    for (const name of imports) expect(name).toMatch(/^node:/);
+  });
+
+  it('run with plain node, alone in an empty directory, verifies a real export with --trust of its key', async () => {
+    const result = await verifier(['game.json', '--trust', serverFingerprint]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('18 dice re-derived');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('OK');
+    expect((await verifier(['rotated.json', '--trust', a.fingerprint])).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['arbiter-verify.mjs', 'forged.json', 'game.json', 'rotated.json']);
+  });
+
+  it('refuses a copy re-signed with a fresh key: exit 3 without trust, exit 1 with the real fingerprint', async () => {
+    const untrusted = await verifier(['forged.json']);
+    expect(untrusted.code).toBe(3);
+    const trusted = await verifier(['forged.json', '--trust', serverFingerprint]);
+    expect(trusted.code).toBe(1);
+    expect(trusted.stdout).toContain('FAILED at seq 1 (trust)');
+  });
+
+  it('answers --help and --json like arbiter verify', async () => {
+    const help = await verifier(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('node arbiter-verify.mjs FILE --trust FINGERPRINT');
+    const json = await verifier(['game.json', '--json', '--trust', serverFingerprint]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, exitCode: 0, commits: 9, dice: 18, sealed: true });
+    const missing = await verifier(['nothing.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('arbiter verify: there is no file "nothing.json"\n');
+  });
+});

@@ -1,0 +1,85 @@
+import type { ExportExamination, Signer } from '../domain/verify/verifyExport';
+import { EXIT } from '../domain/verify/verifierReport';
+
+/** Which checks each line of the summary stands for. */
+const LINES = {
+  chain: ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'sealed', 'creation', 'commitment', 'ruleset', 'keys'],
+  seed: ['serverSeed', 'commitment'],
+  dice: ['dice', 'entropy'],
+  rules: ['rules'],
+  head: ['head'],
+  signers: ['trust', 'keyLog'],
+};
+
+/**
+ * The report in words a player understands. `source` is how the person named the
+ * export, for the command lines it suggests. Lines may hold text from the file: the
+ * caller escapes them.
+ */
+export function describeExamination(examination: ExportExamination, source: string, trustConfigured: boolean): string[] {
+  const { report, signers } = examination;
+  const failed = new Set(report.failures.map((f) => f.check));
+  const mark = (checks: string[]) => (checks.some((c) => failed.has(c)) ? '✗' : '✓');
+  const ruleset = examination.rulesetTitle ? `${report.ruleset}: ${examination.rulesetTitle}` : `${report.ruleset}, a ruleset this verifier does not know`;
+  const lines = [
+    `game ${report.gameId} (${ruleset}): ${report.commits} commits, ${report.sealed ? 'sealed' : 'not sealed'}`,
+    `  ${mark(LINES.chain)} chain: seq contiguous from 1, every prevHash link, every SHA-256 hash and Ed25519 signature`,
+  ];
+  if (report.sealed) {
+    lines.push(`  ${mark(LINES.seed)} seed: SHA-256(serverSeed) equals the commitment published in commit 1`);
+    lines.push(`  ${mark(LINES.dice)} dice: ${report.dice} dice re-derived from the seed and the players' entropy`);
+  } else {
+    lines.push('  - dice: not checked yet: the seed stays secret until the organizer seals the game');
+  }
+  lines.push(
+    report.rulesReplayed === report.commits
+      ? `  ${mark(LINES.rules)} rules: every command replayed through the ${report.ruleset} ruleset gives the recorded events (${report.rulesReplayed} commits)`
+      : `  ✗ rules: ${report.rulesReplayed} of ${report.commits} commits replayed through the ${report.ruleset} ruleset as recorded`,
+  );
+  lines.push(
+    report.head
+      ? `  ${mark(LINES.head)} head: the server's signed head says the game ends at seq ${report.head.seq} (${report.head.at})${failed.has('head') ? '' : ', as the file does'}`
+      : '  ✗ head: no signed head: nothing shows this file is the whole game',
+  );
+  for (const signer of signers) lines.push(`  ${signerMark(signer, trustConfigured)} signed by ${describeSigner(signer, trustConfigured)}`);
+
+  if (report.exitCode === EXIT.failed) {
+    const [first, ...more] = report.failures;
+    lines.push(`FAILED ${first.seq ? `at seq ${first.seq} ` : ''}(${first.check}): ${first.reason}`);
+    for (const f of more.slice(0, 19)) lines.push(`  also ${f.seq ? `seq ${f.seq} ` : ''}(${f.check}): ${f.reason}`);
+    if (more.length > 19) lines.push(`  … and ${more.length - 19} more`);
+    return lines;
+  }
+  if (!trustConfigured) {
+    const fingerprints = [...new Set(signers.map((s) => s.fingerprint))];
+    lines.push('NOT VERIFIED: the game is consistent, but no trusted key is configured, so nothing shows it was signed by the');
+    lines.push('  server you play on rather than by whoever made this file. Compare the fingerprint with the one your organizer');
+    lines.push('  publishes, then pin it:');
+    lines.push(`    arbiter verify ${shellWord(source)}${fingerprints.map((f) => ` --trust ${f}`).join('')}`);
+    lines.push('  or trust it from now on:');
+    for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
+  }
+  if (!report.sealed && report.exitCode !== EXIT.ok) {
+    lines.push('NOT SEALED: its dice cannot be checked until the organizer seals the game (--allow-unsealed accepts it as it is).');
+  }
+  if (report.exitCode === EXIT.ok) lines.push(report.sealed ? 'OK' : 'OK so far: not sealed, so its dice are not checked yet');
+  return lines;
+}
+
+function signerMark(signer: Signer, trustConfigured: boolean): string {
+  if (signer.trusted) return '✓';
+  return trustConfigured ? '✗' : '?';
+}
+
+function describeSigner(signer: Signer, trustConfigured: boolean): string {
+  const what = [signer.commits ? `${signer.commits} commit${signer.commits === 1 ? '' : 's'}` : '', signer.signedHead ? 'the head' : ''].filter(Boolean).join(' and ');
+  const key = `${signer.fingerprint} (kid ${signer.kid}, ${what})`;
+  if (signer.trusted) return `${key}: trusted, ${signer.via === 'pinned' ? 'pinned by you' : `handed over to in key log statement ${signer.via}`}`;
+  if (!trustConfigured) return `${key}: not trusted yet`;
+  return `${key}: NOT a key you trust`;
+}
+
+/** A file name as a shell word, quoted only when it needs to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

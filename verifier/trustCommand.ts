@@ -1,0 +1,78 @@
+import { parseStrictJson } from '../domain/json/parseStrictJson';
+import { isFingerprint } from '../domain/trust/fingerprint';
+import type { Io } from './io';
+import { parseArguments, UsageError } from './parseArguments';
+import { fetchText, isUrl, UnusableInput } from './readSource';
+import { keysOfDocument, type ListedKey } from './trustedFingerprints';
+import { addToTrustStore, readTrustStore, trustFilePath } from './trustStore';
+
+/** `arbiter trust add FINGERPRINT|URL`, `arbiter trust list`. */
+export async function trustCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArguments(args, {});
+  const [action, subject, ...extra] = parsed.positionals;
+  if (action === 'list' && subject === undefined) return listTrusted(io);
+  if (action === 'add' && subject !== undefined && extra.length === 0) return isUrl(subject) ? addFromServer(subject, io) : addFingerprint(subject, io);
+  throw new UsageError('trust takes "add FINGERPRINT|URL" or "list"');
+}
+
+async function listTrusted(io: Io): Promise<number> {
+  const entries = await readTrustStore(io);
+  if (entries.length === 0) {
+    io.out(`no trusted keys yet (${trustFilePath(io)}): add one with arbiter trust add ed25519:… or arbiter trust add https://your-server`);
+    return 0;
+  }
+  io.out(`trusted keys (${trustFilePath(io)}):`);
+  for (const entry of entries) io.out(`  ${entry.fingerprint}  ${[entry.source, entry.added && `added ${entry.added}`].filter(Boolean).join(', ')}`);
+  return 0;
+}
+
+async function addFingerprint(fingerprint: string, io: Io): Promise<number> {
+  if (!isFingerprint(fingerprint)) throw new UsageError(`a fingerprint looks like ed25519:<43 characters>, not ${JSON.stringify(fingerprint)}`);
+  const { path, added } = await addToTrustStore(io, [fingerprint], 'given by hand');
+  io.out(added.length ? `now trusting ${fingerprint} (stored in ${path})` : `${fingerprint} was already trusted (${path})`);
+  return 0;
+}
+
+/** The URL of a server's /keys: given as is, or derived from the server's or a game's URL. */
+export function keysUrl(source: string): URL {
+  const url = new URL(source);
+  const games = url.pathname.indexOf('/games/');
+  const base = games >= 0 ? url.pathname.slice(0, games) : url.pathname.replace(/\/+$/, '');
+  if (!base.endsWith('/keys')) url.pathname = `${base}/keys`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** Trust on first use, as SSH does: fetch /keys once, show every fingerprint, store the current one. */
+async function addFromServer(source: string, io: Io): Promise<number> {
+  let url: URL;
+  try {
+    url = keysUrl(source);
+  } catch {
+    throw new UsageError(`${JSON.stringify(source)} is not a URL`);
+  }
+  const text = await fetchText(url, undefined, 1024 * 1024);
+  let document: unknown;
+  try {
+    document = parseStrictJson(text);
+  } catch (error) {
+    throw new UnusableInput(`${url.href} did not answer JSON: ${(error as Error).message}`);
+  }
+  const keys = keysOfDocument(document, url.href);
+  const current = currentKey(keys, url.href);
+  io.out(`${url.href} lists ${keys.length} key${keys.length === 1 ? '' : 's'}:`);
+  for (const key of keys) io.out(`  ${key.fingerprint}  kid ${key.kid ?? '(none)'}${key.status ? `, ${key.status}` : ''}`);
+  const { path, added } = await addToTrustStore(io, [current.fingerprint], url.href);
+  io.out(`${added.length ? 'now trusting' : 'already trusting'} the current key ${current.fingerprint} (stored in ${path})`);
+  io.out('compare it with the fingerprint your organizer publishes: whoever answered this request chose it.');
+  if (keys.length > 1) io.out('retired keys are not trusted: games they signed check out through the key log, or add one by hand.');
+  return 0;
+}
+
+function currentKey(keys: readonly ListedKey[], name: string): ListedKey {
+  const current = keys.filter((k) => k.status === 'current');
+  if (current.length === 1) return current[0];
+  if (current.length === 0 && keys.length === 1 && keys[0].status === undefined) return keys[0];
+  throw new UnusableInput(`${name} lists ${current.length || 'no'} current key${current.length === 1 ? '' : 's'} among ${keys.length}: pin one by hand with arbiter trust add ed25519:…`);
+}

@@ -1,0 +1,55 @@
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isFingerprint } from '../domain/trust/fingerprint';
+import type { Io } from './io';
+import { MissingFile, UnusableInput } from './readSource';
+import { readTrustDocument } from './trustedFingerprints';
+
+/** One fingerprint the person decided to trust, like a line of SSH's known_hosts. */
+export interface TrustEntry {
+  fingerprint: string;
+  /** Where it came from: the /keys URL, or "given by hand". */
+  source: string;
+  added: string;
+}
+
+/** $ARBITER_TRUST_FILE, or ~/.config/arbiter/trusted-keys.json. */
+export function trustFilePath(io: Io): string {
+  return io.env.ARBITER_TRUST_FILE || join(io.home, '.config', 'arbiter', 'trusted-keys.json');
+}
+
+/** The person's own trusted fingerprints; none when the file does not exist yet. */
+export async function readTrustStore(io: Io): Promise<TrustEntry[]> {
+  const path = trustFilePath(io);
+  let document: unknown;
+  try {
+    document = await readTrustDocument(path);
+  } catch (error) {
+    if (error instanceof MissingFile) return [];
+    throw new UnusableInput(`your trust file: ${(error as Error).message}`);
+  }
+  const entries = (document as { trusted?: unknown } | null)?.trusted;
+  if (!Array.isArray(entries)) throw new UnusableInput(`your trust file ${JSON.stringify(path)} has no "trusted" list`);
+  return entries.map((entry: unknown, i) => {
+    const { fingerprint, source, added } = (entry ?? {}) as Partial<Record<keyof TrustEntry, unknown>>;
+    if (!isFingerprint(fingerprint)) throw new UnusableInput(`your trust file ${JSON.stringify(path)}: entry ${i + 1} has no valid fingerprint`);
+    return { fingerprint, source: typeof source === 'string' ? source : '', added: typeof added === 'string' ? added : '' };
+  });
+}
+
+/** Adds the fingerprints not stored yet; the file is written whole and readable by its owner only. */
+export async function addToTrustStore(io: Io, fingerprints: readonly string[], source: string): Promise<{ path: string; added: string[] }> {
+  const path = trustFilePath(io);
+  const entries = await readTrustStore(io);
+  const known = new Set(entries.map((e) => e.fingerprint));
+  const added = fingerprints.filter((fingerprint) => !known.has(fingerprint));
+  if (added.length === 0) return { path, added };
+  const at = io.now().toISOString();
+  const next = [...entries, ...added.map((fingerprint) => ({ fingerprint, source, added: at }))];
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ trusted: next }, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, path);
+  return { path, added };
+}

@@ -1,0 +1,33 @@
+export const USAGE = `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
+
+usage:
+  arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN]
+  arbiter trust add FINGERPRINT|URL
+  arbiter trust list
+  arbiter export URL --token TOKEN [-o FILE]
+  arbiter --help
+The standalone file runs the same way: node arbiter-verify.mjs FILE --trust FINGERPRINT
+
+verify checks every hash, link and signature; once the game is sealed, the seed and
+every die; the rules, by replaying every command; and the server's signed head, which
+shows the file is complete. Signatures count only from keys you trust: a fingerprint
+given with --trust, listed in --trust-file (a JSON array of fingerprints, or a /keys
+document saved earlier), or added with "arbiter trust add", and keys those hand over
+to through the export's key log. Keys inside the file are never trusted by themselves.
+A URL (of a game or its export) is fetched first, with --token or $ARBITER_TOKEN.
+
+trust add stores a fingerprint in your trust file ($ARBITER_TRUST_FILE, or
+~/.config/arbiter/trusted-keys.json); given a server URL, it fetches /keys once,
+shows every fingerprint, and stores the current key's. Compare it with the one your
+organizer publishes.
+
+export downloads GET /games/{id}/export to FILE, or to stdout.
+
+exit status:
+  0  every check passed, everything is signed by keys you trust, and the game is sealed
+     (or --allow-unsealed)
+  1  a check failed, or something is signed by a key your trusted fingerprints do not reach
+  2  the input or the arguments cannot be used
+  3  consistent, but no trusted fingerprint is configured, or the game is not sealed yet
+--json prints one object: { ok, exitCode, gameId, ruleset, commits, dice, rulesReplayed,
+sealed, signers: [{ fingerprint, trusted }], head: { seq, at }, failures: [{ seq, check, reason }] }`;

@@ -1,0 +1,67 @@
+import { isFingerprint } from '../domain/trust/fingerprint';
+import { EXIT, unusableInputReport } from '../domain/verify/verifierReport';
+import { shown } from '../domain/verify/shown';
+import { examineExport } from '../domain/verify/verifyExport';
+import { describeExamination } from './describeExamination';
+import type { Io } from './io';
+import { loadExport } from './loadExport';
+import { lastValue, parseArguments, UsageError } from './parseArguments';
+import { printableJson } from './printable';
+import { UnusableInput } from './readSource';
+import { fingerprintsOfTrustDocument, readTrustDocument } from './trustedFingerprints';
+import { readTrustStore } from './trustStore';
+import { USAGE } from './usage';
+
+const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--help': 'boolean' } as const;
+
+/** `arbiter verify FILE|URL [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T]` (trust.md §5). */
+export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
+  const json = args.includes('--json');
+  const unusable = (reason: string) => {
+    io.err(`arbiter verify: ${reason}`);
+    if (json) io.out(printableJson(JSON.stringify(unusableInputReport(reason))));
+    return EXIT.unusable;
+  };
+  try {
+    const parsed = parseArguments(args, FLAGS, { '-h': '--help' });
+    if (parsed.booleans.has('--help')) {
+      for (const line of USAGE.split('\n')) io.out(line);
+      return EXIT.ok;
+    }
+    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export, file or URL' : 'which export? give a file or a URL');
+    const [source] = parsed.positionals;
+    const trusted = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
+    const bundle = await loadExport(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
+    const examination = examineExport(bundle, { trusted, allowUnsealed: parsed.booleans.has('--allow-unsealed') });
+    const { report } = examination;
+    if (report.exitCode === EXIT.unusable) {
+      const why = isObject(bundle) ? (report.failures[0]?.reason ?? '').replace(/^not an export bundle: /, '') : `it holds ${shown(bundle)}, not an object`;
+      return unusable(`${JSON.stringify(source)} is not an Arbiter export: ${why}`);
+    }
+    if (json) io.out(printableJson(JSON.stringify(report)));
+    else for (const line of describeExamination(examination, source, trusted.length > 0)) io.out(line);
+    return report.exitCode;
+  } catch (error) {
+    if (error instanceof UsageError) return unusable(`${error.message} (arbiter --help shows how)`);
+    if (error instanceof UnusableInput) return unusable(error.message);
+    throw error;
+  }
+}
+
+/** --trust, --trust-file and the person's own trust file, together (trust.md §5). */
+async function trustedFingerprints(given: readonly string[], files: readonly string[], io: Io): Promise<string[]> {
+  const all = new Set<string>();
+  for (const fingerprint of given) {
+    if (!isFingerprint(fingerprint)) throw new UsageError(`--trust takes a fingerprint like ed25519:<43 characters>, not ${JSON.stringify(fingerprint)}`);
+    all.add(fingerprint);
+  }
+  for (const file of files) {
+    for (const fingerprint of fingerprintsOfTrustDocument(await readTrustDocument(file), JSON.stringify(file))) all.add(fingerprint);
+  }
+  for (const entry of await readTrustStore(io)) all.add(entry.fingerprint);
+  return [...all];
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
