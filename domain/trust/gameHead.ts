@@ -2,42 +2,24 @@ import * as z from 'zod';
 import { signStatement, type SignHash } from './signedStatement';
 
 /** trust.md §4: the server's signed word on where a game ends. */
-export interface GameHead {
-  type: 'GameHead';
-  gameId: string;
-  seq: number;
-  lastHash: string;
-  sealed: boolean;
-  at: string;
-  kid: string;
-  hash: string;
-  signature: string;
-}
-
 export const GameHeadShape = z.object({
   type: z.literal('GameHead'),
   gameId: z.string(),
+  /** The last commit's seq. */
   seq: z.int(),
+  /** The last commit's hash. */
   lastHash: z.string(),
   sealed: z.boolean(),
+  /** ISO-8601, given by the caller. */
   at: z.string(),
+  /** The signing key's kid. */
   kid: z.string(),
   hash: z.string(),
   signature: z.string(),
 });
+export type GameHead = z.infer<typeof GameHeadShape>;
 
-export interface GameHeadDraft {
-  gameId: string;
-  /** The last commit's seq. */
-  seq: number;
-  /** The last commit's hash. */
-  lastHash: string;
-  sealed: boolean;
-  /** ISO-8601, given by the caller. */
-  at: string;
-  /** The signing key's kid. */
-  kid: string;
-}
+export type GameHeadDraft = Omit<GameHead, 'type' | 'hash' | 'signature'>;
 
 export function buildGameHead(draft: GameHeadDraft, sign: SignHash): GameHead {
   return signStatement(
