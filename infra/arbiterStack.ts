@@ -31,6 +31,8 @@ const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, read
 const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false };
 
 export interface ArbiterStackProps extends StackProps {
+  /** Origins whose web pages may call the API (CORS); default `*`: tokens are bearer headers, never cookies. */
+  corsOrigins?: string[];
   /** Requests per second across the API, and the burst above it. */
   throttle?: { rateLimit: number; burstLimit: number };
 }
@@ -117,8 +119,8 @@ export class ArbiterStack extends Stack {
     const api = new HttpApi(this, 'Api', {
       description: 'Arbiter: verifiable combat resolution',
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+        allowOrigins: props.corsOrigins?.length ? props.corsOrigins : ['*'],
+        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.DELETE, CorsHttpMethod.OPTIONS],
         allowHeaders: ['authorization', 'content-type', 'accept', 'if-none-match'],
         exposeHeaders: ['etag', 'retry-after'],
         maxAge: Duration.hours(1),

@@ -1,5 +1,5 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
-import type { EventStore, GameSecrets } from '../store/eventStore';
+import type { EventStore, GameSecrets, ViewerRecord } from '../store/eventStore';
 import { notFound } from './errors';
 
 export interface CachedGame {
@@ -7,6 +7,8 @@ export interface CachedGame {
   secrets: GameSecrets;
   /** The game key for the entropy so far: derived once, not per die. */
   gameKey?: { entropyCount: number; key: Buffer };
+  /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */
+  viewers?: ViewerRecord[];
 }
 
 /**

@@ -16,8 +16,9 @@ import { CommitWaiters } from './commitWaiters';
 import { GameCache, type CachedGame } from './gameCache';
 import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
+import { ViewerRequest, Viewers } from './viewers';
 import { FairnessDice } from '../../domain/dice';
-import { ApplicationError, commandIdReused, invalidRequest, unauthenticated, versionConflict } from './errors';
+import { ApplicationError, commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from './errors';
 import type { Signer } from './signer';
 import { hashToken, newToken, roleOfToken } from './tokens';
 import { fieldIssues } from './zodIssues';
@@ -70,6 +71,11 @@ export interface CommandOutcome {
 
 const MAX_APPEND_ATTEMPTS = 8;
 
+/** Stands for a spectator link's holder: never a side's name, which players choose. */
+const SPECTATOR = Symbol('spectator');
+
+const newViewerId = () => `v-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
+
 /**
  * The application: load the stream, fold, decide, append one commit. No rule
  * lives here; the domain decides, this layer stores and guards.
@@ -79,6 +85,7 @@ export class GameService {
   private readonly locks = new KeyedLock();
   private readonly waiters = new CommitWaiters();
   private readonly seedVault: SeedVault;
+  private readonly viewers: Viewers;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
   private readonly newGameId: () => string;
@@ -86,6 +93,7 @@ export class GameService {
   constructor(private readonly deps: ServiceDeps) {
     this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true);
     this.seedVault = deps.seedVault;
+    this.viewers = new Viewers(deps.store, deps.soleWriter === true);
     this.now = deps.now ?? (() => new Date().toISOString());
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
@@ -148,7 +156,7 @@ export class GameService {
     // Optimistic: a warm process decides on its cached state; if another process has
     // appended since, the conditional put loses and the loop below catches up.
     let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
-    const role = this.authenticate(game, token);
+    const role = await this.actingRole(game, token);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion } = request.data;
@@ -313,16 +321,53 @@ export class GameService {
 
   // ---- loading and secrets ----
 
+  // ---- spectator links ----
+
+  /** POST /games/{id}/viewers: a read-only link, its token shown once. */
+  async addViewer(gameId: string, token: string | undefined, body: unknown): Promise<{ viewerId: string; token: string; label?: string }> {
+    const game = await this.cache.load(gameId);
+    await this.organizerOnly(game, token, 'create spectator links');
+    const request = ViewerRequest.safeParse(body ?? {});
+    if (!request.success) throw invalidRequest(fieldIssues(request.error));
+    const viewerToken = newToken();
+    const viewerId = newViewerId();
+    const { label } = request.data;
+    await this.viewers.add(game, { viewerId, tokenHash: hashToken(viewerToken), ...(label ? { label } : {}), createdAt: this.now(), revoked: false });
+    return { viewerId, token: viewerToken, ...(label ? { label } : {}) };
+  }
+
+  /** DELETE /games/{id}/viewers/{viewerId}: the link stops working at once. */
+  async revokeViewer(gameId: string, token: string | undefined, viewerId: string): Promise<void> {
+    const game = await this.cache.load(gameId);
+    await this.organizerOnly(game, token, 'revoke spectator links');
+    if (!(await this.viewers.revoke(game, viewerId))) throw notFound(`This game has no spectator link ${JSON.stringify(viewerId)}.`);
+  }
+
+  private async organizerOnly(game: CachedGame, token: string | undefined, action: string): Promise<void> {
+    if ((await this.identify(game, token)) !== ORGANIZER) throw new ApplicationError(403, 'forbidden', `Only the organizer may ${action}.`);
+  }
+
+  // ---- loading and secrets ----
+
   private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
     const game = await this.cache.load(gameId);
-    if (!game.state.public) this.authenticate(game, token);
+    if (!game.state.public) await this.identify(game, token);
     return game;
   }
 
-  private authenticate(game: CachedGame, token: string | undefined): string {
+  /** Who holds this token: the organizer, a side, or a spectator link; 401 for anyone else. */
+  private async identify(game: CachedGame, token: string | undefined): Promise<string | typeof SPECTATOR> {
     const role = roleOfToken(game.secrets, token);
-    if (!role) throw unauthenticated();
-    return role;
+    if (role) return role;
+    if (token && (await this.viewers.find(game, token))) return SPECTATOR;
+    throw unauthenticated();
+  }
+
+  /** The role a command acts as: a spectator link reads only. */
+  private async actingRole(game: CachedGame, token: string | undefined): Promise<string> {
+    const identity = await this.identify(game, token);
+    if (identity === SPECTATOR) throw new ApplicationError(403, 'forbidden', 'A spectator link reads the game; it cannot send commands.');
+    return identity;
   }
 
   /** The server seed, opened only here: the code that rolls and seals. */

@@ -2,7 +2,7 @@ import { textLine } from '../../domain/game/textLine';
 import { invalidRequest, type FieldIssue } from '../application/errors';
 import type { GameService } from '../application/gameService';
 import { consoleObserver, observe, type Observer } from './observe';
-import { bearerToken, header, json, notModified, text, wantsText, type HttpEvent } from './respond';
+import { bearerToken, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
 import { route } from './route';
 
 function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
@@ -59,6 +59,13 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
     exportGame: route(async (event) => json(200, await (await service()).exportBundle(gameIdOf(event), bearerToken(event))), observer),
 
     verifyGame: route(async (event) => json(200, await (await service()).verify(gameIdOf(event), bearerToken(event))), observer),
+
+    addViewer: route(async (event) => json(201, await (await service()).addViewer(gameIdOf(event), bearerToken(event), event.parsedBody)), observer),
+
+    revokeViewer: route(async (event) => {
+      await (await service()).revokeViewer(gameIdOf(event), bearerToken(event), event.pathParameters?.viewerId ?? '');
+      return noContent();
+    }, observer),
 
     head: route(async (event) => json(200, await (await service()).head(gameIdOf(event), bearerToken(event))), observer),
 

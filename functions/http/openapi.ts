@@ -3,6 +3,7 @@ import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { allRulesets } from '../../domain/rulesets/registry';
 import { GameHeadShape } from '../../domain/trust/gameHead';
+import { ViewerRequest } from '../application/viewers';
 import { KeyRotationShape } from '../../domain/trust/keyRotation';
 import { CommitShape } from '../../domain/verify/bundleShape';
 import { EvaluateRequest } from '../application/evaluate';
@@ -84,6 +85,7 @@ export function openApiDocument() {
     Commit: jsonSchema(CommitShape),
     Keys: jsonSchema(Keys),
     GameHead: jsonSchema(GameHeadShape),
+    ViewerRequest: jsonSchema(ViewerRequest),
     Verification: jsonSchema(Verification),
   };
   for (const ruleset of allRulesets()) {
@@ -170,6 +172,23 @@ export function openApiDocument() {
           parameters: [gameId],
           security: bearer,
           responses: { 200: { description: 'report', content: jsonContent(ref('Verification')) }, ...errors(401, 404, 503) },
+        },
+      },
+      '/games/{id}/viewers': {
+        post: {
+          summary: 'Mint a read-only spectator link (organizer): its token reads the game, events, head and export, and sends nothing',
+          parameters: [gameId],
+          security: [{ bearer: [] }],
+          requestBody: { content: jsonContent(ref('ViewerRequest')) },
+          responses: { 201: { description: '{ viewerId, token, label? }: the token is shown once' }, ...errors(400, 401, 403, 404, 503) },
+        },
+      },
+      '/games/{id}/viewers/{viewerId}': {
+        delete: {
+          summary: 'Revoke a spectator link (organizer): it stops working at once',
+          parameters: [gameId, { name: 'viewerId', in: 'path', required: true, schema: { type: 'string' } }],
+          security: [{ bearer: [] }],
+          responses: { 204: { description: 'revoked' }, ...errors(401, 403, 404, 503) },
         },
       },
       '/games/{id}/head': {

@@ -17,6 +17,10 @@ export function text(statusCode: number, body: string, headers: Record<string, s
   return { statusCode, headers: { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8', ...headers }, body };
 }
 
+export function noContent(): HttpResult {
+  return { statusCode: 204, headers: { ...BASE_HEADERS }, body: '' };
+}
+
 export function notModified(etag: string): HttpResult {
   return { statusCode: 304, headers: { ...BASE_HEADERS, etag }, body: '' };
 }

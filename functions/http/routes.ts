@@ -1,7 +1,7 @@
 import type { HandlerName } from './handlers';
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   handler: HandlerName;
 }
@@ -18,6 +18,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/games/{id}/export', handler: 'exportGame' },
   { method: 'GET', path: '/games/{id}/verify', handler: 'verifyGame' },
   { method: 'GET', path: '/games/{id}/head', handler: 'head' },
+  { method: 'POST', path: '/games/{id}/viewers', handler: 'addViewer' },
+  { method: 'DELETE', path: '/games/{id}/viewers/{viewerId}', handler: 'revokeViewer' },
   { method: 'GET', path: '/keys', handler: 'keys' },
   { method: 'GET', path: '/verifier.mjs', handler: 'verifierScript' },
   { method: 'GET', path: '/openapi.json', handler: 'openapi' },

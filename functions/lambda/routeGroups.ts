@@ -2,7 +2,7 @@ import type { HandlerName } from '../http/handlers';
 
 /** The routes each deployed function serves; infra/ builds one function per group. */
 export const ROUTE_GROUPS = {
-  commands: ['createGame', 'postCommand'],
+  commands: ['createGame', 'postCommand', 'addViewer', 'revokeViewer'],
   reads: ['getGame', 'listEvents', 'exportGame', 'verifyGame', 'head', 'keys'],
   catalogue: ['health', 'listRulesets', 'evaluate', 'openapi'],
   // Its own function: the catalogue's bundle stays small, and this one holds little but the verifier's text.

@@ -4,6 +4,7 @@ import type { createHandlers } from '../http/handlers';
 import { MAX_BODY_BYTES } from '../http/middleware';
 import { errorBody, json, type HttpEvent, type HttpResult } from '../http/respond';
 import { matchRoute } from '../http/routes';
+import { CorsPolicy, isPreflight } from './cors';
 
 type Handlers = ReturnType<typeof createHandlers>;
 
@@ -14,33 +15,39 @@ const TRANSPORT_LIMIT = MAX_BODY_BYTES + 1;
  * Turns node:http requests into API Gateway v2 events for the same handlers the
  * Lambda functions run: no route is implemented twice.
  */
-export function createLocalServer(handlers: Handlers): Server {
+export function createLocalServer(handlers: Handlers, cors: CorsPolicy = new CorsPolicy([])): Server {
   return createServer((req, res) => {
-    handle(handlers, req, res).catch(() => {
+    handle(handlers, cors, req, res).catch(() => {
       if (!res.headersSent) write(res, json(500, errorBody('internal_error', 'Something went wrong on our side.')));
       else res.destroy();
     });
   });
 }
 
-async function handle(handlers: Handlers, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Split by hand: `new URL()` would read a path such as "//x/y" as a host, or throw.
   const rawUrl = req.url ?? '/';
   const queryAt = rawUrl.indexOf('?');
   const url = { pathname: queryAt >= 0 ? rawUrl.slice(0, queryAt) : rawUrl, search: queryAt >= 0 ? rawUrl.slice(queryAt) : '' };
   const method = req.method ?? 'GET';
   const match = matchRoute(method, url.pathname);
+  if (!match.route && match.pathKnown && isPreflight(req)) {
+    req.resume();
+    write(res, { statusCode: 204, headers: { 'cache-control': 'no-store', ...cors.preflightHeaders(req) }, body: '' });
+    return;
+  }
+  const allowed = cors.headersFor(req);
   if (!match.route) {
     req.resume();
     const status = match.pathKnown ? 405 : 404;
     const message = match.pathKnown ? `${method} is not allowed here.` : `No route ${method} ${url.pathname}.`;
-    write(res, json(status, errorBody(status === 404 ? 'not_found' : 'method_not_allowed', message)));
+    write(res, json(status, errorBody(status === 404 ? 'not_found' : 'method_not_allowed', message), allowed));
     return;
   }
   const body = await readBody(req);
   const event = toEvent(req, url, method, match.route.path, match.pathParameters, body);
   const result = await handlers[match.route.handler](event, { awsRequestId: event.requestContext.requestId });
-  write(res, result);
+  write(res, { ...result, headers: { ...result.headers, ...allowed } });
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

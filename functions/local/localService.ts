@@ -9,6 +9,7 @@ import type { Observer } from '../http/observe';
 import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
+import { CorsPolicy } from './cors';
 import { createLocalServer } from './httpAdapter';
 import { localVerifierSource } from './verifierSource';
 import { sealDataDir } from './dataDir';
@@ -30,6 +31,8 @@ export interface LocalOptions {
   port?: number;
   host?: string;
   observer?: Observer;
+  /** Origins whose web pages may call the API (CORS); `*` for any. None by default. */
+  corsOrigins?: readonly string[];
   /** Wraps the store, e.g. to inject faults in tests. */
   wrapStore?: (store: EventStore) => EventStore;
 }
@@ -44,7 +47,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
   const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault: aesSeedVault(seedKey), soleWriter: true });
-  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer));
+  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer), new CorsPolicy(options.corsOrigins ?? []));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -6,6 +6,7 @@ process.umask(0o077);
 import { resolve } from 'node:path';
 import { lockDataDir } from './dataDirLock';
 import { loadKeyRing } from './keyFiles';
+import { corsOriginsOf } from './cors';
 import { startLocalService } from './localService';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -18,7 +19,7 @@ if ('heldBy' in lock) {
   process.exit(1);
 }
 const { ring, created } = loadKeyRing(dataDir);
-const local = await startLocalService({ dataDir, keyRing: ring, port, host }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS) }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,

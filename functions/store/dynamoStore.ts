@@ -7,10 +7,16 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import type { Commit } from '../../domain/fairness/hashChain';
-import { GameIdTaken, StoreUnavailable, type AppendResult, type EventStore, type GameSecrets } from './eventStore';
+import { GameIdTaken, StoreUnavailable, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from './eventStore';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 const secretsKey = (gameId: string) => `${gameId}#secrets`;
+/** Spectator links: one item each under the game's viewers key, sk taken from the viewer id. */
+const viewersKey = (gameId: string) => `${gameId}#viewers`;
+const viewerSk = (viewerId: string) => {
+  const match = /^v-([0-9a-z]{1,10})$/.exec(viewerId);
+  return match ? String(parseInt(match[1], 36)) : undefined;
+};
 
 /**
  * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
@@ -106,6 +112,55 @@ export class DynamoEventStore implements EventStore {
       );
       const text = result.Item?.secrets?.S;
       return text ? (JSON.parse(text) as GameSecrets) : undefined;
+    });
+  }
+
+  async addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
+    const sk = viewerSk(viewer.viewerId);
+    if (!sk) throw new Error(`not a viewer id: ${viewer.viewerId}`);
+    await this.call(() =>
+      this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: { pk: { S: viewersKey(gameId) }, sk: { N: sk }, viewer: { S: JSON.stringify(viewer) } },
+          ConditionExpression: 'attribute_not_exists(sk)',
+        }),
+      ),
+    );
+  }
+
+  async revokeViewer(gameId: string, viewerId: string): Promise<boolean> {
+    const sk = viewerSk(viewerId);
+    if (!sk) return false;
+    return this.call(async () => {
+      const key = { pk: { S: viewersKey(gameId) }, sk: { N: sk } };
+      const found = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+      const text = found.Item?.viewer?.S;
+      if (!text) return false;
+      const revoked = JSON.stringify({ ...(JSON.parse(text) as ViewerRecord), revoked: true });
+      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: { ...key, viewer: { S: revoked } } }));
+      return true;
+    });
+  }
+
+  async readViewers(gameId: string): Promise<ViewerRecord[]> {
+    return this.call(async () => {
+      const viewers: ViewerRecord[] = [];
+      let startKey: QueryCommandOutput['LastEvaluatedKey'];
+      do {
+        const page: QueryCommandOutput = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': { S: viewersKey(gameId) } },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) viewers.push(JSON.parse(item.viewer.S!) as ViewerRecord);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return viewers;
     });
   }
 

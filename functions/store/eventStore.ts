@@ -9,6 +9,15 @@ export interface GameSecrets {
   tokenHashes: { organizer: string; players: Record<string, string> };
 }
 
+/** A read-only spectator link of a game (its token stored hashed, like the others). */
+export interface ViewerRecord {
+  viewerId: string;
+  tokenHash: string;
+  label?: string;
+  createdAt: string;
+  revoked: boolean;
+}
+
 export type AppendResult = { ok: true } | { ok: false; existing: Commit };
 
 /**
@@ -23,6 +32,10 @@ export interface EventStore {
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
   read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
   readSecrets(gameId: string): Promise<GameSecrets | undefined>;
+  addViewer(gameId: string, viewer: ViewerRecord): Promise<void>;
+  /** Marks a viewer revoked; false when the game has no such viewer. */
+  revokeViewer(gameId: string, viewerId: string): Promise<boolean>;
+  readViewers(gameId: string): Promise<ViewerRecord[]>;
 }
 
 /** The store (or the key store) throttled, timed out or could not be reached: 503 with Retry-After. */

@@ -1,10 +1,11 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { GameIdTaken, type AppendResult, type EventStore, type GameSecrets } from './eventStore';
+import { GameIdTaken, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, string[]>();
   private readonly secrets = new Map<string, string>();
+  private readonly viewers = new Map<string, Map<string, string>>();
 
   async createGame(first: Commit, secrets: GameSecrets): Promise<void> {
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
@@ -30,5 +31,23 @@ export class MemoryEventStore implements EventStore {
   async readSecrets(gameId: string): Promise<GameSecrets | undefined> {
     const text = this.secrets.get(gameId);
     return text ? JSON.parse(text) : undefined;
+  }
+
+  async addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
+    const viewers = this.viewers.get(gameId) ?? new Map<string, string>();
+    if (viewers.has(viewer.viewerId)) throw new Error(`viewer ${viewer.viewerId} exists`);
+    viewers.set(viewer.viewerId, JSON.stringify(viewer));
+    this.viewers.set(gameId, viewers);
+  }
+
+  async revokeViewer(gameId: string, viewerId: string): Promise<boolean> {
+    const text = this.viewers.get(gameId)?.get(viewerId);
+    if (!text) return false;
+    this.viewers.get(gameId)!.set(viewerId, JSON.stringify({ ...JSON.parse(text), revoked: true }));
+    return true;
+  }
+
+  async readViewers(gameId: string): Promise<ViewerRecord[]> {
+    return [...(this.viewers.get(gameId)?.values() ?? [])].map((text) => JSON.parse(text));
   }
 }

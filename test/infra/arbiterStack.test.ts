@@ -59,8 +59,19 @@ describe('the Arbiter stack', () => {
     expect(routes.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
-      CorsConfiguration: Match.objectLike({ AllowOrigins: ['*'], AllowHeaders: Match.arrayWith(['authorization', 'if-none-match']) }),
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['*'],
+        AllowHeaders: Match.arrayWith(['authorization', 'if-none-match']),
+        AllowMethods: Match.arrayWith(['DELETE']),
+        ExposeHeaders: ['etag', 'retry-after'],
+      }),
     });
+  });
+
+  it('limits CORS to the origins given in the stack context', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const limited = Template.fromStack(new ArbiterStack(app, 'Limited', { corsOrigins: ['https://league.test'] }));
+    limited.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://league.test'] }) });
   });
 
   it('throttles the stage, and gives the long-poll route time for a 20 s wait within the gateway limit', () => {

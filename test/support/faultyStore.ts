@@ -1,8 +1,8 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { StoreUnavailable, type AppendResult, type EventStore, type GameSecrets } from '../../functions/store/eventStore';
+import { StoreUnavailable, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from '../../functions/store/eventStore';
 
 export type Fault = 'throttle' | 'timeout' | 'ambiguous';
-export type Operation = 'createGame' | 'append' | 'read' | 'readSecrets';
+export type Operation = 'createGame' | 'append' | 'read' | 'readSecrets' | 'viewers';
 
 /**
  * Wraps a store and injects faults on a schedule: throttling (refused at once),
@@ -31,6 +31,15 @@ export class FaultyStore implements EventStore {
   }
   readSecrets(gameId: string): Promise<GameSecrets | undefined> {
     return this.run('readSecrets', () => this.inner.readSecrets(gameId));
+  }
+  addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
+    return this.run('viewers', () => this.inner.addViewer(gameId, viewer));
+  }
+  revokeViewer(gameId: string, viewerId: string): Promise<boolean> {
+    return this.run('viewers', () => this.inner.revokeViewer(gameId, viewerId));
+  }
+  readViewers(gameId: string): Promise<ViewerRecord[]> {
+    return this.run('viewers', () => this.inner.readViewers(gameId));
   }
 
   private async run<T>(operation: Operation, call: () => Promise<T>): Promise<T> {

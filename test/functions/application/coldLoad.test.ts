@@ -15,6 +15,9 @@ function slowFirstRead(inner: EventStore): EventStore {
     createGame: (first, secrets) => inner.createGame(first, secrets),
     append: (commit) => inner.append(commit),
     readSecrets: (gameId) => inner.readSecrets(gameId),
+    addViewer: (gameId, viewer) => inner.addViewer(gameId, viewer),
+    revokeViewer: (gameId, viewerId) => inner.revokeViewer(gameId, viewerId),
+    readViewers: (gameId) => inner.readViewers(gameId),
     read: async (gameId, after, limit) => {
       const commits = await inner.read(gameId, after, limit);
       if (after === 0 && ++reads === 1) await sleep(60);

@@ -1,0 +1,45 @@
+import { timingSafeEqual } from 'node:crypto';
+import * as z from 'zod';
+import { playerText } from '../../domain/playerText';
+import type { EventStore, ViewerRecord } from '../store/eventStore';
+import type { CachedGame } from './gameCache';
+import { hashToken } from './tokens';
+
+export const ViewerRequest = z.strictObject({
+  label: playerText(64).optional().describe('who the link is for, e.g. "club stream"'),
+});
+
+/**
+ * Read-only spectator links: a viewer token reads a game, its events, head and export,
+ * and nothing else. A sole writer keeps a game's viewers with its cached fold; other
+ * processes ask the store each time, so a revocation holds everywhere at once.
+ */
+export class Viewers {
+  constructor(
+    private readonly store: EventStore,
+    private readonly soleWriter: boolean,
+  ) {}
+
+  /** The live (not revoked) viewer this token belongs to. */
+  async find(game: CachedGame, token: string): Promise<ViewerRecord | undefined> {
+    const presented = Buffer.from(hashToken(token), 'hex');
+    return (await this.list(game)).find((v) => !v.revoked && timingSafeEqual(presented, Buffer.from(v.tokenHash, 'hex')));
+  }
+
+  async add(game: CachedGame, viewer: ViewerRecord): Promise<void> {
+    await this.store.addViewer(game.state.gameId, viewer);
+    if (game.viewers) game.viewers = [...game.viewers, viewer];
+  }
+
+  async revoke(game: CachedGame, viewerId: string): Promise<boolean> {
+    const revoked = await this.store.revokeViewer(game.state.gameId, viewerId);
+    if (revoked && game.viewers) game.viewers = game.viewers.map((v) => (v.viewerId === viewerId ? { ...v, revoked: true } : v));
+    return revoked;
+  }
+
+  private async list(game: CachedGame): Promise<ViewerRecord[]> {
+    if (!this.soleWriter) return this.store.readViewers(game.state.gameId);
+    game.viewers ??= await this.store.readViewers(game.state.gameId);
+    return game.viewers;
+  }
+}
