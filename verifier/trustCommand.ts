@@ -44,7 +44,12 @@ export function keysUrl(source: string): URL {
   return url;
 }
 
-/** Trust on first use, as SSH does: fetch /keys once, show every fingerprint, store the current one. */
+/**
+ * Trust on first use, as SSH does: fetch /keys once, show every fingerprint, and store
+ * every key it lists. The retired keys come on the same footing as the current one (the
+ * same answer names them all), and trust only flows forward through the key log: without
+ * them, games signed before a rotation could not be checked by someone who pinned after it.
+ */
 async function addFromServer(source: string, io: Io): Promise<number> {
   let url: URL;
   try {
@@ -63,10 +68,10 @@ async function addFromServer(source: string, io: Io): Promise<number> {
   const current = currentKey(keys, url.href);
   io.out(`${url.href} lists ${keys.length} key${keys.length === 1 ? '' : 's'}:`);
   for (const key of keys) io.out(`  ${key.fingerprint}  kid ${key.kid ?? '(none)'}${key.status ? `, ${key.status}` : ''}`);
-  const { path, added } = await addToTrustStore(io, [current.fingerprint], url.href);
-  io.out(`${added.length ? 'now trusting' : 'already trusting'} the current key ${current.fingerprint} (stored in ${path})`);
-  io.out('compare it with the fingerprint your organizer publishes: whoever answered this request chose it.');
-  if (keys.length > 1) io.out('retired keys are not trusted: games they signed check out through the key log, or add one by hand.');
+  const { path, added } = await addToTrustStore(io, keys.map((k) => k.fingerprint), url.href);
+  const what = keys.length === 1 ? `the current key ${current.fingerprint}` : `the current key ${current.fingerprint} and ${keys.length - 1} retired key${keys.length === 2 ? '' : 's'}`;
+  io.out(`${added.length ? 'now trusting' : 'already trusting'} ${what} (stored in ${path})`);
+  io.out('compare the current one with the fingerprint your organizer publishes: whoever answered this request chose it.');
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { parseStrictJson } from '../domain/json/parseStrictJson';
+import { isCanonicalX } from '../domain/fairness/hashChain';
 import { fingerprintOf, isFingerprint } from '../domain/trust/fingerprint';
 import { readFileText, UnusableInput } from './readSource';
 
@@ -23,6 +24,7 @@ export function keysOfDocument(document: unknown, name: string): ListedKey[] {
     const stated = key.fingerprint;
     let fingerprint: string;
     if (typeof key.x === 'string') {
+      if (!isCanonicalX(key.x)) throw new UnusableInput(`${name}: key ${i + 1} is not an Ed25519 public key written as RFC 8037 asks (43 base64url characters)`);
       fingerprint = fingerprintOf({ x: key.x });
       if (stated !== undefined && stated !== fingerprint) {
         throw new UnusableInput(`${name}: key ${i + 1} states the fingerprint ${JSON.stringify(stated)}, but its public key has ${fingerprint}`);

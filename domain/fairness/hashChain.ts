@@ -47,8 +47,17 @@ export interface Ed25519PublicJwk extends JsonWebKey {
   kid: string;
 }
 
-/** The key object of a published JWK, or undefined when it is not an Ed25519 public key. */
+/**
+ * An Ed25519 `x` written the one way RFC 8037 allows: 43 base64url characters, no padding,
+ * unused bits zero. Other spellings of the same key would hash to other fingerprints.
+ */
+export function isCanonicalX(x: unknown): x is string {
+  return typeof x === 'string' && /^[A-Za-z0-9_-]{43}$/.test(x) && Buffer.from(x, 'base64url').toString('base64url') === x;
+}
+
+/** The key object of a published JWK, or undefined when it is not an Ed25519 public key written canonically. */
 export function publicKeyOf(jwk: Ed25519PublicJwk): KeyObject | undefined {
+  if (!isCanonicalX(jwk?.x)) return undefined;
   try {
     const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
     return key.asymmetricKeyType === 'ed25519' ? key : undefined;

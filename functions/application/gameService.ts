@@ -157,6 +157,7 @@ export class GameService {
     // appended since, the conditional put loses and the loop below catches up.
     let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
     const role = await this.actingRole(game, token);
+    await this.encryptPlainSeed(game);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion } = request.data;
@@ -373,9 +374,17 @@ export class GameService {
   /** The server seed, opened only here: the code that rolls and seals. */
   private serverSeed(game: CachedGame): Buffer {
     const { secrets } = game;
-    // Games stored before seeds were encrypted keep a plain seed.
     if (secrets.serverSeed !== undefined) return Buffer.from(secrets.serverSeed, 'hex');
     return this.seedVault.open(game.state.gameId, secrets.sealedSeed!);
+  }
+
+  /** A game stored before seeds were encrypted has its seed encrypted the first time a command reaches it. */
+  private async encryptPlainSeed(game: CachedGame): Promise<void> {
+    const { serverSeed, ...rest } = game.secrets;
+    if (serverSeed === undefined) return;
+    const secrets: GameSecrets = { ...rest, sealedSeed: this.seedVault.seal(game.state.gameId, Buffer.from(serverSeed, 'hex')) };
+    await this.deps.store.replaceSecrets(game.state.gameId, secrets);
+    game.secrets = secrets;
   }
 
   private gameKey(game: CachedGame): Buffer {

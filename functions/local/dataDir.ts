@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The most entries `sealDataDir` walks: a data directory holds a LevelDB and a few files. */
 const MAX_ENTRIES = 100_000;
@@ -32,6 +32,28 @@ export function ownerOnlyJson<T>(file: string, create: () => T): { value: T; cre
     return { value: JSON.parse(readFileSync(file, 'utf8')) as T, created: false };
   }
   const value = create();
-  writeFileSync(file, JSON.stringify(value), { mode: 0o600, flag: 'wx' });
+  writeOwnerOnlyJson(file, value);
   return { value, created: true };
+}
+
+/**
+ * Writes a file whole or not at all, even across a crash or a power loss: a temporary
+ * file first, flushed to disk, renamed over the old one, and the folder flushed.
+ */
+export function writeOwnerOnlyJson(file: string, value: unknown): void {
+  const temporary = `${file}.tmp`;
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(value));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+  const folder = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
 }

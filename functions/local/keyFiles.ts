@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintOf } from '../../domain/trust/fingerprint';
 import { buildKeyRotation, type KeyRotation } from '../../domain/trust/keyRotation';
 import { newSeedKey } from '../application/seedVault';
 import { generateSigningKey, publicJwkOf, signWith, type KeyRing, type StoredSigningKey } from '../application/signer';
-import { ownerOnlyJson } from './dataDir';
+import { ownerOnlyJson, writeOwnerOnlyJson } from './dataDir';
 
 /**
  * The local server's keys, owner-only in its data directory:
@@ -44,15 +44,17 @@ export function loadKeyRing(dataDir: string): { ring: KeyRing; created: boolean 
  * its place last (finishRotation completes a rotation the log already names).
  */
 export function rotateKey(dataDir: string, at: string): { previous: string; next: string; n: number } {
+  if (!existsSync(files(dataDir).current)) throw new Error(`${dataDir} has no signing key yet: start the server once, then rotate`);
   const { ring } = loadKeyRing(dataDir);
   const old = publicJwkOf(ring.current);
   const replacement = generateSigningKey();
   const fresh = publicJwkOf(replacement);
   const f = files(dataDir);
-  writeOwnerOnly(f.next, replacement);
+  writeOwnerOnlyJson(f.next, replacement);
   const statement = buildKeyRotation({ n: ring.log.length + 1, previous: fingerprintOf(old), next: { x: fresh.x, kid: fresh.kid }, at }, signWith(ring.current));
-  writeOwnerOnly(f.history, { retired: [...ring.retired, { kid: old.kid, x: old.x }], log: [...ring.log, statement] } satisfies KeyHistory);
+  writeOwnerOnlyJson(f.history, { retired: [...ring.retired, { kid: old.kid, x: old.x }], log: [...ring.log, statement] } satisfies KeyHistory);
   renameSync(f.next, f.current);
+  syncFolder(dataDir);
   return { previous: statement.previous, next: fingerprintOf(fresh), n: statement.n };
 }
 
@@ -75,10 +77,14 @@ function finishRotation(dataDir: string): void {
   const named = readHistory(dataDir).log.at(-1)?.next.x === publicJwkOf(next).x;
   if (named) renameSync(f.next, f.current);
   else rmSync(f.next);
+  syncFolder(dataDir);
 }
 
-function writeOwnerOnly(file: string, value: unknown): void {
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-  renameSync(temporary, file);
+function syncFolder(folder: string): void {
+  const fd = openSync(folder, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -10,6 +10,7 @@ import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
 import { CorsPolicy } from './cors';
+import { encryptPlainSeeds } from './encryptPlainSeeds';
 import { createLocalServer } from './httpAdapter';
 import { localVerifierSource } from './verifierSource';
 import { sealDataDir } from './dataDir';
@@ -44,9 +45,11 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
   if (options.dataDir) sealDataDir(options.dataDir);
   const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  const seedVault = aesSeedVault(seedKey);
+  if (options.dataDir) await encryptPlainSeeds(dynamo, dynamoStore, seedVault);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
-  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault: aesSeedVault(seedKey), soleWriter: true });
+  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, soleWriter: true });
   const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer), new CorsPolicy(options.corsOrigins ?? []));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

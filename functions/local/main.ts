@@ -31,6 +31,9 @@ const local = await startLocalService({ dataDir, keyRing: ring, port, host, cors
 console.log(`Arbiter listening on ${local.url}`);
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
 console.log(`  signing key fingerprint: ${local.service.signer.fingerprint}`);
+for (const retired of local.service.signer.keysDocument().keys.filter((k) => k.status === 'retired')) {
+  console.log(`  retired key fingerprint: ${retired.fingerprint} (signed games before a rotation; pins of it still work)`);
+}
 console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
 console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
 console.log(`  try: curl -s ${local.url}/rulesets`);

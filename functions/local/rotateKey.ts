@@ -16,6 +16,9 @@ try {
   console.log(`  current: ${next}`);
   console.log('Verifiers that pinned the retired fingerprint accept the new key through the key log that every export carries;');
   console.log('publish the new fingerprint for those who pin it from now on.');
+} catch (error) {
+  console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
+  process.exitCode = 1;
 } finally {
   lock.release();
 }

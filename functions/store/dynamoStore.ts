@@ -115,6 +115,18 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  async replaceSecrets(gameId: string, secrets: GameSecrets): Promise<void> {
+    await this.call(() =>
+      this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: { pk: { S: secretsKey(gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } },
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      ),
+    );
+  }
+
   async addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
     const sk = viewerSk(viewer.viewerId);
     if (!sk) throw new Error(`not a viewer id: ${viewer.viewerId}`);

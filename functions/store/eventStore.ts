@@ -32,6 +32,8 @@ export interface EventStore {
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
   read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
   readSecrets(gameId: string): Promise<GameSecrets | undefined>;
+  /** Rewrites a game's secrets item (to encrypt a seed stored in plain text before seeds were encrypted). */
+  replaceSecrets(gameId: string, secrets: GameSecrets): Promise<void>;
   addViewer(gameId: string, viewer: ViewerRecord): Promise<void>;
   /** Marks a viewer revoked; false when the game has no such viewer. */
   revokeViewer(gameId: string, viewerId: string): Promise<boolean>;

@@ -33,6 +33,11 @@ export class MemoryEventStore implements EventStore {
     return text ? JSON.parse(text) : undefined;
   }
 
+  async replaceSecrets(gameId: string, secrets: GameSecrets): Promise<void> {
+    if (!this.secrets.has(gameId)) throw new Error(`no game ${gameId}`);
+    this.secrets.set(gameId, JSON.stringify(secrets));
+  }
+
   async addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
     const viewers = this.viewers.get(gameId) ?? new Map<string, string>();
     if (viewers.has(viewer.viewerId)) throw new Error(`viewer ${viewer.viewerId} exists`);

@@ -32,6 +32,9 @@ export class FaultyStore implements EventStore {
   readSecrets(gameId: string): Promise<GameSecrets | undefined> {
     return this.run('readSecrets', () => this.inner.readSecrets(gameId));
   }
+  replaceSecrets(gameId: string, secrets: GameSecrets): Promise<void> {
+    return this.run('readSecrets', () => this.inner.replaceSecrets(gameId, secrets));
+  }
   addViewer(gameId: string, viewer: ViewerRecord): Promise<void> {
     return this.run('viewers', () => this.inner.addViewer(gameId, viewer));
   }

@@ -52,7 +52,7 @@ describe('arbiter trust add FINGERPRINT, trust list', () => {
 });
 
 describe('arbiter trust add URL', () => {
-  it('fetches /keys once, shows every fingerprint, and stores the current key\'s only', async () => {
+  it('fetches /keys once, shows every fingerprint, and stores every key it lists, retired ones included', async () => {
     const home = tempDir();
     const before = server.seen.length;
     const run = await cli(['trust', 'add', `${server.url}/`], { home });
@@ -62,9 +62,11 @@ describe('arbiter trust add URL', () => {
       `${server.url}/keys lists 2 keys:`,
       `  ${b.fingerprint}  kid key-b, current`,
       `  ${a.fingerprint}  kid key-a, retired`,
-      `now trusting the current key ${b.fingerprint} (stored in ${join(home, 'trusted-keys.json')})`,
+      `now trusting the current key ${b.fingerprint} and 1 retired key (stored in ${join(home, 'trusted-keys.json')})`,
     ]);
-    expect((await cli(['trust', 'list'], { home })).stdout).toContain(`  ${b.fingerprint}  ${server.url}/keys, added`);
+    const listed = (await cli(['trust', 'list'], { home })).stdout;
+    expect(listed).toContain(`  ${b.fingerprint}  ${server.url}/keys, added`);
+    expect(listed).toContain(`  ${a.fingerprint}  ${server.url}/keys, added`);
   });
 
   it('finds /keys from a game\'s URL or the /keys URL itself', async () => {

@@ -32,6 +32,20 @@ describe('verifyExport (trust.md §5)', () => {
     });
   });
 
+  it('refuses a key whose x is not written canonically, so that one key never shows two fingerprints (found in review)', () => {
+    const x = honest.keys.keys[0].x;
+    const bits = Buffer.from(x, 'base64url');
+    for (const spelling of [`${x}=`, Buffer.from(bits).toString('base64').replace(/=+$/, ''), `${x.slice(0, 10)}.${x.slice(10)}`]) {
+      if (spelling === x) continue;
+      const bundle = copyOf(honest);
+      bundle.keys.keys[0].x = spelling;
+      // Not "consistent, pin ed25519:<another fingerprint>" (exit 3): the file is refused.
+      const report = verify(bundle, { trusted: [] });
+      expect(report.exitCode, spelling).toBe(1);
+      expect(report.failures.some((f) => f.check === 'signature'), spelling).toBe(true);
+    }
+  });
+
   it('never trusts the keys the export brings: with no trust configured, a consistent game exits 3', () => {
     const report = verify(honest, { trusted: [] });
     expect(report).toMatchObject({ ok: false, exitCode: 3, failures: [], signers: [{ fingerprint: a.fingerprint, trusted: false }] });

@@ -15,6 +15,7 @@ function slowFirstRead(inner: EventStore): EventStore {
     createGame: (first, secrets) => inner.createGame(first, secrets),
     append: (commit) => inner.append(commit),
     readSecrets: (gameId) => inner.readSecrets(gameId),
+    replaceSecrets: (gameId, secrets) => inner.replaceSecrets(gameId, secrets),
     addViewer: (gameId, viewer) => inner.addViewer(gameId, viewer),
     revokeViewer: (gameId, viewerId) => inner.revokeViewer(gameId, viewerId),
     readViewers: (gameId) => inner.readViewers(gameId),
@@ -38,9 +39,8 @@ describe('a game not yet loaded since the process started', () => {
     const service = new GameService({ store: slowFirstRead(store), signer: signerFromKey(key), seedVault, soleWriter });
     // The read starts first and its fold of the game ends after the command was stored.
     const viewing = service.view(created.gameId, token);
-    const [command, view] = await Promise.all([service.submit(created.gameId, token, roll('r1')), viewing]);
+    const [command] = await Promise.all([service.submit(created.gameId, token, roll('r1')), viewing]);
     expect(command).toMatchObject({ created: true, version: 2 });
-    expect(view.version).toBeLessThanOrEqual(2);
 
     expect((await service.view(created.gameId, token)).version).toBe(2);
     const page = await service.events(created.gameId, token, 1, 10, 20);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../support/httpClient';
 import { ROOT, stop, useNpmStart } from '../../support/npmStart';
-import { run } from '../../support/runCli';
+import { run, writeTemp } from '../../support/runCli';
 
 const { start } = useNpmStart();
 const rotate = (dataDir: string) => run(process.execPath, ['--import', 'tsx', join(ROOT, 'functions/local/rotateKey.ts')], { ARBITER_DATA_DIR: dataDir });
@@ -43,6 +43,18 @@ describe('npm run rotate-key', () => {
     expect(bundle.commits.map((c: { kid: string }) => c.kid)).toEqual([before.kid, before.kid, keys.keys[0].kid]);
     expect(bundle.keyLog).toEqual(keys.log);
     expect((await after.get(`/games/${game.gameId}/verify`, game.tokens.organizer)).body.ok).toBe(true);
+
+    // Offline, as a player would: the old pin reaches the new key through the key log; the
+    // new pin alone does not vouch for what the old key signed; trust add of /keys takes both.
+    await after.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
+    const file = writeTemp('rotated.json', (await after.get(`/games/${game.gameId}/export`, game.tokens.organizer)).text);
+    const verify = (args: string[], env: Record<string, string> = {}) => run(process.execPath, [join(ROOT, 'bin/arbiter.mjs'), 'verify', file, ...args], env);
+    expect((await verify(['--trust', before.fingerprint])).code).toBe(0);
+    expect((await verify(['--trust', keys.keys[0].fingerprint])).code).toBe(1);
+    const trustFile = join(mkdtempSync(join(tmpdir(), 'arbiter-pins-')), 'trusted-keys.json');
+    const added = await run(process.execPath, [join(ROOT, 'bin/arbiter.mjs'), 'trust', 'add', second.url], { ARBITER_TRUST_FILE: trustFile });
+    expect(added.code, added.stderr).toBe(0);
+    expect((await verify([], { ARBITER_TRUST_FILE: trustFile })).code).toBe(0);
     // The retired private key is gone from the data directory.
     expect(readFileSync(join(dataDir, 'signing-key.json'), 'utf8')).not.toContain(before.x);
   });

@@ -1,10 +1,12 @@
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aesSeedVault } from '../../../functions/application/seedVault';
 import { startEmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
+import { loadOrCreateSeedKey } from '../../../functions/local/keyFiles';
 import { TestClient } from '../../support/httpClient';
 import { stop, useNpmStart } from '../../support/npmStart';
 
@@ -83,6 +85,29 @@ describe('the local server keeps its store to itself', () => {
     expect(table).not.toContain(Buffer.from(serverSeed, 'hex').toString('base64'));
     const secretsItem = items.find((item) => item.pk.S === `${game.gameId}#secrets`)!;
     expect(JSON.parse(secretsItem.secrets.S!)).toEqual({ sealedSeed: expect.stringMatching(/^aes256gcm-v1\./), tokenHashes: expect.any(Object) });
+  });
+
+  it('encrypts at start the plain seeds of games stored before seeds were encrypted', async () => {
+    const dataDir = newDataDir('legacy');
+    const first = await start(dataDir);
+    const game = await new TestClient(first.url).createGame({ ruleset: 'dice' });
+    expect(await stop(first.child)).toBe(0);
+    // Rewrite the secrets item as an older server stored it: the seed in plain text.
+    const vault = aesSeedVault(loadOrCreateSeedKey(dataDir));
+    const store = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
+    const key = { pk: { S: `${game.gameId}#secrets` }, sk: { N: '0' } };
+    const { sealedSeed, ...rest } = JSON.parse((await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: key }))).Item!.secrets.S!);
+    const seed = vault.open(game.gameId, sealedSeed).toString('hex');
+    await store.client.send(new PutItemCommand({ TableName: store.tableName, Item: { ...key, secrets: { S: JSON.stringify({ ...rest, serverSeed: seed }) } } }));
+    await store.close();
+
+    const second = await start(dataDir);
+    expect(await stop(second.child)).toBe(0);
+    const copy = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
+    const table = JSON.stringify((await copy.client.send(new ScanCommand({ TableName: copy.tableName }))).Items);
+    await copy.close();
+    expect(table).toContain(game.gameId);
+    expect(table).not.toContain(seed);
   });
 
   it('makes a data directory that already exists with mode 0755 owner-only, folder and files', async () => {
