@@ -144,6 +144,7 @@ export class ArbiterStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Point clients here' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'SigningKeySecretArn', { value: signingSecret.secretArn, description: 'npm run rotate-key:aws -- <this> rotates the signing key' });
     // The key is derived from a secret generated at deploy time: its fingerprint is known only then.
     new CfnOutput(this, 'KeysUrl', { value: `${api.apiEndpoint}/keys`, description: 'GET it for the signing key fingerprint to publish and pin (docs/fairness.md §9)' });
     new CfnOutput(this, 'VerifierUrl', { value: `${api.apiEndpoint}/verifier.mjs`, description: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…' });

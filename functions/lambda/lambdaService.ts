@@ -3,7 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { createHash } from 'node:crypto';
 import { GameService } from '../application/gameService';
 import { aesSeedVault, noSeedVault } from '../application/seedVault';
-import { signerFromKey, signingKeyFromSecret } from '../application/signer';
+import { keyRingFromSecret, signerFromKeyRing } from '../application/signer';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { StoreUnavailable } from '../store/eventStore';
 
@@ -30,7 +30,7 @@ async function build(): Promise<GameService> {
   const seedVault = seedKeyArn ? aesSeedVault(createHash('sha256').update(await secretText(secrets, seedKeyArn), 'utf8').digest()) : noSeedVault;
   return new GameService({
     store: new DynamoEventStore(new DynamoDBClient({}), tableName),
-    signer: signerFromKey(signingKeyFromSecret(signingText)),
+    signer: signerFromKeyRing(keyRingFromSecret(signingText)),
     seedVault,
   });
 }

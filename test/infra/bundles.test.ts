@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
+import { verifyExport } from '../../domain/verify/verifyExport';
 import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
 import { buildBundles } from '../../infra/build';
 import { startFakeSecretsManager } from '../support/fakeSecretsManager';
@@ -109,6 +110,27 @@ describe('the built Lambda bundles', () => {
     const logs = created.logs + commands.logs + reads.logs;
     expect(logs).toContain('"commandType":"Roll"');
     for (const secret of ['a'.repeat(64), 'b'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+  });
+
+  it('rotate the signing key with npm run rotate-key:aws: new processes sign with the new key and publish the log; the old pin still verifies', async () => {
+    const before = (await invoke('reads', [event('GET', '/keys', '/keys')])).replies[0].json;
+    const created = (await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice' } })])).replies[0].json;
+    const aws = { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
+    const rotated = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', SECRET_ARN], aws);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain(`retired: ${before.keys[0].fingerprint}`);
+
+    const params = { params: { id: created.gameId } };
+    const played = await invoke('commands', [
+      event('POST', `/games/${created.gameId}/commands`, '/games/{id}/commands', { ...params, token: created.tokens.players.player1, body: { commandId: 'r', type: 'Roll', payload: { dice: '2d6', purpose: 'after rotation' } } }),
+      event('POST', `/games/${created.gameId}/commands`, '/games/{id}/commands', { ...params, token: created.tokens.organizer, body: { commandId: 's', type: 'Seal', payload: {} } }),
+    ]);
+    expect(played.replies.map((r) => r.statusCode)).toEqual([201, 201]);
+    const [keys, exported] = (await invoke('reads', [event('GET', '/keys', '/keys'), event('GET', `/games/${created.gameId}/export`, '/games/{id}/export', { ...params, token: created.tokens.organizer })])).replies;
+    expect(keys.json.keys.map((k: { fingerprint: string; status: string }) => [k.fingerprint === before.keys[0].fingerprint, k.status])).toEqual([[false, 'current'], [true, 'retired']]);
+    expect(keys.json.log).toHaveLength(1);
+    expect(exported.json.commits.map((c: { kid: string }) => c.kid)).toEqual([before.keys[0].kid, keys.json.keys[0].kid, keys.json.keys[0].kid]);
+    expect(verifyExport(exported.json, { trusted: [before.keys[0].fingerprint] })).toMatchObject({ ok: true, exitCode: 0 });
   });
 
   it('serve the standalone verifier at GET /verifier.mjs from a function that holds nothing else', async () => {

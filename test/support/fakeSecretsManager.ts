@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Answers Secrets Manager's GetSecretValue on loopback, so that a Lambda bundle can
- * be run here as it runs on AWS. Counts the reads, to check they happen once per process.
+ * be run here as it runs on AWS, and PutSecretValue for key rotation. Counts the reads, to check they happen once per process.
  */
 export async function startFakeSecretsManager(secrets: Record<string, string>): Promise<{ endpoint: string; reads: () => number; close: () => Promise<void> }> {
   let reads = 0;
@@ -12,9 +12,14 @@ export async function startFakeSecretsManager(secrets: Record<string, string>): 
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       const target = req.headers['x-amz-target'];
-      const { SecretId } = JSON.parse(body || '{}') as { SecretId?: string };
+      const { SecretId, SecretString } = JSON.parse(body || '{}') as { SecretId?: string; SecretString?: string };
       res.setHeader('content-type', 'application/x-amz-json-1.1');
-      if (target !== 'secretsmanager.GetSecretValue' || !SecretId || !(SecretId in secrets)) {
+      if (target === 'secretsmanager.PutSecretValue' && SecretId && Object.hasOwn(secrets, SecretId) && SecretString) {
+        secrets[SecretId] = SecretString;
+        res.end(JSON.stringify({ ARN: SecretId, Name: 'signing', VersionId: `v${Date.now()}`, VersionStages: ['AWSCURRENT'] }));
+        return;
+      }
+      if (target !== 'secretsmanager.GetSecretValue' || !SecretId || !Object.hasOwn(secrets, SecretId)) {
         res.statusCode = 400;
         res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'no such secret' }));
         return;
