@@ -18,8 +18,8 @@ A URL (of a game or its export) is fetched first, with --token or $ARBITER_TOKEN
 
 trust add stores a fingerprint in your trust file ($ARBITER_TRUST_FILE, or
 ~/.config/arbiter/trusted-keys.json); given a server URL, it fetches /keys once,
-shows every fingerprint, and stores the current key's. Compare it with the one your
-organizer publishes.
+shows every fingerprint, and stores them all (the current key and the retired ones).
+Compare the current one with the fingerprint your organizer publishes.
 
 export downloads GET /games/{id}/export to FILE, or to stdout.
 
