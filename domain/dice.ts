@@ -29,7 +29,7 @@ abstract class RecordingDice implements DiceSource {
 /** The dice of commit `seq` of a game: fairness-v1 §4. */
 export class FairnessDice extends RecordingDice {
   private readonly stream: DiceStream;
-  constructor(gameKey: Buffer, seq: number) {
+  constructor(gameKey: Uint8Array, seq: number) {
     super();
     this.stream = new DiceStream(gameKey, seq);
   }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../crypto/primitives';
 
 export const MIN_SIDES = 2;
 export const MAX_SIDES = 1000;
@@ -10,25 +10,26 @@ const TWO_POW_32 = 0x1_0000_0000;
  * as big-endian 32-bit words, one die by exact rejection sampling.
  */
 export class DiceStream {
-  private block = Buffer.alloc(0);
+  private block: Uint8Array = new Uint8Array(0);
   private offset = 0;
   private counter = 0;
 
   constructor(
-    private readonly gameKey: Buffer,
+    private readonly gameKey: Uint8Array,
     private readonly seq: number,
   ) {}
 
   /** The next 32-bit word of the stream. */
   nextWord(): number {
     if (this.offset >= this.block.length) {
-      this.block = createHmac('sha256', this.gameKey).update(`${this.seq}:${this.counter}`, 'ascii').digest();
+      this.block = hmacSha256(this.gameKey, `${this.seq}:${this.counter}`);
       this.counter += 1;
       this.offset = 0;
     }
-    const word = this.block.readUInt32BE(this.offset);
+    const b = this.block;
+    const at = this.offset;
     this.offset += 4;
-    return word;
+    return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
   }
 
   /** One die with `sides` faces, 1..sides, unbiased. */

@@ -1,5 +1,7 @@
-import { createHash, createPublicKey, KeyObject, verify, type JsonWebKey } from 'node:crypto';
 import { canonicalJson } from '../canonicalJson';
+import { bytesOfBase64, bytesOfBase64url, bytesOfHex, hexOf } from '../crypto/encoding';
+import type { Ed25519PublicKey } from '../crypto/port';
+import { ed25519PublicKey, ed25519Verify, isEd25519PublicKey, sha256 } from '../crypto/primitives';
 import type { Die } from '../dice';
 
 export const GENESIS_PREV_HASH = '0'.repeat(64);
@@ -37,14 +39,15 @@ export interface Commit extends UnsignedCommit {
 /** fairness-v1 §5: hash = hex(SHA-256(UTF8(JCS(record without hash and signature)))). */
 export function commitHash(record: UnsignedCommit | Commit): string {
   const { hash: _h, signature: _s, ...unsigned } = record as Commit;
-  return createHash('sha256').update(canonicalJson(unsigned), 'utf8').digest('hex');
+  return hexOf(sha256(canonicalJson(unsigned)));
 }
 
-export interface Ed25519PublicJwk extends JsonWebKey {
+export interface Ed25519PublicJwk {
   kty: 'OKP';
   crv: 'Ed25519';
   x: string;
   kid: string;
+  [member: string]: unknown;
 }
 
 /**
@@ -52,31 +55,24 @@ export interface Ed25519PublicJwk extends JsonWebKey {
  * unused bits zero. Other spellings of the same key would hash to other fingerprints.
  */
 export function isCanonicalX(x: unknown): x is string {
-  return typeof x === 'string' && /^[A-Za-z0-9_-]{43}$/.test(x) && Buffer.from(x, 'base64url').toString('base64url') === x;
+  return typeof x === 'string' && /^[A-Za-z0-9_-]{43}$/.test(x) && bytesOfBase64url(x) !== undefined;
 }
 
-/** The key object of a published JWK, or undefined when it is not an Ed25519 public key written canonically. */
-export function publicKeyOf(jwk: Ed25519PublicJwk): KeyObject | undefined {
-  if (!isCanonicalX(jwk?.x)) return undefined;
-  try {
-    const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
-    return key.asymmetricKeyType === 'ed25519' ? key : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * The key ready for verifying of a published JWK, or undefined when it is not an
+ * Ed25519 public key written canonically. Keep it to verify many signatures.
+ */
+export function publicKeyOf(jwk: Ed25519PublicJwk): Ed25519PublicKey | undefined {
+  if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !isCanonicalX(jwk.x)) return undefined;
+  return ed25519PublicKey(bytesOfBase64url(jwk.x)!);
 }
 
 /** fairness-v1 §5: signature = base64(Ed25519(serverKey, raw 32 bytes of hash)). */
-export function signatureIsValid(hashHex: string, signatureB64: string, key: KeyObject | Ed25519PublicJwk): boolean {
+export function signatureIsValid(hashHex: string, signatureB64: string, key: Ed25519PublicKey | Ed25519PublicJwk): boolean {
   if (typeof hashHex !== 'string' || typeof signatureB64 !== 'string' || !/^[0-9a-f]{64}$/.test(hashHex)) return false;
-  // Only the canonical encoding counts: otherwise unused padding bits could be flipped unnoticed.
-  const signature = Buffer.from(signatureB64, 'base64');
-  if (signature.length !== 64 || signature.toString('base64') !== signatureB64) return false;
-  const keyObject = key instanceof KeyObject ? key : publicKeyOf(key);
-  if (!keyObject) return false;
-  try {
-    return verify(null, Buffer.from(hashHex, 'hex'), keyObject, signature);
-  } catch {
-    return false;
-  }
+  const signature = bytesOfBase64(signatureB64);
+  if (signature?.length !== 64) return false;
+  const publicKey = isEd25519PublicKey(key) ? key : publicKeyOf(key);
+  if (!publicKey) return false;
+  return ed25519Verify(publicKey, bytesOfHex(hashHex)!, signature);
 }

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { base64urlOf } from '../crypto/encoding';
+import { sha256 } from '../crypto/primitives';
 
 /** trust.md §1: how a fingerprint is written to people, `ed25519:` and 43 base64url characters. */
 export const FINGERPRINT_PATTERN = /^ed25519:[A-Za-z0-9_-]{43}$/;
@@ -10,7 +11,7 @@ export const FINGERPRINT_PATTERN = /^ed25519:[A-Za-z0-9_-]{43}$/;
  */
 export function fingerprintOf(jwk: { x: string }): string {
   const members = `{"crv":"Ed25519","kty":"OKP","x":${JSON.stringify(jwk.x)}}`;
-  return `ed25519:${createHash('sha256').update(members, 'utf8').digest('base64url')}`;
+  return `ed25519:${base64urlOf(sha256(members))}`;
 }
 
 export function isFingerprint(text: unknown): text is string {

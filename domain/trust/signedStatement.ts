@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonicalJson';
+import { hexOf } from '../crypto/encoding';
+import { sha256 } from '../crypto/primitives';
 import { signatureIsValid, type Ed25519PublicJwk } from '../fairness/hashChain';
 
 /** What signing needs: the signature (standard base64) of the raw 32 bytes of a SHA-256 hex hash. */
@@ -11,7 +12,7 @@ export type SignHash = (hashHex: string) => string;
  */
 export function statementHash(statement: object): string {
   const { hash: _hash, signature: _signature, ...signed } = statement as { hash?: unknown; signature?: unknown };
-  return createHash('sha256').update(canonicalJson(signed), 'utf8').digest('hex');
+  return hexOf(sha256(canonicalJson(signed)));
 }
 
 /** Adds `hash` and `signature` to an unsigned statement. */

@@ -9,9 +9,9 @@ import { messageOf } from './shown';
  * only added before the first die. Commits are labelled by their position. Gives
  * the number of dice re-derived.
  */
-export function checkDice(gameId: string, seed: Buffer, commits: readonly Commit[], fail: Fail): number {
+export function checkDice(gameId: string, seed: Uint8Array, commits: readonly Commit[], fail: Fail): number {
   const entropy: EntropyEntry[] = [];
-  let gameKey: Buffer | undefined;
+  let gameKey: Uint8Array | undefined;
   let checked = 0;
   for (const [index, commit] of commits.entries()) {
     const seq = index + 1;

@@ -6,7 +6,7 @@ export interface CachedGame {
   state: GameState;
   secrets: GameSecrets;
   /** The game key for the entropy so far: derived once, not per die. */
-  gameKey?: { entropyCount: number; key: Buffer };
+  gameKey?: { entropyCount: number; key: Uint8Array };
   /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */
   viewers?: ViewerRecord[];
 }

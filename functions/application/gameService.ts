@@ -387,7 +387,7 @@ export class GameService {
     game.secrets = secrets;
   }
 
-  private gameKey(game: CachedGame): Buffer {
+  private gameKey(game: CachedGame): Uint8Array {
     const entropyCount = game.state.entropy.length;
     if (game.gameKey?.entropyCount !== entropyCount) {
       game.gameKey = { entropyCount, key: gameKeyOf(this.serverSeed(game), game.state.gameId, game.state.entropy) };

@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../domain/canonicalJson';
+import { hexOf } from '../../../domain/crypto/encoding';
 import { DiceStream } from '../../../domain/fairness/diceStream';
 import { commitmentOf, gameKeyOf } from '../../../domain/fairness/gameKey';
 import { VECTOR } from './vector';
 
 const seed = Buffer.from(VECTOR.serverSeed, 'hex');
-const roll = (gameKey: Buffer, seq: number, sides: number, n: number) => {
+const roll = (gameKey: Uint8Array, seq: number, sides: number, n: number) => {
   const stream = new DiceStream(gameKey, seq);
   return Array.from({ length: n }, () => stream.roll(sides));
 };
@@ -22,7 +23,7 @@ describe('fairness-v1 test vector', () => {
       expect(canonicalJson({ gameId: VECTOR.gameId, entropy: [] })).toBe(VECTOR.noEntropy.message);
     });
     it('derives the game key', () => {
-      expect(gameKey.toString('hex')).toBe(VECTOR.noEntropy.gameKey);
+      expect(hexOf(gameKey)).toBe(VECTOR.noEntropy.gameKey);
     });
     it('derives block 0 of seq 2', () => {
       expect(createHmac('sha256', gameKey).update('2:0').digest('hex')).toBe(VECTOR.noEntropy.block2_0);
@@ -37,7 +38,7 @@ describe('fairness-v1 test vector', () => {
   describe('with entropy from both players', () => {
     const gameKey = gameKeyOf(seed, VECTOR.gameId, VECTOR.withEntropy.entropy);
     it('derives the game key', () => {
-      expect(gameKey.toString('hex')).toBe(VECTOR.withEntropy.gameKey);
+      expect(hexOf(gameKey)).toBe(VECTOR.withEntropy.gameKey);
     });
     it('rolls the published dice', () => {
       expect(roll(gameKey, 2, 6, 10)).toEqual(VECTOR.withEntropy.seq2d6);
