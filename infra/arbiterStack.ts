@@ -24,11 +24,15 @@ const TABLE_ACTIONS: Record<LambdaName, string[]> = {
   reads: ['dynamodb:GetItem', 'dynamodb:Query'],
   catalogue: [],
   verifier: [],
+  web: [],
 };
 /** Who reads the signing secret: the signers, and the reads that publish its public key. */
-const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false, verifier: false };
+const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false, verifier: false, web: false };
 /** Who may open server seeds: only the function that creates games, rolls and seals. */
-const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false };
+const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false, web: false };
+
+/** What a function's bundle embeds is written first, by these scripts. */
+const BEFORE_BUNDLING: Record<LambdaName, string[]> = { commands: [], reads: [], catalogue: [], verifier: ['infra/verifierFiles.ts'], web: ['infra/webFiles.ts'] };
 
 export interface ArbiterStackProps extends StackProps {
   /** Origins whose web pages may call the API (CORS); default `*`: tokens are bearer headers, never cookies. */
@@ -96,9 +100,9 @@ export class ArbiterStack extends Stack {
           bundleAwsSDK: true,
           // One argument per alias (`--alias:from=to`): a repeated `--alias` key would keep only the last.
           esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-          // The verifier's text is built first, for the alias above to find it.
+          // The verifier's text and the web app's files are built first, for the aliases above to find them.
           commandHooks: {
-            beforeBundling: (inputDir) => (name === 'verifier' ? [`cd "${inputDir}" && node --import tsx infra/verifierFiles.ts`] : []),
+            beforeBundling: (inputDir) => BEFORE_BUNDLING[name].map((script) => `cd "${inputDir}" && node --import tsx ${script}`),
             beforeInstall: () => [],
             afterBundling: () => [],
           },
@@ -147,6 +151,7 @@ export class ArbiterStack extends Stack {
     new CfnOutput(this, 'SigningKeySecretArn', { value: signingSecret.secretArn, description: 'npm run rotate-key:aws -- <this> rotates the signing key' });
     // The key is derived from a secret generated at deploy time: its fingerprint is known only then.
     new CfnOutput(this, 'KeysUrl', { value: `${api.apiEndpoint}/keys`, description: 'GET it for the signing key fingerprint to publish and pin (docs/fairness.md §9)' });
+    new CfnOutput(this, 'WebUrl', { value: `${api.apiEndpoint}/`, description: 'The web app: create games, follow timelines, verify exports' });
     new CfnOutput(this, 'VerifierUrl', { value: `${api.apiEndpoint}/verifier.mjs`, description: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…' });
   }
 }

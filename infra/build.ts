@@ -1,15 +1,19 @@
-// `npm run build`: writes every Lambda bundle to dist/lambda/<name>/, and the standalone
-// verifier to dist/arbiter-verify.mjs, and prints their sizes.
+// `npm run build`: writes every Lambda bundle to dist/lambda/<name>/, the standalone
+// verifier to dist/arbiter-verify.mjs and the web app to dist/web-assets.mjs, and prints their sizes.
 import { build } from 'esbuild';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_VERIFIER_BYTES } from '../verifier/bundle';
 import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from './bundling';
 import { VERIFIER_FILE, writeVerifierFiles } from './verifierFiles';
+import { gzippedBytes, MAX_WEB_GZIP_BYTES } from '../web/build';
+import { writeWebFiles } from './webFiles';
 
 export async function buildBundles(outDir = 'dist/lambda'): Promise<Record<LambdaName, { file: string; bytes: number }>> {
   // First: the verifier function bundles the standalone verifier's text (the alias in bundling.ts).
   await writeVerifierFiles();
+  // And the web function bundles the web app's files.
+  await writeWebFiles();
   const results = {} as Record<LambdaName, { file: string; bytes: number }>;
   for (const [name, entry] of Object.entries(LAMBDA_ENTRIES) as [LambdaName, string][]) {
     const file = join(outDir, name, BUNDLE.outFile);
@@ -45,5 +49,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   console.log(`${'standalone'.padEnd(10)} ${(verifier.bytes / 1024).toFixed(1).padStart(7)} KB  ${verifier.file}${verifier.bytes <= MAX_VERIFIER_BYTES ? '' : `  (over the ${MAX_VERIFIER_BYTES / 1024} KB limit)`}`);
   over ||= verifier.bytes > MAX_VERIFIER_BYTES;
+  const web = gzippedBytes(await writeWebFiles());
+  console.log(`${'web app'.padEnd(10)} ${(web / 1024).toFixed(1).padStart(7)} KB  gzipped, every file of the page${web <= MAX_WEB_GZIP_BYTES ? '' : `  (over the ${MAX_WEB_GZIP_BYTES / 1024} KB limit)`}`);
+  over ||= web > MAX_WEB_GZIP_BYTES;
   if (over) process.exitCode = 1;
 }

@@ -7,6 +7,7 @@ export const LAMBDA_ENTRIES = {
   reads: 'functions/lambda/reads.ts',
   catalogue: 'functions/lambda/catalogue.ts',
   verifier: 'functions/lambda/verifier.ts',
+  web: 'functions/lambda/web.ts',
 } as const;
 export type LambdaName = keyof typeof LAMBDA_ENTRIES;
 
@@ -29,6 +30,8 @@ export const BUNDLE = {
     '@aws-sdk/credential-provider-node': './functions/lambda/envCredentials.ts',
     // Written by infra/verifierFiles.ts before bundling.
     'arbiter-verifier-source': './dist/verifier-source.mjs',
+    // Written by infra/webFiles.ts before bundling.
+    'arbiter-web-assets': './dist/web-assets.mjs',
   } as Record<string, string>,
   outFile: 'index.mjs',
   maxBytes: 500 * 1024,

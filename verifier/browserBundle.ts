@@ -30,7 +30,7 @@ export async function bundleForBrowser(source: string): Promise<string> {
     format: 'esm',
     target: 'es2022',
     minify: true,
-    plugins: [browserPrimitives, noNodeBuiltins],
+    plugins: BROWSER_PLUGINS,
     logLevel: 'silent',
   });
   return result.outputFiles[0].text;
@@ -61,3 +61,6 @@ const noNodeBuiltins: Plugin = {
     });
   },
 };
+
+/** The two plugins every browser bundle uses: the crypto port's browser implementation, and no Node built-ins. */
+export const BROWSER_PLUGINS: Plugin[] = [browserPrimitives, noNodeBuiltins];

@@ -255,8 +255,11 @@ export class GameService {
 
   /** GET /games/{id}. */
   async view(gameId: string, token: string | undefined) {
-    const game = await this.loadForRead(gameId, token);
+    const game = await this.cache.load(gameId);
     const s = game.state;
+    // As loadForRead, and who the token is, so a page knows whether to offer a command box;
+    // null: a public game read without a token of its own.
+    const identity = s.public ? await this.identify(game, token).catch(() => null) : await this.identify(game, token);
     return {
       gameId,
       ruleset: s.ruleset.id,
@@ -268,6 +271,7 @@ export class GameService {
       public: s.public,
       entropy: { contributions: s.entropy.length, locked: s.diceRolled },
       state: s.ruleset.present(s.rules),
+      role: identity === SPECTATOR ? 'spectator' : identity,
     };
   }
 

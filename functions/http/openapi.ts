@@ -204,6 +204,14 @@ export function openApiDocument() {
         get: { summary: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…', responses: { 200: { description: 'one ES module', content: { 'text/javascript': {} } } } },
       },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/': { get: { summary: 'The web app: create a game, follow its timeline (#/games/{id}?token=…), verify an export in the browser', responses: { 200: { description: 'HTML', content: { 'text/html': {} } } } } },
+      '/assets/{file}': {
+        get: {
+          summary: "The web app's script and style sheet",
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'the file', content: { 'text/javascript': {}, 'text/css': {} } }, 404: { description: 'no such file' } },
+        },
+      },
     },
   };
 }

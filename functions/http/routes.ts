@@ -23,6 +23,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/keys', handler: 'keys' },
   { method: 'GET', path: '/verifier.mjs', handler: 'verifierScript' },
   { method: 'GET', path: '/openapi.json', handler: 'openapi' },
+  { method: 'GET', path: '/', handler: 'webPage' },
+  { method: 'GET', path: '/assets/{file}', handler: 'webAsset' },
 ];
 
 export interface RouteMatch {

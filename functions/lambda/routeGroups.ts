@@ -7,4 +7,6 @@ export const ROUTE_GROUPS = {
   catalogue: ['health', 'listRulesets', 'evaluate', 'openapi'],
   // Its own function: the catalogue's bundle stays small, and this one holds little but the verifier's text.
   verifier: ['verifierScript'],
+  // The web app's files, embedded in the bundle: no table, no key.
+  web: ['webPage', 'webAsset'],
 } as const satisfies Record<string, readonly HandlerName[]>;

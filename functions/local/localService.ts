@@ -13,6 +13,7 @@ import { CorsPolicy } from './cors';
 import { encryptPlainSeeds } from './encryptPlainSeeds';
 import { createLocalServer } from './httpAdapter';
 import { localVerifierSource } from './verifierSource';
+import { localWebAssets } from './webAssets';
 import { sealDataDir } from './dataDir';
 import { loadKeyRing, loadOrCreateSeedKey } from './keyFiles';
 
@@ -50,7 +51,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
   const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, soleWriter: true });
-  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer), new CorsPolicy(options.corsOrigins ?? []));
+  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets), new CorsPolicy(options.corsOrigins ?? []));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -36,6 +36,7 @@ for (const retired of local.service.signer.keysDocument().keys.filter((k) => k.s
 }
 console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
 console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
+console.log(`  web app: ${local.url}/ (create a game, follow it live, verify an export)`);
 console.log(`  try: curl -s ${local.url}/rulesets`);
 
 let stopping = false;

@@ -44,9 +44,9 @@ describe('the Arbiter stack', () => {
     });
   });
 
-  it('runs four functions on nodejs22.x, arm64', () => {
+  it('runs five functions on nodejs22.x, arm64', () => {
     const functions = template.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(4);
+    expect(Object.keys(functions)).toHaveLength(5);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -97,12 +97,14 @@ describe('the Arbiter stack', () => {
     expect(actionsOf('CommandsFunction').filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
     expect(actionsOf('ReadsFunction').filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
     expect(actionsOf('CatalogueFunction')).toEqual([]);
+    expect(actionsOf('WebFunction')).toEqual([]);
   });
 
   it('lets only the functions that sign or publish the key read the signing secret, and puts it in no environment', () => {
     expect(actionsOf('CommandsFunction')).toContain('secretsmanager:GetSecretValue');
     expect(actionsOf('ReadsFunction')).toContain('secretsmanager:GetSecretValue');
     expect(actionsOf('CatalogueFunction')).not.toContain('secretsmanager:GetSecretValue');
+    expect(actionsOf('WebFunction')).not.toContain('secretsmanager:GetSecretValue');
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) });
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       const env = fn.Properties.Environment?.Variables ?? {};

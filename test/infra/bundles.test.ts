@@ -10,6 +10,8 @@ import { startFakeSecretsManager } from '../support/fakeSecretsManager';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { run, writeTemp } from '../support/runCli';
 import { buildVerifierBundle } from '../../verifier/bundle';
+import { buildWebAssets } from '../../web/build';
+import { WEB_CONTENT_SECURITY_POLICY } from '../../functions/http/webHandlers';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
 const SEED_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-seed-key';
@@ -140,6 +142,28 @@ describe('the built Lambda bundles', () => {
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(reply.body).toBe(await buildVerifierBundle());
+    expect(secrets.reads()).toBe(readsBefore);
+  });
+
+  it('serve the web app at GET / and /assets/{file} from a function that holds nothing else', async () => {
+    const readsBefore = secrets.reads();
+    const built = await buildWebAssets();
+    const served = await invoke('web', [
+      event('GET', '/', '/'),
+      event('GET', '/assets/app.js', '/assets/{file}', { params: { file: 'app.js' } }),
+      event('GET', '/assets/app.css', '/assets/{file}', { params: { file: 'app.css' } }),
+      event('GET', '/assets/other.js', '/assets/{file}', { params: { file: 'other.js' } }),
+    ]);
+    const [page, js, css, missing] = served.replies;
+    expect(served.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toBe(WEB_CONTENT_SECURITY_POLICY);
+    expect(page.body).toBe(built.get('/')!.body);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.body).toBe(built.get('/assets/app.js')!.body);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    for (const reply of [page, js, css]) expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(missing.json.error.code).toBe('not_found');
     expect(secrets.reads()).toBe(readsBefore);
   });
 

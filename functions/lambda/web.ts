@@ -1,0 +1,9 @@
+import files from 'arbiter-web-assets';
+import { webHandlers, type WebAssets } from '../http/webHandlers';
+import { powertoolsObserver } from './powertools';
+import { routeGroup } from './routeGroup';
+
+const assets: WebAssets = new Map(Object.entries(files));
+
+// GET / and /assets/{file}: no table, no key; the app's files are part of the bundle.
+export const handler = routeGroup(webHandlers(async () => assets, powertoolsObserver));

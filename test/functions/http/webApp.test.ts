@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { localWebAssets } from '../../../functions/local/webAssets';
+import { startLocalService, type LocalService } from '../../../functions/local/localService';
+import { buildWebAssets, gzippedBytes, MAX_WEB_GZIP_BYTES, type WebAssets } from '../../../web/build';
+
+let assets: WebAssets;
+beforeAll(async () => {
+  assets = await buildWebAssets();
+});
+
+/** URLs in zod's JSON-schema code: `$schema` identifiers, never fetched. */
+const SCHEMA_IDS = new Set(['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#']);
+
+describe('the web app build (web/build.ts)', () => {
+  it('is index.html, app.js and app.css, at most 150 KB gzipped together', () => {
+    expect([...assets.keys()].sort()).toEqual(['/', '/assets/app.css', '/assets/app.js']);
+    const bytes = gzippedBytes(assets);
+    expect(bytes).toBe([...assets.values()].reduce((sum, a) => sum + gzipSync(a.body, { level: 9 }).length, 0));
+    expect(bytes).toBeLessThanOrEqual(MAX_WEB_GZIP_BYTES);
+    console.log(`web app: ${(bytes / 1024).toFixed(1)} KB gzipped`);
+  });
+
+  it('loads nothing from another origin and has no inline script', () => {
+    const html = assets.get('/')!.body;
+    const refs = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    expect(refs.sort()).toEqual(['#/organize', '#/organize', '#/verify', '/assets/app.css', '/assets/app.js', 'data:,']);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\bstyle=|<style/);
+    expect(assets.get('/assets/app.css')!.body).not.toMatch(/url\(|@import/);
+    const urls = assets.get('/assets/app.js')!.body.match(/https?:\/\/[^\s"'`)]+/g) ?? [];
+    expect(urls.filter((u) => !SCHEMA_IDS.has(u) && !u.startsWith('http://[$'))).toEqual([]);
+  });
+
+  it('is built from web/app and domain/ only: never from functions/', () => {
+    const dir = new URL('../../../web/app/', import.meta.url);
+    const imports = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/^import [^;]*?from '([^']+)'|^import '([^']+)'/gm)].map((m) => m[1] ?? m[2]));
+    expect(imports.length).toBeGreaterThan(10);
+    expect(imports.filter((path) => !path.startsWith('./') && !path.startsWith('../../domain/'))).toEqual([]);
+  });
+
+  it('bundles the verifier with the browser crypto port: no Node built-in, no node:crypto', () => {
+    const js = assets.get('/assets/app.js')!.body;
+    expect(js).not.toMatch(/from\s*["']node:|require\(["']/);
+    expect(js).toContain('a key none of your trusted fingerprints reaches');
+  });
+});
+
+describe('GET / and GET /assets/{file} on the local server', () => {
+  let service: LocalService;
+  beforeAll(async () => {
+    service = await startLocalService();
+    return () => service.close();
+  });
+
+  it('serve the page with a strict Content-Security-Policy, and each asset with its type and nosniff', async () => {
+    const page = await fetch(`${service.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(await page.text()).toBe((await localWebAssets()).get('/')!.body);
+    for (const [file, type] of [['app.js', 'text/javascript; charset=utf-8'], ['app.css', 'text/css; charset=utf-8']]) {
+      const asset = await fetch(`${service.url}/assets/${file}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toBe(type);
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await asset.text()).toBe(assets.get(`/assets/${file}`)!.body);
+    }
+    const missing = await fetch(`${service.url}/assets/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('tells the page who a token is: GET /games/{id} has the role', async () => {
+    const created = (await (await fetch(`${service.url}/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ruleset: 'dice' }) })).json()) as { gameId: string; tokens: { organizer: string; players: Record<string, string> } };
+    const roleOf = async (token: string) => ((await (await fetch(`${service.url}/games/${created.gameId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { role: unknown }).role;
+    expect(await roleOf(created.tokens.organizer)).toBe('organizer');
+    expect(await roleOf(created.tokens.players.player2)).toBe('player2');
+    const viewer = (await (await fetch(`${service.url}/games/${created.gameId}/viewers`, { method: 'POST', headers: { authorization: `Bearer ${created.tokens.organizer}`, 'content-type': 'application/json' }, body: '{}' })).json()) as { token: string };
+    expect(await roleOf(viewer.token)).toBe('spectator');
+    const open = (await (await fetch(`${service.url}/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ruleset: 'dice', public: true }) })).json()) as { gameId: string };
+    const read = await fetch(`${service.url}/games/${open.gameId}`);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { role: unknown }).role).toBeNull();
+    expect((await fetch(`${service.url}/games/${created.gameId}`)).status).toBe(401);
+  });
+});

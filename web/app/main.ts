@@ -1,0 +1,40 @@
+// The web app: hash routes, so tokens stay in the fragment and never reach a server log.
+//   #/organize (default)           create a game, links, spectators, seal, export
+//   #/games/{gameId}?token={token} the live timeline (and the command box for players)
+//   #/verify                       verify an export in the browser
+import './styles.css';
+import { parseGameLink } from './api';
+import { el } from './dom';
+import { organizerPage } from './organizerPage';
+import { timelinePage } from './timelinePage';
+import { verifyPage } from './verifyPage';
+
+let dispose: () => void = () => {};
+
+function route(): void {
+  const root = document.getElementById('app')!;
+  dispose();
+  const hash = location.hash.replace(/^#/, '') || '/organize';
+  const [path, query = ''] = hash.split('?');
+  const game = parseGameLink(hash);
+  for (const a of Array.from(document.querySelectorAll<HTMLAnchorElement>('header.site a'))) {
+    if (a.getAttribute('href') === `#${path}` && !a.classList.contains('brand')) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (game) {
+    document.title = 'Game timeline — Arbiter';
+    dispose = timelinePage(root, game.gameId, game.token);
+  } else if (path === '/verify') {
+    document.title = 'Verify an export — Arbiter';
+    dispose = verifyPage(root, new URLSearchParams(query));
+  } else if (path === '/organize' || path === '/') {
+    document.title = 'Create a game — Arbiter';
+    dispose = organizerPage(root);
+  } else {
+    dispose = () => {};
+    root.replaceChildren(el('h1', {}, 'No such page'), el('p', {}, el('a', { href: '#/organize' }, 'Create a game'), ' or ', el('a', { href: '#/verify' }, 'verify an export'), '.'));
+  }
+}
+
+window.addEventListener('hashchange', route);
+route();

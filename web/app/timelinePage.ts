@@ -1,0 +1,232 @@
+// /#/games/{gameId}?token={token}: the game's header, one row per commit, new commits by
+// long-poll (after / wait / If-None-Match), reconnecting with backoff.
+import { ApiError, api, gamePath, request, serverKeys } from './api';
+import { rulesets, type RulesetInfo } from './catalogue';
+import { commandBox } from './commandBox';
+import { commitRow, type Commit } from './commitRow';
+import { clear, el, field, statusLine } from './dom';
+import { organizerTools } from './organizerTools';
+
+interface GameView {
+  gameId: string;
+  ruleset: string;
+  title: string;
+  sides: string[];
+  version: number;
+  sealed: boolean;
+  state: Record<string, unknown>;
+  role?: string | null;
+}
+
+const WAIT_SECONDS = 20;
+const MAX_BACKOFF_MS = 8_000;
+
+export function timelinePage(root: HTMLElement, gameId: string, token: string): () => void {
+  const stop = new AbortController();
+  const connection = statusLine('connection');
+  const announcer = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'announcer' });
+  const header = el('header', { class: 'game-header' });
+  const sideFilter = el('select', {}, el('option', { value: '' }, 'all'));
+  const typeFilter = el('select', {}, el('option', { value: '' }, 'all'));
+  const turnFilter = el('select', {}, el('option', { value: '' }, 'all'));
+  const turnField = field('Show turn', turnFilter);
+  turnField.hidden = true;
+  const body = el('tbody');
+  const table = el(
+    'table',
+    { class: 'timeline' },
+    el('caption', {}, 'Commits, oldest first'),
+    el('thead', {}, el('tr', {}, ...['Seq', 'Actor', 'Time', 'Line', 'Dice', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
+    body,
+  );
+  const commandSlot = el('div');
+  const toolsSlot = el('div');
+  clear(root);
+  root.append(header, connection, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
+
+  let game: GameView | undefined;
+  let ruleset: RulesetInfo | undefined;
+  let fingerprint = '…';
+  const actors = new Set<string>();
+  const types = new Set<string>();
+
+  const applyFilters = () => {
+    for (const row of Array.from(body.rows)) {
+      row.hidden =
+        (sideFilter.value !== '' && row.dataset.actor !== sideFilter.value) ||
+        (typeFilter.value !== '' && row.dataset.type !== typeFilter.value) ||
+        (turnFilter.value !== '' && row.dataset.turn !== turnFilter.value);
+    }
+  };
+  sideFilter.addEventListener('change', applyFilters);
+  typeFilter.addEventListener('change', applyFilters);
+  turnFilter.addEventListener('change', applyFilters);
+  const turns = new Set<string>();
+  // A commit belongs to the turn of the last TurnStarted-like event (any event with a numeric `turn`) up to it.
+  let turn: string | undefined;
+  const addOption = (select: HTMLSelectElement, seen: Set<string>, value: string) => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    select.append(el('option', { value }, value));
+  };
+
+  // Built once; later commits change the text of its fields in place, so nothing blinks or loses focus.
+  const facts = {
+    title: el('h1', {}, 'Game'),
+    ruleset: el('dd', {}),
+    sides: el('dd', {}),
+    version: el('dd', { 'data-field': 'version' }),
+    turn: el('dd', { 'data-field': 'turn' }),
+    sealed: el('dd', { 'data-field': 'sealed' }),
+    fingerprint: el('dd', { class: 'fingerprint', 'data-field': 'fingerprint' }),
+    role: el('dd', { 'data-field': 'role' }),
+  };
+  const turnTerm = el('dt', {}, 'Turn');
+  clear(header);
+  header.append(
+    facts.title,
+    el('dl', { class: 'facts' },
+      el('dt', {}, 'Ruleset'), facts.ruleset,
+      el('dt', {}, 'Sides'), facts.sides,
+      el('dt', {}, 'Version'), facts.version,
+      turnTerm, facts.turn,
+      el('dt', {}, 'Sealed'), facts.sealed,
+      el('dt', {}, 'Server key'), facts.fingerprint,
+      el('dt', {}, 'You are'), facts.role,
+    ),
+    el('p', {}, el('a', { href: `#/verify?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`, 'data-verify-link': '' }, 'Verify this game in your browser')),
+  );
+  const set = (node: HTMLElement, text: string) => {
+    if (node.textContent !== text) node.textContent = text;
+  };
+  const renderHeader = () => {
+    if (!game) return;
+    const s = game.state ?? {};
+    const turn = ['turn', 'phase'].filter((k) => typeof s[k] === 'string' || typeof s[k] === 'number').map((k) => `${k} ${String(s[k])}`);
+    set(facts.title, game.title || game.gameId);
+    set(facts.ruleset, ruleset?.title ?? game.ruleset);
+    set(facts.sides, game.sides.join(' vs '));
+    set(facts.version, String(game.version));
+    set(facts.turn, turn.join(', '));
+    turnTerm.hidden = facts.turn.hidden = turn.length === 0;
+    set(facts.sealed, game.sealed ? 'sealed: every die can be checked' : 'not sealed: in play');
+    facts.sealed.className = game.sealed ? 'sealed' : 'open';
+    set(facts.fingerprint, fingerprint);
+    set(facts.role, game.role ?? 'a reader of a public game');
+  };
+
+
+  const refreshGame = async () => {
+    game = await api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal });
+    renderHeader();
+    if (game.sealed) clear(commandSlot);
+  };
+
+  const addCommits = (commits: Commit[], lines: Map<number, string>, announce: boolean) => {
+    const fragment = document.createDocumentFragment();
+    for (const commit of commits) {
+      if (body.querySelector(`tr[data-seq="${commit.seq}"]`)) continue;
+      const row = commitRow(commit, lines.get(commit.seq));
+      const started = commit.events.map((e) => e.data?.turn).find((t) => typeof t === 'number');
+      if (started !== undefined) turn = String(started);
+      if (turn !== undefined) {
+        row.dataset.turn = turn;
+        addOption(turnFilter, turns, turn);
+        turnField.hidden = false;
+      }
+      fragment.append(row);
+      addOption(sideFilter, actors, commit.actor);
+      addOption(typeFilter, types, commit.command.type);
+      if (announce) {
+        const said = el('p', {}, lines.get(commit.seq) ?? `#${commit.seq} ${commit.actor} ${commit.command.type}`);
+        announcer.append(said);
+        while (announcer.childElementCount > 5) announcer.firstElementChild!.remove();
+      }
+    }
+    body.append(fragment);
+    applyFilters();
+  };
+
+  const textLines = async (after: number, limit: number): Promise<Map<number, string>> => {
+    const lines = new Map<number, string>();
+    const response = await request('GET', gamePath(gameId, `/events?after=${after}&limit=${limit}`), { token, headers: { accept: 'text/plain' }, signal: stop.signal });
+    if (!response.ok) return lines;
+    for (const line of (await response.text()).split('\n')) {
+      const seq = Number(line.match(/^#(\d+) /)?.[1]);
+      if (seq) lines.set(seq, line);
+    }
+    return lines;
+  };
+
+  const fatal = (error: ApiError) => {
+    const words = error.status === 401 ? 'This link does not open this game (anymore): it was revoked, or it is not a link of this game.' : error.status === 404 ? 'There is no such game.' : error.message;
+    connection.say(`${words} (${error.status})`, 'error');
+  };
+
+  const follow = async () => {
+    let after = 0;
+    let etag: string | undefined;
+    let backoff = 500;
+    let first = true;
+    while (!stop.signal.aborted) {
+      try {
+        const response = await request('GET', gamePath(gameId, `/events?after=${after}&limit=1000&wait=${WAIT_SECONDS}`), {
+          token,
+          headers: etag ? { 'if-none-match': etag } : {},
+          signal: stop.signal,
+        });
+        if (response.status === 401 || response.status === 403 || response.status === 404) {
+          const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+          return fatal(new ApiError(response.status, body.error?.code ?? '', body.error?.message ?? ''));
+        }
+        if (response.status !== 304 && !response.ok) throw new Error(`status ${response.status}`);
+        if (connection.dataset.kind !== 'ok') connection.say('Live: new commits appear as they are stored.', 'ok');
+        backoff = 500;
+        if (response.status === 304) continue;
+        etag = response.headers.get('etag') ?? undefined;
+        const page = (await response.json()) as { version: number; commits: Commit[] };
+        if (!page.commits.length) continue;
+        const lines = await textLines(after, page.commits.length);
+        addCommits(page.commits, lines, !first);
+        after = page.commits[page.commits.length - 1].seq;
+        if (!first || page.version > (game?.version ?? 0)) await refreshGame();
+        first = false;
+      } catch (error) {
+        if (stop.signal.aborted) return;
+        if (error instanceof ApiError) return fatal(error);
+        connection.say(`Connection lost; trying again in ${Math.round(backoff / 100) / 10} s…`, 'error');
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+  };
+
+  const start = async () => {
+    try {
+      const [view, catalogue, keys] = await Promise.all([
+        api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal }),
+        rulesets(),
+        serverKeys().catch(() => []),
+      ]);
+      game = view;
+      ruleset = catalogue.find((r) => r.id === view.ruleset);
+      fingerprint = keys.find((k) => k.status === 'current')?.fingerprint ?? 'unknown';
+      for (const side of view.sides) addOption(sideFilter, actors, side);
+      renderHeader();
+      const role = view.role;
+      if (ruleset && role && role !== 'spectator' && !view.sealed) {
+        commandSlot.append(commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {} }));
+      }
+      if (role === 'organizer') toolsSlot.append(organizerTools(gameId, token, () => void refreshGame().catch(() => {})));
+      if (role === 'spectator') toolsSlot.append(el('p', { class: 'hint spectator' }, 'Spectator link: you follow the game; you cannot send commands.'));
+      connection.say('Connecting…');
+      await follow();
+    } catch (error) {
+      if (stop.signal.aborted) return;
+      if (error instanceof ApiError) fatal(error);
+      else connection.say('The server cannot be reached. Reload the page to try again.', 'error');
+    }
+  };
+  void start();
+  return () => stop.abort();
+}
