@@ -2,30 +2,18 @@ import { transform } from 'esbuild';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseStrictJson } from '../../domain/json/parseStrictJson';
-import { fingerprintOf } from '../../domain/trust/fingerprint';
 import type { ExportBundle } from '../../domain/verify/exportBundle';
 import { verifyExport } from '../../domain/verify/verifyExport';
 import { buildBrowserVerifier, bundleForBrowser } from '../../verifier/browserBundle';
 import { MAX_VERIFIER_BYTES } from '../../verifier/bundle';
 import { copyOf, forged, newKey, rotatedExport } from '../domain/verify/signedExports';
-import { memoryService } from '../support/memoryService';
+import { serviceExport } from '../support/serviceExport';
 
 let source: string;
 let page: Context;
 let real: ExportBundle;
 let serverFingerprint: string;
 
-/** An export from the application service itself: what GET /games/{id}/export returns. */
-async function serviceExport() {
-  const { service, key } = memoryService('browser');
-  const game = await service.createGame({ ruleset: 'dice' });
-  const { player1, player2 } = game.tokens.players;
-  await service.submit(game.gameId, player1, { commandId: 'e', type: 'ContributeEntropy', payload: { entropy: 'é ✓ 😀' } });
-  for (let i = 0; i < 6; i++) await service.submit(game.gameId, i % 2 ? player1 : player2, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6+1d20', purpose: `fire ${i}` } });
-  await service.submit(game.gameId, game.tokens.organizer, { commandId: 's', type: 'Seal', payload: {} });
-  serverFingerprint = fingerprintOf({ x: key.jwk.x! });
-  return copyOf(await service.exportBundle(game.gameId, player1)) as ExportBundle;
-}
 
 /** The bundle's report in the page, as JSON text crosses from it; and Node's, for the same text. */
 function verifyInPage(bundle: unknown, trusted: string[]) {
@@ -39,7 +27,7 @@ function verifyInPage(bundle: unknown, trusted: string[]) {
 
 beforeAll(async () => {
   source = await buildBrowserVerifier();
-  real = await serviceExport();
+  ({ bundle: real, fingerprint: serverFingerprint } = await serviceExport('browser'));
   // The ES module as a script, so that node:vm can run it without its module loader.
   const script = (await transform(source, { format: 'iife', globalName: 'verifier' })).code;
   // What a browser page offers, and nothing of Node's: no require, process, Buffer or crypto module.

@@ -1,10 +1,9 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../domain/trust/fingerprint';
 import { MAX_VERIFIER_BYTES, buildVerifierBundle } from '../../verifier/bundle';
 import { forged, newKey, rotatedExport } from '../domain/verify/signedExports';
-import { memoryService } from '../support/memoryService';
+import { serviceExport } from '../support/serviceExport';
 import { run } from '../support/runCli';
 import { tempDir } from './cliHarness';
 
@@ -15,21 +14,11 @@ let dir: string;
 let verifier: (args: string[]) => ReturnType<typeof run>;
 let serverFingerprint: string;
 
-/** An export from the application service itself: what GET /games/{id}/export returns. */
-async function serviceExport() {
-  const { service, key } = memoryService('standalone');
-  const game = await service.createGame({ ruleset: 'dice' });
-  const { player1, player2 } = game.tokens.players;
-  await service.submit(game.gameId, player1, { commandId: 'e', type: 'ContributeEntropy', payload: { entropy: 'é ✓ 😀' } });
-  for (let i = 0; i < 6; i++) await service.submit(game.gameId, i % 2 ? player1 : player2, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6+1d20', purpose: `fire ${i}` } });
-  await service.submit(game.gameId, game.tokens.organizer, { commandId: 's', type: 'Seal', payload: {} });
-  serverFingerprint = fingerprintOf({ x: key.jwk.x! });
-  return JSON.parse(JSON.stringify(await service.exportBundle(game.gameId, player1)));
-}
 
 beforeAll(async () => {
   source = await buildVerifierBundle();
-  const real = await serviceExport();
+  const { bundle: real, fingerprint } = await serviceExport('standalone');
+  serverFingerprint = fingerprint;
   // Alone in an empty directory outside the project: no node_modules to lean on.
   dir = tempDir();
   writeFileSync(join(dir, 'arbiter-verify.mjs'), source);
