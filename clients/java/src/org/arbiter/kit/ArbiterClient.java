@@ -1,0 +1,278 @@
+package org.arbiter.kit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The Arbiter HTTP API with java.net.HttpURLConnection only (VASSAL's jlinked runtime has no
+ * java.net.http). A command's commandId is chosen before the first attempt and sent again
+ * unchanged on every retry, so a retry after a timeout returns the stored commit: it can never
+ * roll again. Retries are bounded: I/O failures (refused, timed out) and 503 (honouring
+ * Retry-After, up to a cap). Call it off the UI thread: it blocks.
+ */
+public final class ArbiterClient {
+    private static final Pattern ID = Pattern.compile("^[A-Za-z0-9._:-]{1,128}$");
+    private static final int MAX_BODY = 8 * 1024 * 1024;
+
+    private final String baseUrl;
+    private int connectTimeoutMs = 5_000;
+    private int readTimeoutMs = 15_000;
+    private int maxAttempts = 4;
+    private int maxRetryAfterSeconds = 10;
+    private long backoffMs = 250;
+    private volatile int lastAttempts;
+
+    /** An answer of the server that is not a success: status, error code and message. */
+    public static class ArbiterException extends Exception {
+        private static final long serialVersionUID = 1L;
+        public final int status;
+        public final String code;
+
+        public ArbiterException(int status, String code, String message) {
+            super(message);
+            this.status = status;
+            this.code = code;
+        }
+    }
+
+    /** The server could not be reached or stayed unavailable through every retry: nothing is known to have happened. */
+    public static final class Unavailable extends ArbiterException {
+        private static final long serialVersionUID = 1L;
+
+        public Unavailable(String message) {
+            super(0, "unavailable", message);
+        }
+    }
+
+    public ArbiterClient(String baseUrl) {
+        if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) throw new IllegalArgumentException("the Arbiter URL must be http:// or https://");
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    public ArbiterClient timeouts(int connectMs, int readMs) {
+        this.connectTimeoutMs = connectMs;
+        this.readTimeoutMs = readMs;
+        return this;
+    }
+
+    /** At most {@code attempts} requests per call; waits at most {@code maxRetryAfterSeconds} for one Retry-After. */
+    public ArbiterClient retries(int attempts, int maxRetryAfterSeconds, long backoffMs) {
+        if (attempts < 1) throw new IllegalArgumentException("attempts must be at least 1");
+        this.maxAttempts = attempts;
+        this.maxRetryAfterSeconds = maxRetryAfterSeconds;
+        this.backoffMs = backoffMs;
+        return this;
+    }
+
+    /** How many requests the last call made (1 = no retry). */
+    public int lastAttempts() {
+        return lastAttempts;
+    }
+
+    /** A fresh commandId; choose it once per roll, before sending, and keep it for every retry. */
+    public static String newCommandId() {
+        return "vassal-" + UUID.randomUUID();
+    }
+
+    /** POST /games: returns the answer (gameId, sides, commitment, tokens — shown once). */
+    public Map<String, Object> createGame(String ruleset, String optionsJson) throws ArbiterException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("ruleset", ruleset);
+        if (optionsJson != null) body.put("options", parse(optionsJson));
+        return object(request("POST", "/games", null, body, "application/json"));
+    }
+
+    /** GET /keys: the server's public keys (learn them into {@link TrustedKeys}; trust comes from the pins). */
+    public Map<String, Object> keys() throws ArbiterException {
+        return object(request("GET", "/keys", null, null, "application/json"));
+    }
+
+    /** POST a command and get its receipt (201 the first time, 200 for a retry of the same commandId). */
+    public Receipt command(String gameId, String token, String commandId, String type, String payloadJson) throws ArbiterException {
+        return command(gameId, token, commandId, type, payloadJson, null);
+    }
+
+    /** As {@link #command}, the organizer acting for side {@code as}. */
+    public Receipt command(String gameId, String token, String commandId, String type, String payloadJson, String as) throws ArbiterException {
+        Map<String, Object> answer = object(request("POST", "/games/" + id(gameId) + "/commands", token, commandBody(commandId, type, payloadJson, as), "application/json"));
+        Object commit = answer.get("commit");
+        if (!(commit instanceof Map)) throw new ArbiterException(200, "bad_answer", "the answer carries no commit");
+        try {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> record = (Map<String, Object>) commit;
+            return Receipt.of(record);
+        } catch (Receipt.MalformedReceipt e) {
+            throw new ArbiterException(200, "bad_answer", "malformed commit: " + e.getMessage());
+        }
+    }
+
+    /** POST a command with {@code Accept: text/plain}: the server's chat line for it (unsigned: display only). */
+    public String commandText(String gameId, String token, String commandId, String type, String payloadJson) throws ArbiterException {
+        return request("POST", "/games/" + id(gameId) + "/commands", token, commandBody(commandId, type, payloadJson, null), "text/plain");
+    }
+
+    /** GET /games/{id}/events?after=N: the commits after seq {@code after}, at most {@code limit}. */
+    public List<Receipt> events(String gameId, String token, long after, int limit) throws ArbiterException {
+        Map<String, Object> page = object(request("GET", "/games/" + id(gameId) + "/events?after=" + after + "&limit=" + limit, token, null, "application/json"));
+        List<Receipt> out = new ArrayList<>();
+        Object commits = page.get("commits");
+        if (!(commits instanceof List)) throw new ArbiterException(200, "bad_answer", "the answer carries no commits");
+        for (Object c : (List<?>) commits) {
+            if (!(c instanceof Map)) throw new ArbiterException(200, "bad_answer", "a commit is not an object");
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> record = (Map<String, Object>) c;
+                out.add(Receipt.of(record));
+            } catch (Receipt.MalformedReceipt e) {
+                throw new ArbiterException(200, "bad_answer", "malformed commit: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** GET /games/{id}/events as chat lines. */
+    public String eventsText(String gameId, String token, long after) throws ArbiterException {
+        return request("GET", "/games/" + id(gameId) + "/events?after=" + after + "&limit=1000", token, null, "text/plain");
+    }
+
+    private static Map<String, Object> commandBody(String commandId, String type, String payloadJson, String as) throws ArbiterException {
+        if (commandId == null || !ID.matcher(commandId).matches()) throw new IllegalArgumentException("commandId: 1-128 letters, digits, . _ : -");
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("commandId", commandId);
+        body.put("type", type);
+        body.put("payload", parse(payloadJson == null ? "{}" : payloadJson));
+        if (as != null) body.put("as", as);
+        return body;
+    }
+
+    private static Object parse(String json) throws ArbiterException {
+        try {
+            return Json.parse(json);
+        } catch (Json.JsonException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage());
+        }
+    }
+
+    private static String id(String gameId) {
+        if (gameId == null || !ID.matcher(gameId).matches()) throw new IllegalArgumentException("not a game id");
+        return gameId;
+    }
+
+    private static Map<String, Object> object(String text) throws ArbiterException {
+        try {
+            return Json.parseObject(text);
+        } catch (Json.JsonException e) {
+            throw new ArbiterException(200, "bad_answer", "the server's answer is not strict JSON: " + e.getMessage());
+        }
+    }
+
+    /** One call: the same request body on every attempt. */
+    private String request(String method, String path, String token, Object body, String accept) throws ArbiterException {
+        byte[] bytes;
+        try {
+            bytes = body == null ? null : Canonical.write(body).getBytes(StandardCharsets.UTF_8);
+        } catch (Canonical.CanonicalException e) {
+            throw new IllegalArgumentException("the request cannot be written as JSON: " + e.getMessage());
+        }
+        String lastProblem = "no attempt";
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            lastAttempts = attempt;
+            long waitMs = backoffMs * attempt;
+            HttpURLConnection http = null;
+            try {
+                http = (HttpURLConnection) new URL(baseUrl + path).openConnection();
+                http.setRequestMethod(method);
+                http.setConnectTimeout(connectTimeoutMs);
+                http.setReadTimeout(readTimeoutMs);
+                http.setInstanceFollowRedirects(false);
+                http.setUseCaches(false);
+                http.setRequestProperty("Accept", accept);
+                if (token != null) http.setRequestProperty("Authorization", "Bearer " + token);
+                if (bytes != null) {
+                    http.setDoOutput(true);
+                    http.setRequestProperty("Content-Type", "application/json");
+                    http.setFixedLengthStreamingMode(bytes.length);
+                    try (OutputStream out = http.getOutputStream()) {
+                        out.write(bytes);
+                    }
+                }
+                int status = http.getResponseCode();
+                String text = readAll(status >= 400 ? http.getErrorStream() : http.getInputStream());
+                if (status >= 200 && status < 300) return text;
+                if (status == 503) {
+                    String retryAfter = http.getHeaderField("Retry-After");
+                    long seconds = parseRetryAfter(retryAfter);
+                    if (seconds > maxRetryAfterSeconds) throw new Unavailable("the server is unavailable and asks to wait " + seconds + " s");
+                    waitMs = Math.max(waitMs, seconds * 1000);
+                    lastProblem = "503 unavailable";
+                } else {
+                    throw error(status, text);
+                }
+            } catch (IOException e) {
+                lastProblem = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            } finally {
+                if (http != null) http.disconnect();
+            }
+            if (attempt < maxAttempts) {
+                try {
+                    Thread.sleep(waitMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Unavailable("interrupted");
+                }
+            }
+        }
+        throw new Unavailable(lastProblem + " after " + maxAttempts + " attempts");
+    }
+
+    static long parseRetryAfter(String value) {
+        if (value == null) return 1;
+        try {
+            long s = Long.parseLong(value.trim());
+            return s < 0 ? 1 : s;
+        } catch (NumberFormatException e) {
+            return 1; // an HTTP date, or garbage: wait the minimum, bounded by maxAttempts anyway
+        }
+    }
+
+    private static ArbiterException error(int status, String text) {
+        try {
+            Map<String, Object> body = Json.parseObject(text);
+            Object error = body.get("error");
+            if (error instanceof Map) {
+                Map<?, ?> e = (Map<?, ?>) error;
+                String code = e.get("code") instanceof String ? (String) e.get("code") : "error";
+                String message = e.get("message") instanceof String ? (String) e.get("message") : "";
+                return new ArbiterException(status, code, message);
+            }
+        } catch (Json.JsonException ignored) {
+            // fall through
+        }
+        return new ArbiterException(status, "http_" + status, "HTTP " + status);
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        if (in == null) return "";
+        try (InputStream stream = in) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            int n;
+            while ((n = stream.read(buffer)) > 0) {
+                if (out.size() + n > MAX_BODY) throw new IOException("answer too large");
+                out.write(buffer, 0, n);
+            }
+            return new String(out.toByteArray(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+/*
+ * npm run test:java — builds the VASSAL integration kit (clients/java) with javac --release 17,
+ * writes the cross-check vectors with the TypeScript implementation, starts the local server
+ * in this process on an ephemeral loopback port, and runs the Java test programs. Each program
+ * ends with a line "N passed, N failed"; this driver sums them and exits non-zero on any failure.
+ *
+ * Run with tsx (node --import tsx) so that the TypeScript sources can be imported.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '../../../domain/canonicalJson.ts';
+import { commitHash } from '../../../domain/fairness/hashChain.ts';
+import { VECTOR } from '../../../test/domain/fairness/vector.ts';
+import { startLocalService } from '../../../functions/local/localService.ts';
+
+const started = Date.now();
+const kit = join(dirname(fileURLToPath(import.meta.url)), '..');
+const build = join(kit, 'build');
+const classes = join(build, 'classes');
+
+function javaFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...javaFiles(path));
+    else if (name.endsWith('.java')) out.push(path);
+  }
+  return out;
+}
+
+function fail(message) {
+  console.error(`test:java: ${message}`);
+  process.exit(1);
+}
+
+// 1. Compile: the kit and the tests; the VASSAL adapter only against a given VASSAL jar.
+rmSync(build, { recursive: true, force: true });
+mkdirSync(classes, { recursive: true });
+if (spawnSync('javac', ['-version'], { stdio: 'ignore' }).status !== 0) fail('javac not found (install a JDK 17 or later, e.g. Debian default-jdk-headless)');
+const sources = [...javaFiles(join(kit, 'src')), ...javaFiles(join(kit, 'test'))];
+const javac = spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', classes, ...sources], { stdio: 'inherit' });
+if (javac.status !== 0) fail('javac failed on the kit or its tests');
+console.log(`compiled ${sources.length} Java files (--release 17) into ${relative(process.cwd(), classes)}`);
+if (process.env.VASSAL_JAR) {
+  const adapter = javaFiles(join(kit, 'vassal'));
+  const vassalClasses = join(build, 'vassal-classes');
+  mkdirSync(vassalClasses, { recursive: true });
+  const cp = [process.env.VASSAL_JAR, classes].join(process.platform === 'win32' ? ';' : ':');
+  const result = spawnSync('javac', ['--release', '17', '-encoding', 'UTF-8', '-cp', cp, '-d', vassalClasses, ...adapter], { stdio: 'inherit' });
+  if (result.status !== 0) fail(`the VASSAL adapter does not compile against ${process.env.VASSAL_JAR}`);
+  console.log(`compiled the VASSAL adapter (${adapter.length} files) against ${process.env.VASSAL_JAR}`);
+} else {
+  console.log('skipping the VASSAL adapter (clients/java/vassal): set VASSAL_JAR=/path/to/Vengine.jar to compile it');
+}
+
+// 2. Vectors from the TypeScript implementation.
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = prng(20261123);
+const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+const pick = (list) => list[int(0, list.length - 1)];
+// Characters that exercise escaping, UTF-8 and UTF-16 key order: controls, quotes, backslash,
+// DEL, C1, line separators, bidi overrides, BMP letters, U+FFFF and astral pairs (which sort
+// before U+E000..U+FFFF by UTF-16 code units but after them by code point).
+const CHARS = ['a', 'b', 'Z', '0', ' ', '/', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\u00e9', '\u00ff',
+  '\u0100', '\u4e2d', '\u2028', '\u2029', '\u202e', '\u2066', '\ue000', '\uffef', '\uffff', '\ud83d\ude00', '\ud800\udc00', '\udbff\udfff', '<', '&', "'"];
+const str = (max = 8) => Array.from({ length: int(0, max) }, () => pick(CHARS)).join('');
+const INTS = [0, 1, -1, 6, 42, 1000, -1000, 2 ** 31, -(2 ** 31), 2 ** 32, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 1e15, 123456789012];
+const integer = () => (random() < 0.5 ? pick(INTS) : int(-1e9, 1e9));
+function value(depth) {
+  const r = random();
+  if (depth > 3 || r < 0.3) return pick([() => str(), integer, () => random() < 0.5, () => null])();
+  if (r < 0.6) return Array.from({ length: int(0, 4) }, () => value(depth + 1));
+  return object(depth + 1);
+}
+function object(depth) {
+  const out = {};
+  for (let i = int(0, 5); i > 0; i--) out[str(4)] = value(depth);
+  return out;
+}
+const hex = (n) => Array.from({ length: n }, () => '0123456789abcdef'[int(0, 15)]).join('');
+function randomCommit(i) {
+  const commit = {
+    gameId: `g-${hex(12)}${str(2)}`,
+    seq: int(1, 100000),
+    commandId: `c-${i}-${str(3)}`,
+    actor: pick(['player1', 'player2', 'allied', 'german', 'organizer']),
+    command: { type: pick(['Roll', 'ResolveCombat', 'ContributeEntropy', 'Seal']), payload: object(0) },
+    events: Array.from({ length: int(0, 3) }, () => ({ type: pick(['DiceRolled', 'CombatResolved', 'EntropyContributed']), data: object(0) })),
+    dice: Array.from({ length: int(0, 6) }, () => {
+      const sides = pick([2, 6, 10, 20, 100, 1000, int(2, 1000)]);
+      return { sides, value: int(1, sides) };
+    }),
+    recordedAt: new Date(int(0, 4e12)).toISOString(),
+    kid: `k-${hex(8)}`,
+    prevHash: hex(64),
+  };
+  if (random() < 0.2) commit.as = 'organizer';
+  return { ...commit, hash: commitHash(commit), signature: Buffer.from(hex(128), 'hex').toString('base64') };
+}
+// The input a receiver might get: keys in any order, any white space, any legal escape.
+function scramble(v) {
+  const ws = () => pick(['', '', ' ', '\n  ', '\t', '\r\n']);
+  const s = (text) => {
+    let out = '"';
+    for (const c of text) {
+      const code = c.codePointAt(0);
+      const r = random();
+      if (c === '"' || c === '\\') out += '\\' + c;
+      else if (code < 0x20) out += r < 0.5 ? JSON.stringify(c).slice(1, -1) : `\\u${code.toString(16).padStart(4, '0').toUpperCase()}`;
+      else if (c === '/' && r < 0.5) out += '\\/';
+      else if (r < 0.2) out += Array.from({ length: c.length }, (_, k) => `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`).join('');
+      else out += c;
+    }
+    return out + '"';
+  };
+  if (v === null || typeof v === 'boolean' || typeof v === 'number') return JSON.stringify(v);
+  if (typeof v === 'string') return s(v);
+  if (Array.isArray(v)) return `[${ws()}${v.map((x) => scramble(x)).join(`${ws()},${ws()}`)}${ws()}]`;
+  const keys = Object.keys(v).sort(() => random() - 0.5);
+  return `{${ws()}${keys.map((k) => `${s(k)}${ws()}:${ws()}${scramble(v[k])}`).join(`,${ws()}`)}${ws()}}`;
+}
+const lines = [];
+for (let i = 0; i < 1000; i++) {
+  const commit = randomCommit(i);
+  lines.push(JSON.stringify({ input: scramble(commit), canonical: canonicalJson(commit), hash: commit.hash }));
+}
+const randomFile = join(build, 'random-commits.jsonl');
+writeFileSync(randomFile, lines.join('\n') + '\n');
+const vectorFile = join(build, 'fairness-vector.json');
+const entropyMessage = canonicalJson({ gameId: VECTOR.gameId, entropy: VECTOR.withEntropy.entropy });
+writeFileSync(vectorFile, JSON.stringify({
+  ...VECTOR,
+  withEntropy: { ...VECTOR.withEntropy, message: entropyMessage },
+  noEntropyGameKeyInput: { gameId: VECTOR.gameId, entropy: [] },
+}));
+
+// 3. The local server, in this process, on an ephemeral loopback port.
+const local = await startLocalService({ host: '127.0.0.1', port: 0 });
+const fingerprint = local.service.signer.fingerprint;
+console.log(`local server ${local.url}, signing key ${fingerprint}`);
+
+// 4. The Java programs.
+function runJava(main, args) {
+  return new Promise((resolve) => {
+    const child = spawn('java', ['-cp', classes, `org.arbiter.kit.test.${main}`, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').pop() ?? '';
+      const m = /^(\d+) passed, (\d+) failed$/.exec(last);
+      resolve({ main, code, passed: m ? Number(m[1]) : 0, failed: m ? Number(m[2]) : 1, counted: !!m });
+    });
+  });
+}
+const results = [];
+try {
+  results.push(await runJava('OfflineTests', []));
+  results.push(await runJava('CrossCheckTests', [vectorFile, randomFile]));
+  results.push(await runJava('LiveTests', [local.url, fingerprint]));
+} finally {
+  await local.close();
+}
+let passed = 0;
+let failed = 0;
+let ok = true;
+for (const r of results) {
+  passed += r.passed;
+  failed += r.failed;
+  if (r.code !== 0 || !r.counted || r.failed > 0) {
+    ok = false;
+    console.log(`test:java: ${r.main} exited ${r.code}${r.counted ? '' : ' without its "N passed, N failed" line'}`);
+  }
+}
+console.log(`test:java: ${results.length} programs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);
