@@ -20,18 +20,23 @@ export function buildBrowserVerifier(): Promise<string> {
   return bundleForBrowser(ENTRY);
 }
 
+/** How every browser bundle is built: in memory, minified, with the browser crypto and no Node built-ins. */
+export const BROWSER_BUILD = {
+  bundle: true,
+  write: false,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'silent',
+} as const;
+
 /** `source`, a module resolved from the repository root, bundled as buildBrowserVerifier bundles the verifier. */
 export async function bundleForBrowser(source: string): Promise<string> {
   const result = await build({
+    ...BROWSER_BUILD,
     stdin: { contents: source, resolveDir: ROOT, sourcefile: 'browser-verifier-entry.ts', loader: 'ts' },
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
     plugins: BROWSER_PLUGINS,
-    logLevel: 'silent',
   });
   return result.outputFiles[0].text;
 }

@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { BROWSER_PLUGINS } from '../verifier/browserBundle';
+import { BROWSER_BUILD, BROWSER_PLUGINS } from '../verifier/browserBundle';
 import { indexHtml } from './indexHtml';
 
 export interface WebAsset {
@@ -21,17 +21,11 @@ const ENTRY = fileURLToPath(new URL('./app/main.ts', import.meta.url));
 
 export async function buildWebAssets(): Promise<WebAssets> {
   const result = await build({
+    ...BROWSER_BUILD,
     entryPoints: { app: ENTRY },
     outdir: '/assets',
-    bundle: true,
-    write: false,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
     legalComments: 'none',
     plugins: BROWSER_PLUGINS,
-    logLevel: 'silent',
   });
   const assets: WebAssets = new Map([['/', { body: indexHtml(), contentType: 'text/html; charset=utf-8' }]]);
   for (const file of result.outputFiles) {

@@ -1,5 +1,6 @@
 // `npm run rotate-key`: retires the local server's signing key for a new one (trust.md §3).
 import { resolve } from 'node:path';
+import { rotationReport } from '../application/rotationReport';
 import { lockDataDir } from './dataDirLock';
 import { rotateKey } from './keyFiles';
 
@@ -10,12 +11,8 @@ if ('heldBy' in lock) {
   process.exit(1);
 }
 try {
-  const { previous, next, n } = rotateKey(dataDir, new Date().toISOString());
-  console.log(`Signing key rotated (key log statement ${n}, signed by the old key).`);
-  console.log(`  retired: ${previous}`);
-  console.log(`  current: ${next}`);
-  console.log('Verifiers that pinned the retired fingerprint accept the new key through the key log that every export carries;');
-  console.log('publish the new fingerprint for those who pin it from now on.');
+  const rotated = rotateKey(dataDir, new Date().toISOString());
+  for (const line of rotationReport(rotated, 'Start the server: it signs with the new key from now on.')) console.log(line);
 } catch (error) {
   console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
   process.exitCode = 1;
