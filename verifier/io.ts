@@ -8,6 +8,8 @@ export interface Io {
   err(line: string): void;
   /** Raw text for stdout (an export piped to a file). */
   write(text: string): void;
+  /** A status line rewritten in place on a terminal's stderr ('' clears it); absent when stderr is not a terminal. */
+  progress?: (text: string) => void;
   env: Record<string, string | undefined>;
   home: string;
   now(): Date;
@@ -20,6 +22,7 @@ export function processIo(): Io {
     out: (line) => void process.stdout.write(`${line}\n`),
     err: (line) => void process.stderr.write(`${line}\n`),
     write: (text) => void process.stdout.write(text),
+    ...(process.stderr.isTTY ? { progress: (text: string) => void process.stderr.write(`\r\u001b[K${text}`) } : {}),
     env: process.env,
     home: homedir(),
     now: () => new Date(),
@@ -28,5 +31,11 @@ export function processIo(): Io {
 
 /** The same Io, with every line escaped: text from files and servers cannot forge lines. */
 export function escapedIo(io: Io): Io {
-  return { ...io, out: (line) => io.out(printable(line)), err: (line) => io.err(printable(line)) };
+  const progress = io.progress;
+  return {
+    ...io,
+    out: (line) => io.out(printable(line)),
+    err: (line) => io.err(printable(line)),
+    ...(progress ? { progress: (text: string) => progress(printable(text)) } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 import { parseStrictJson } from '../domain/json/parseStrictJson';
 import { fetchText, isUrl, readFileText, UnusableInput } from './readSource';
 
-/** The URL of a game's export: a game URL gains `/export`. */
+/** The URL of an export: a game's or a tournament's URL gains `/export`. */
 export function exportUrl(source: string): URL {
   let url: URL;
   try {
@@ -9,7 +9,7 @@ export function exportUrl(source: string): URL {
   } catch {
     throw new UnusableInput(`${JSON.stringify(source)} is not a URL`);
   }
-  if (/\/games\/[^/]+\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/$/, '')}/export`;
+  if (/\/(games|tournaments)\/[^/]+\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/$/, '')}/export`;
   return url;
 }
 
@@ -20,7 +20,10 @@ export async function exportText(source: string, token: string | undefined): Pro
 
 /** The parsed export, read strictly (duplicate keys, lone surrogates and deep nesting refused). */
 export async function loadExport(source: string, token: string | undefined): Promise<unknown> {
-  const text = await exportText(source, token);
+  return parseExport(await exportText(source, token), source);
+}
+
+export function parseExport(text: string, source: string): unknown {
   try {
     return parseStrictJson(text);
   } catch (error) {

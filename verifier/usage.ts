@@ -16,6 +16,10 @@ document saved earlier), or added with "arbiter trust add", and keys those hand 
 to through the export's key log. Keys inside the file are never trusted by themselves.
 A URL (of a game or its export) is fetched first, with --token or $ARBITER_TOKEN.
 
+A tournament's export (GET /tournaments/{id}/export, one game per line) is verified
+game by game, with a progress bar on a terminal, then a table with a line per game;
+its exit status is the worst of its games'. With --json: one report per game, a line each.
+
 trust add stores a fingerprint in your trust file ($ARBITER_TRUST_FILE, or
 ~/.config/arbiter/trusted-keys.json); given a server URL, it fetches /keys once,
 shows every fingerprint, and stores them all (the current key and the retired ones).

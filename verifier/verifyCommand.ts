@@ -4,7 +4,9 @@ import { shown } from '../domain/verify/shown';
 import { examineExport } from '../domain/verify/verifyExport';
 import { describeExamination } from './describeExamination';
 import type { Io } from './io';
-import { loadExport } from './loadExport';
+import { exportText, parseExport } from './loadExport';
+import { isTournamentExport, NotATournamentExport } from '../domain/verify/tournamentExport';
+import { verifyTournament } from './verifyTournament';
 import { lastValue, parseArguments, UsageError } from './parseArguments';
 import { printableJson } from './printable';
 import { UnusableInput } from './readSource';
@@ -14,7 +16,7 @@ import { USAGE } from './usage';
 
 const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--help': 'boolean' } as const;
 
-/** `arbiter verify FILE|URL [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T]` (trust.md §5). */
+/** `arbiter verify FILE|URL (a game's export, or a tournament's) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T]` (trust.md §5). */
 export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
   const json = args.includes('--json');
   const unusable = (reason: string) => {
@@ -31,8 +33,11 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export, file or URL' : 'which export? give a file or a URL');
     const [source] = parsed.positionals;
     const trusted = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
-    const bundle = await loadExport(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
-    const examination = examineExport(bundle, { trusted, allowUnsealed: parsed.booleans.has('--allow-unsealed') });
+    const text = await exportText(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
+    const allowUnsealed = parsed.booleans.has('--allow-unsealed');
+    if (isTournamentExport(text)) return verifyTournament(text, { trusted, allowUnsealed, json }, io);
+    const bundle = parseExport(text, source);
+    const examination = examineExport(bundle, { trusted, allowUnsealed });
     const { report } = examination;
     if (report.exitCode === EXIT.unusable) {
       const why = isObject(bundle) ? (report.failures[0]?.reason ?? '').replace(/^not an export bundle: /, '') : `it holds ${shown(bundle)}, not an object`;
@@ -44,6 +49,7 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
   } catch (error) {
     if (error instanceof UsageError) return unusable(`${error.message} (arbiter --help shows how)`);
     if (error instanceof UnusableInput) return unusable(error.message);
+    if (error instanceof NotATournamentExport) return unusable(error.message);
     throw error;
   }
 }

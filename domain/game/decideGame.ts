@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { DiceSource } from '../dice';
-import { EntropyLocked, Forbidden, GameSealed } from '../errors';
+import { EntropyLocked, Forbidden, GameSealed, RuleViolation } from '../errors';
 import { mayEverSend, ORGANIZER, type Command, type CommandSpec, type DomainEvent, type Role, type Ruleset } from '../ruleset';
-import { gameCommands, type CreateGameBody } from './gameCommands';
+import { gameCommands, SERVICE_COMMANDS, type CreateGameBody } from './gameCommands';
 import type { GameState } from './gameState';
 
 export interface GameContext {
@@ -19,8 +19,9 @@ export function commandSpec(ruleset: Ruleset, type: string): CommandSpec | undef
   return undefined;
 }
 
+/** The commands a client may send to POST /games/{id}/commands (the token commands are sent by their own routes). */
 export function commandTypes(ruleset: Ruleset): string[] {
-  return [...Object.keys(gameCommands), ...Object.keys(ruleset.commands)];
+  return [...Object.keys(gameCommands).filter((type) => !SERVICE_COMMANDS.has(type)), ...Object.keys(ruleset.commands)];
 }
 
 export type PayloadCheck = { ok: true; payload: unknown } | { ok: false; error: z.ZodError } | { ok: false; unknownType: true };
@@ -57,8 +58,30 @@ export function decideGame(state: GameState, command: Command, ctx: GameContext)
     case 'Seal':
       if (!ctx.serverSeed) throw new Error('Seal needs the server seed');
       return [{ type: 'GameSealed', data: { serverSeed: ctx.serverSeed } }];
+    case 'ReissueToken': {
+      const { role, tokenId } = command.payload as { role: string; tokenId: string };
+      checkTokenRole(state, role);
+      return [{ type: 'TokenReissued', data: { role, tokenId } }];
+    }
+    case 'RevokeToken': {
+      const { role } = command.payload as { role: string };
+      checkTokenRole(state, role);
+      if (role === ORGANIZER) {
+        throw new RuleViolation("The organizer's token can be reissued but not revoked: someone must be able to seal the game.", 'tokens: the organizer keeps a token');
+      }
+      if (state.credentials.get(role) === null) {
+        throw new RuleViolation(`The ${role} side's token is already revoked; reissue it to give the side a new one.`, 'tokens: revoke once');
+      }
+      return [{ type: 'TokenRevoked', data: { role } }];
+    }
     default:
       return state.ruleset.decide(state.rules, command, { actor: ctx.actor, dice: ctx.dice, now: ctx.now });
+  }
+}
+
+function checkTokenRole(state: GameState, role: string): void {
+  if (role !== ORGANIZER && !state.sides.includes(role)) {
+    throw new RuleViolation(`This game has no side ${JSON.stringify(role)}; its roles are organizer, ${state.sides.join(', ')}.`, 'tokens: a role of this game');
   }
 }
 
@@ -80,6 +103,10 @@ export function summarizeCommit(state: GameState | undefined, command: Command, 
       return `entropy ${JSON.stringify((command.payload as { entropy: string }).entropy)}`;
     case 'Seal':
       return `sealed, server seed ${String(first?.data.serverSeed ?? '')}`;
+    case 'ReissueToken':
+      return `new token for ${String(first?.data.role ?? '')} (${String(first?.data.tokenId ?? '')}); the old one no longer works`;
+    case 'RevokeToken':
+      return `token of ${String(first?.data.role ?? '')} revoked`;
     default:
       return state ? state.ruleset.summarize(command, events) : '';
   }

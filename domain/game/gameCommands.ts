@@ -9,6 +9,18 @@ export const ContributeEntropy = z.strictObject({
 
 export const Seal = z.strictObject({});
 
+/** The public name of an issued token; the token itself never enters a commit. */
+export const TokenId = z.string().regex(/^k-[0-9a-z]{1,10}$/, 'a token id is k- and 1 to 10 lowercase letters or digits');
+
+/** A side's name, or "organizer". */
+const TokenRole = z.string().min(1).max(64);
+
+export const ReissueToken = z.strictObject({ role: TokenRole, tokenId: TokenId });
+export const RevokeToken = z.strictObject({ role: TokenRole });
+
+/** Commands the service builds itself (POST and DELETE /games/{id}/tokens/{role}): never accepted at /commands. */
+export const SERVICE_COMMANDS: ReadonlySet<string> = new Set(['ReissueToken', 'RevokeToken']);
+
 export const gameCommands: Record<string, CommandSpec> = {
   ContributeEntropy: {
     schema: ContributeEntropy,
@@ -19,6 +31,16 @@ export const gameCommands: Record<string, CommandSpec> = {
     schema: Seal,
     who: { sides: 'none', organizer: true },
     description: 'End the game and reveal its server seed; nothing can follow.',
+  },
+  ReissueToken: {
+    schema: ReissueToken,
+    who: { sides: 'none', organizer: true },
+    description: "Replace a role's bearer token; the old one stops working. Sent by POST /games/{id}/tokens/{role}, which shows the new token once.",
+  },
+  RevokeToken: {
+    schema: RevokeToken,
+    who: { sides: 'none', organizer: true },
+    description: "Withdraw a side's bearer token until it is reissued. Sent by DELETE /games/{id}/tokens/{role}.",
   },
 };
 

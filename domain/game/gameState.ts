@@ -19,6 +19,12 @@ export interface GameState {
   diceRolled: boolean;
   sealed: boolean;
   serverSeed?: string;
+  /**
+   * Which bearer token each role holds now: absent, the one issued at creation; a token
+   * id, the one a TokenReissued named; null, revoked. Keyed by role in a Map: sides are
+   * names players chose.
+   */
+  credentials: ReadonlyMap<string, string | null>;
   /** commandId → seq, so that a retried command finds its commit. */
   commandIds: Map<string, number>;
   rules: unknown;
@@ -45,6 +51,12 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
       case 'GameSealed':
         next.sealed = true;
         next.serverSeed = String(event.data.serverSeed);
+        break;
+      case 'TokenReissued':
+        next.credentials = new Map(next.credentials).set(String(event.data.role), String(event.data.tokenId));
+        break;
+      case 'TokenRevoked':
+        next.credentials = new Map(next.credentials).set(String(event.data.role), null);
         break;
       default:
         next.rules = state.ruleset.evolve(next.rules, event);
@@ -75,6 +87,7 @@ function createdState(commit: Commit): GameState {
     entropy: [],
     diceRolled: commit.dice.length > 0,
     sealed: false,
+    credentials: new Map(),
     commandIds: new Map([[commit.commandId, 1]]),
     rules: ruleset.initialState(data.options, data.sides),
   };

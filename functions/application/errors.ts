@@ -21,8 +21,8 @@ export const invalidRequest = (issues: FieldIssue[], message?: string) =>
 
 export const notFound = (what = 'No such game.') => new ApplicationError(404, 'not_found', what);
 
-export const unauthenticated = () =>
-  new ApplicationError(401, 'unauthenticated', 'A bearer token of this game is needed (Authorization: Bearer <token>).');
+export const unauthenticated = (message = 'A bearer token of this game is needed (Authorization: Bearer <token>).') =>
+  new ApplicationError(401, 'unauthenticated', message);
 
 export const versionConflict = (currentVersion: number) =>
   new ApplicationError(409, 'version_conflict', `The game is at version ${currentVersion}, not the expected one.`, { currentVersion });

@@ -1,5 +1,5 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
-import type { EventStore, GameSecrets, ViewerRecord } from '../store/eventStore';
+import type { EventStore, GameSecrets, IssuedToken, ViewerRecord } from '../store/eventStore';
 import { notFound } from './errors';
 
 export interface CachedGame {
@@ -9,6 +9,8 @@ export interface CachedGame {
   gameKey?: { entropyCount: number; key: Uint8Array };
   /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */
   viewers?: ViewerRecord[];
+  /** The tokens issued after creation that this process has read (credentials.ts). */
+  issuedTokens?: IssuedToken[];
 }
 
 /**

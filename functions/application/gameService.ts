@@ -5,9 +5,9 @@ import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
 import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
 import { buildCommit } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, decideCreate, decideGame } from '../../domain/game/decideGame';
-import { CreateGameBody } from '../../domain/game/gameCommands';
+import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
-import { ORGANIZER } from '../../domain/ruleset';
+import { ORGANIZER, type Command } from '../../domain/ruleset';
 import { buildGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
@@ -18,9 +18,13 @@ import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
 import { ViewerRequest, Viewers } from './viewers';
 import { FairnessDice } from '../../domain/dice';
-import { ApplicationError, commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from './errors';
+import { GameSealed } from '../../domain/errors';
+import { Credentials, SPECTATOR } from './credentials';
+import { TournamentTokens } from './tournamentTokens';
+import { Tournaments } from './tournaments';
+import { ApplicationError, commandIdReused, invalidRequest, notFound, versionConflict } from './errors';
 import type { Signer } from './signer';
-import { hashToken, newToken, roleOfToken } from './tokens';
+import { hashToken, newToken } from './tokens';
 import { fieldIssues } from './zodIssues';
 
 export interface ServiceDeps {
@@ -59,6 +63,23 @@ export interface CreatedGame {
   commitment: string;
   version: 1;
   tokens: { organizer: string; players: Record<string, string> };
+  /** Present when the game was created with a tournament's token. */
+  tournamentId?: string;
+}
+
+/** What createGame needs to know of a tournament that takes the game. */
+export interface TournamentEntry {
+  tournamentId: string;
+  /** Lists the game under its tournament; runs once the request is valid, before the game is stored. */
+  list: (gameId: string) => Promise<void>;
+}
+
+interface AppendRequest {
+  commandId: string;
+  command: Command;
+  /** The side named by "as", when the organizer acts for it. */
+  as?: string;
+  expectedVersion?: number;
 }
 
 export interface CommandOutcome {
@@ -70,9 +91,6 @@ export interface CommandOutcome {
 }
 
 const MAX_APPEND_ATTEMPTS = 8;
-
-/** Stands for a spectator link's holder: never a side's name, which players choose. */
-const SPECTATOR = Symbol('spectator');
 
 const newViewerId = () => `v-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
 
@@ -86,6 +104,8 @@ export class GameService {
   private readonly waiters = new CommitWaiters();
   private readonly seedVault: SeedVault;
   private readonly viewers: Viewers;
+  private readonly credentials: Credentials;
+  readonly tournaments: Tournaments;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
   private readonly newGameId: () => string;
@@ -94,16 +114,19 @@ export class GameService {
     this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true);
     this.seedVault = deps.seedVault;
     this.viewers = new Viewers(deps.store, deps.soleWriter === true);
+    const tournamentTokens = new TournamentTokens(deps.store);
+    this.credentials = new Credentials(deps.store, this.viewers, tournamentTokens);
     this.now = deps.now ?? (() => new Date().toISOString());
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
+    this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now);
   }
 
   get signer(): Signer {
     return this.deps.signer;
   }
 
-  async createGame(body: unknown): Promise<CreatedGame> {
+  async createGame(body: unknown, tournament?: TournamentEntry): Promise<CreatedGame> {
     const parsed = CreateGameBody.safeParse(body);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const ruleset = findRuleset(parsed.data.ruleset);
@@ -142,9 +165,12 @@ export class GameService {
         organizer: hashToken(tokens.organizer),
         players: Object.fromEntries(Object.entries(tokens.players).map(([s, t]) => [s, hashToken(t)])),
       },
+      ...(tournament ? { tournamentId: tournament.tournamentId } : {}),
     };
+    // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
+    await tournament?.list(gameId);
     await this.deps.store.createGame(first, secrets);
-    return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens };
+    return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
   }
 
   /** POST /games/{id}/commands. */
@@ -155,16 +181,17 @@ export class GameService {
   private async submitLocked(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     // Optimistic: a warm process decides on its cached state; if another process has
     // appended since, the conditional put loses and the loop below catches up.
-    let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
-    const role = await this.actingRole(game, token);
+    const game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
+    const role = await this.credentials.actingRole(game, token);
     await this.encryptPlainSeed(game);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
-    const { commandId, type, expectedVersion } = request.data;
-    const viaOrganizer = request.data.as !== undefined;
-    const actor = viaOrganizer ? request.data.as! : role;
-    if (viaOrganizer && role !== ORGANIZER) {
+    const { commandId, type, expectedVersion, as } = request.data;
+    if (as !== undefined && role !== ORGANIZER) {
       throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
+    }
+    if (SERVICE_COMMANDS.has(type)) {
+      throw invalidRequest([{ field: 'type', message: `${type} is not sent as a command: use ${type === 'ReissueToken' ? 'POST' : 'DELETE'} /games/{id}/tokens/{role}` }]);
     }
     const check = checkPayload(game.state.ruleset, type, request.data.payload);
     if (!check.ok) {
@@ -173,14 +200,25 @@ export class GameService {
       }
       throw invalidRequest(fieldIssues(check.error, 'payload'));
     }
-    const command = { type, payload: check.payload };
+    return this.decideAndAppend(game, token, { commandId, command: { type, payload: check.payload }, as, expectedVersion });
+  }
 
+  /** Decides a command on the folded game and appends its commit; the caller holds the game's lock. */
+  private async decideAndAppend(game: CachedGame, token: string | undefined, request: AppendRequest): Promise<CommandOutcome> {
+    const { gameId } = game.state;
+    const { commandId, command, expectedVersion } = request;
+    const viaOrganizer = request.as !== undefined;
     for (let attempt = 1; ; attempt++) {
       // Bounded on every path: a game that keeps moving under us answers 503, never spins.
       if (attempt > MAX_APPEND_ATTEMPTS) throw new StoreUnavailable();
+      // Judged on the state the command is decided on: a token revoked or reissued by a
+      // commit this process has only now read no longer acts.
+      const role = await this.credentials.actingRole(game, token);
+      if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
+      const actor = request.as ?? role;
       const replay = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
       if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
-      authorize(game.state, type, actor, viaOrganizer);
+      authorize(game.state, command.type, actor, viaOrganizer);
       if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
         // The cache may be behind what the client saw: judge against the store.
         const cachedVersion = game.state.version;
@@ -190,7 +228,8 @@ export class GameService {
       }
       const seq = game.state.version + 1;
       const dice = new FairnessDice(this.gameKey(game), seq);
-      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: type === 'Seal' ? this.serverSeed(game).toString('hex') : undefined });
+      const sealing = command.type === 'Seal';
+      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: sealing ? this.serverSeed(game).toString('hex') : undefined });
       const commit = buildCommit(
         {
           gameId,
@@ -233,6 +272,39 @@ export class GameService {
     }
   }
 
+  // ---- tokens ----
+
+  /** POST /games/{id}/tokens/{role}: a new token for the role, shown once; the old one stops working with the commit. */
+  async reissueToken(gameId: string, token: string | undefined, role: string) {
+    return this.locks.run(gameId, async () => {
+      const game = await this.tokenCommandGame(gameId, token, role, 'reissue tokens');
+      const issued = await this.credentials.issue(game, role, this.now());
+      const command = { type: 'ReissueToken', payload: { role, tokenId: issued.tokenId } };
+      const outcome = await this.decideAndAppend(game, token, { commandId: `token-${issued.tokenId}`, command });
+      return { gameId, role, token: issued.token, version: outcome.version, commit: outcome.commit };
+    });
+  }
+
+  /** DELETE /games/{id}/tokens/{role}: the role's token stops working with the commit. */
+  async revokeToken(gameId: string, token: string | undefined, role: string) {
+    return this.locks.run(gameId, async () => {
+      const game = await this.tokenCommandGame(gameId, token, role, 'revoke tokens');
+      const tag = randomBytes(6).readUIntBE(0, 6).toString(36);
+      const outcome = await this.decideAndAppend(game, token, { commandId: `revoke-${tag}`, command: { type: 'RevokeToken', payload: { role } } });
+      return { gameId, role, version: outcome.version, commit: outcome.commit };
+    });
+  }
+
+  private async tokenCommandGame(gameId: string, token: string | undefined, role: string, action: string): Promise<CachedGame> {
+    const game = await this.cache.load(gameId);
+    await this.credentials.organizerOnly(game, token, action);
+    if (role !== ORGANIZER && !game.state.sides.includes(role)) {
+      throw notFound(`This game has no role ${JSON.stringify(role)}: its roles are organizer, ${game.state.sides.join(', ')}.`);
+    }
+    if (game.state.sealed) throw new GameSealed();
+    return game;
+  }
+
   /** fairness-v1 §5: the same commandId returns the stored commit; a different command under it is refused. */
   private async findRetry(
     state: GameState,
@@ -259,7 +331,7 @@ export class GameService {
     const s = game.state;
     // As loadForRead, and who the token is, so a page knows whether to offer a command box;
     // null: a public game read without a token of its own.
-    const identity = s.public ? await this.identify(game, token).catch(() => null) : await this.identify(game, token);
+    const identity = s.public ? await this.credentials.identify(game, token).catch(() => null) : await this.credentials.identify(game, token);
     return {
       gameId,
       ruleset: s.ruleset.id,
@@ -291,7 +363,11 @@ export class GameService {
 
   /** GET /games/{id}/export: fairness-v1 §7. */
   async exportBundle(gameId: string, token: string | undefined): Promise<ExportBundle> {
-    const game = await this.loadForRead(gameId, token);
+    return this.bundleOf(await this.loadForRead(gameId, token));
+  }
+
+  private async bundleOf(game: CachedGame): Promise<ExportBundle> {
+    const { gameId } = game.state;
     const commits = await this.deps.store.read(gameId, 0);
     const sealed = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'));
     const last = commits.at(-1)!;
@@ -309,6 +385,29 @@ export class GameService {
     };
   }
 
+  /**
+   * A game of a tournament, for the listing and export its organizer reads: undefined
+   * when no such game was stored (a listing whose creation failed) or it is not this
+   * tournament's.
+   */
+  async tournamentGame(tournamentId: string, gameId: string): Promise<{ game: CachedGame; head: GameHead } | undefined> {
+    let game: CachedGame;
+    try {
+      game = await this.cache.load(gameId);
+    } catch (error) {
+      if (error instanceof ApplicationError && error.status === 404) return undefined;
+      throw error;
+    }
+    if (game.secrets.tournamentId !== tournamentId) return undefined;
+    const { state } = game;
+    return { game, head: this.signedHead(gameId, state.version, state.lastHash, state.sealed) };
+  }
+
+  async tournamentExport(tournamentId: string, gameId: string): Promise<ExportBundle | undefined> {
+    const found = await this.tournamentGame(tournamentId, gameId);
+    return found && this.bundleOf(found.game);
+  }
+
   /** GET /games/{id}/head: the server's signed word on where the game ends now (trust.md §4). */
   async head(gameId: string, token: string | undefined): Promise<GameHead> {
     const { state } = await this.loadForRead(gameId, token);
@@ -324,14 +423,12 @@ export class GameService {
     return verifyBundle(await this.exportBundle(gameId, token));
   }
 
-  // ---- loading and secrets ----
-
   // ---- spectator links ----
 
   /** POST /games/{id}/viewers: a read-only link, its token shown once. */
   async addViewer(gameId: string, token: string | undefined, body: unknown): Promise<{ viewerId: string; token: string; label?: string }> {
     const game = await this.cache.load(gameId);
-    await this.organizerOnly(game, token, 'create spectator links');
+    await this.credentials.organizerOnly(game, token, 'create spectator links');
     const request = ViewerRequest.safeParse(body ?? {});
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const viewerToken = newToken();
@@ -344,35 +441,16 @@ export class GameService {
   /** DELETE /games/{id}/viewers/{viewerId}: the link stops working at once. */
   async revokeViewer(gameId: string, token: string | undefined, viewerId: string): Promise<void> {
     const game = await this.cache.load(gameId);
-    await this.organizerOnly(game, token, 'revoke spectator links');
+    await this.credentials.organizerOnly(game, token, 'revoke spectator links');
     if (!(await this.viewers.revoke(game, viewerId))) throw notFound(`This game has no spectator link ${JSON.stringify(viewerId)}.`);
-  }
-
-  private async organizerOnly(game: CachedGame, token: string | undefined, action: string): Promise<void> {
-    if ((await this.identify(game, token)) !== ORGANIZER) throw new ApplicationError(403, 'forbidden', `Only the organizer may ${action}.`);
   }
 
   // ---- loading and secrets ----
 
   private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
     const game = await this.cache.load(gameId);
-    if (!game.state.public) await this.identify(game, token);
+    if (!game.state.public) await this.credentials.identify(game, token);
     return game;
-  }
-
-  /** Who holds this token: the organizer, a side, or a spectator link; 401 for anyone else. */
-  private async identify(game: CachedGame, token: string | undefined): Promise<string | typeof SPECTATOR> {
-    const role = roleOfToken(game.secrets, token);
-    if (role) return role;
-    if (token && (await this.viewers.find(game, token))) return SPECTATOR;
-    throw unauthenticated();
-  }
-
-  /** The role a command acts as: a spectator link reads only. */
-  private async actingRole(game: CachedGame, token: string | undefined): Promise<string> {
-    const identity = await this.identify(game, token);
-    if (identity === SPECTATOR) throw new ApplicationError(403, 'forbidden', 'A spectator link reads the game; it cannot send commands.');
-    return identity;
   }
 
   /** The server seed, opened only here: the code that rolls and seals. */

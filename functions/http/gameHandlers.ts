@@ -4,6 +4,7 @@ import type { GameService } from '../application/gameService';
 import { consoleObserver, observe, type Observer } from './observe';
 import { bearerToken, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
 import { route } from './route';
+import { tournamentHandlers } from './tournamentHandlers';
 
 function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
   const raw = event.queryStringParameters?.[name];
@@ -29,7 +30,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
   const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
   return {
-    createGame: route(async (event) => json(201, await (await service()).createGame(event.parsedBody)), observer),
+    createGame: route(async (event) => json(201, await (await service()).tournaments.createGame(event.parsedBody, bearerToken(event))), observer),
 
     getGame: route(async (event) => json(200, await (await service()).view(gameIdOf(event), bearerToken(event))), observer),
 
@@ -71,5 +72,6 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
 
     keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),
 
+    ...tournamentHandlers(service, observer),
   };
 }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   ConditionalCheckFailedException,
   GetItemCommand,
@@ -7,22 +8,44 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import type { Commit } from '../../domain/fairness/hashChain';
-import { GameIdTaken, StoreUnavailable, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from './eventStore';
+import {
+  GameIdTaken,
+  StoreUnavailable,
+  TournamentIdTaken,
+  type AppendResult,
+  type EventStore,
+  type GameSecrets,
+  type IssuedToken,
+  type TournamentRecord,
+  type ViewerRecord,
+} from './eventStore';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 const secretsKey = (gameId: string) => `${gameId}#secrets`;
 /** Spectator links: one item each under the game's viewers key, sk taken from the viewer id. */
 const viewersKey = (gameId: string) => `${gameId}#viewers`;
-const viewerSk = (viewerId: string) => {
-  const match = /^v-([0-9a-z]{1,10})$/.exec(viewerId);
+/** Tokens issued after creation: one item each under the game's tokens key, sk taken from the token id. */
+const tokensKey = (gameId: string) => `${gameId}#tokens`;
+/** `v-…` and `k-…` ids carry a base-36 number, which is their item's sort key. */
+const numberedSk = (prefix: string, id: string) => {
+  const match = new RegExp(`^${prefix}-([0-9a-z]{1,10})$`).exec(id);
   return match ? String(parseInt(match[1], 36)) : undefined;
 };
+const viewerSk = (viewerId: string) => numberedSk('v', viewerId);
+/** A tournament: its record at sk 0 under one key, its games under another, by when they were listed. */
+const tournamentKey = (tournamentId: string) => `${tournamentId}#tournament`;
+const tournamentGamesKey = (tournamentId: string) => `${tournamentId}#games`;
+/** From a tournament token's hash to the tournament: a GetItem, never a scan. */
+const tournamentTokenKey = (tokenHash: string) => `tournament-token#${tokenHash}`;
+const MAX_LISTING_ATTEMPTS = 8;
 
 /**
  * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
  * attribute (byte-exact), commandId beside it. Append is one conditional put.
  */
 export class DynamoEventStore implements EventStore {
+  private lastListingSk = 0;
+
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
@@ -156,23 +179,121 @@ export class DynamoEventStore implements EventStore {
   }
 
   async readViewers(gameId: string): Promise<ViewerRecord[]> {
+    return (await this.queryAll(viewersKey(gameId), 'viewer')).map((text) => JSON.parse(text) as ViewerRecord);
+  }
+
+  async addIssuedToken(gameId: string, token: IssuedToken): Promise<void> {
+    const sk = numberedSk('k', token.tokenId);
+    if (!sk) throw new Error(`not a token id: ${token.tokenId}`);
+    await this.call(() =>
+      this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: { pk: { S: tokensKey(gameId) }, sk: { N: sk }, token: { S: JSON.stringify(token) } },
+          ConditionExpression: 'attribute_not_exists(sk)',
+        }),
+      ),
+    );
+  }
+
+  async readIssuedTokens(gameId: string): Promise<IssuedToken[]> {
+    return (await this.queryAll(tokensKey(gameId), 'token')).map((text) => JSON.parse(text) as IssuedToken);
+  }
+
+  async createTournament(tournament: TournamentRecord): Promise<void> {
+    await this.call(async () => {
+      try {
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: { pk: { S: tournamentKey(tournament.tournamentId) }, sk: { N: '0' }, tournament: { S: JSON.stringify(tournament) } },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) throw new TournamentIdTaken(tournament.tournamentId);
+        throw error;
+      }
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: { pk: { S: tournamentTokenKey(tournament.tokenHash) }, sk: { N: '0' }, tournamentId: { S: tournament.tournamentId } },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    });
+  }
+
+  async findTournamentByTokenHash(tokenHash: string): Promise<string | undefined> {
     return this.call(async () => {
-      const viewers: ViewerRecord[] = [];
+      const result = await this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: tournamentTokenKey(tokenHash) }, sk: { N: '0' } }, ConsistentRead: true }),
+      );
+      return result.Item?.tournamentId?.S;
+    });
+  }
+
+  async readTournament(tournamentId: string): Promise<TournamentRecord | undefined> {
+    return this.call(async () => {
+      const result = await this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: tournamentKey(tournamentId) }, sk: { N: '0' } }, ConsistentRead: true }),
+      );
+      const text = result.Item?.tournament?.S;
+      return text ? (JSON.parse(text) as TournamentRecord) : undefined;
+    });
+  }
+
+  /**
+   * Keyed by when it was listed (milliseconds × 1000 plus three random digits), so games
+   * created at once in many processes never queue behind one another; a collision (same
+   * millisecond, same digits) draws again.
+   */
+  async addTournamentGame(tournamentId: string, gameId: string): Promise<void> {
+    await this.call(async () => {
+      for (let attempt = 1; attempt <= MAX_LISTING_ATTEMPTS; attempt++) {
+        // Never below this process's last listing: games it lists one after another keep their order.
+        const sk = Math.max(Date.now() * 1000 + randomInt(1000), this.lastListingSk + 1);
+        this.lastListingSk = sk;
+        try {
+          await this.client.send(
+            new PutItemCommand({
+              TableName: this.tableName,
+              Item: { pk: { S: tournamentGamesKey(tournamentId) }, sk: { N: String(sk) }, gameId: { S: gameId } },
+              ConditionExpression: 'attribute_not_exists(sk)',
+            }),
+          );
+          return;
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }
+      throw new StoreUnavailable();
+    });
+  }
+
+  async listTournamentGames(tournamentId: string): Promise<string[]> {
+    return this.queryAll(tournamentGamesKey(tournamentId), 'gameId');
+  }
+
+  /** Every item under one partition key, in sk order: the string attribute `attribute` of each. */
+  private async queryAll(pk: string, attribute: string): Promise<string[]> {
+    return this.call(async () => {
+      const values: string[] = [];
       let startKey: QueryCommandOutput['LastEvaluatedKey'];
       do {
         const page: QueryCommandOutput = await this.client.send(
           new QueryCommand({
             TableName: this.tableName,
             KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': { S: viewersKey(gameId) } },
+            ExpressionAttributeValues: { ':pk': { S: pk } },
             ConsistentRead: true,
             ExclusiveStartKey: startKey,
           }),
         );
-        for (const item of page.Items ?? []) viewers.push(JSON.parse(item.viewer.S!) as ViewerRecord);
+        for (const item of page.Items ?? []) values.push(item[attribute].S!);
         startKey = page.LastEvaluatedKey;
       } while (startKey);
-      return viewers;
+      return values;
     });
   }
 
@@ -181,7 +302,7 @@ export class DynamoEventStore implements EventStore {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof GameIdTaken) throw error;
+      if (error instanceof GameIdTaken || error instanceof TournamentIdTaken) throw error;
       if (isUnavailable(error)) throw new StoreUnavailable(error);
       throw error;
     }

@@ -7,6 +7,28 @@ export interface GameSecrets {
   /** The plain seed of games stored before seeds were encrypted. */
   serverSeed?: string;
   tokenHashes: { organizer: string; players: Record<string, string> };
+  /** The tournament the game belongs to: that tournament's token acts as the game's organizer. */
+  tournamentId?: string;
+}
+
+/**
+ * A token issued after creation (POST /games/{id}/tokens/{role}), stored hashed. It works
+ * only while the game's state names its tokenId for its role (a TokenReissued commit), so a
+ * record whose commit never landed is inert.
+ */
+export interface IssuedToken {
+  tokenId: string;
+  role: string;
+  tokenHash: string;
+  createdAt: string;
+}
+
+/** A tournament: its organizer's token, stored hashed. */
+export interface TournamentRecord {
+  tournamentId: string;
+  name: string;
+  createdAt: string;
+  tokenHash: string;
 }
 
 /** A read-only spectator link of a game (its token stored hashed, like the others). */
@@ -38,6 +60,17 @@ export interface EventStore {
   /** Marks a viewer revoked; false when the game has no such viewer. */
   revokeViewer(gameId: string, viewerId: string): Promise<boolean>;
   readViewers(gameId: string): Promise<ViewerRecord[]>;
+  addIssuedToken(gameId: string, token: IssuedToken): Promise<void>;
+  readIssuedTokens(gameId: string): Promise<IssuedToken[]>;
+  /** Stores the tournament, then an index from its token's hash to its id. Fails with TournamentIdTaken if the id is taken. */
+  createTournament(tournament: TournamentRecord): Promise<void>;
+  readTournament(tournamentId: string): Promise<TournamentRecord | undefined>;
+  /** The tournament whose token has this hash (POST /games names no tournament, only its token). */
+  findTournamentByTokenHash(tokenHash: string): Promise<string | undefined>;
+  /** Lists a game under its tournament, after the games listed before it. */
+  addTournamentGame(tournamentId: string, gameId: string): Promise<void>;
+  /** The game ids of a tournament in the order they were added: one query, never a scan. */
+  listTournamentGames(tournamentId: string): Promise<string[]>;
 }
 
 /** The store (or the key store) throttled, timed out or could not be reached: 503 with Retry-After. */
@@ -45,6 +78,13 @@ export class StoreUnavailable extends Error {
   constructor(cause?: unknown) {
     super('The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.', { cause });
     this.name = 'StoreUnavailable';
+  }
+}
+
+export class TournamentIdTaken extends Error {
+  constructor(tournamentId: string) {
+    super(`tournament id ${tournamentId} is taken`);
+    this.name = 'TournamentIdTaken';
   }
 }
 

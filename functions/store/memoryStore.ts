@@ -1,11 +1,14 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { GameIdTaken, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from './eventStore';
+import { GameIdTaken, TournamentIdTaken, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, string[]>();
   private readonly secrets = new Map<string, string>();
   private readonly viewers = new Map<string, Map<string, string>>();
+  private readonly issuedTokens = new Map<string, string[]>();
+  private readonly tournaments = new Map<string, string>();
+  private readonly tournamentGames = new Map<string, string[]>();
 
   async createGame(first: Commit, secrets: GameSecrets): Promise<void> {
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
@@ -54,5 +57,41 @@ export class MemoryEventStore implements EventStore {
 
   async readViewers(gameId: string): Promise<ViewerRecord[]> {
     return [...(this.viewers.get(gameId)?.values() ?? [])].map((text) => JSON.parse(text));
+  }
+
+  async addIssuedToken(gameId: string, token: IssuedToken): Promise<void> {
+    const list = this.issuedTokens.get(gameId) ?? [];
+    if (list.some((text) => (JSON.parse(text) as IssuedToken).tokenId === token.tokenId)) throw new Error(`token ${token.tokenId} exists`);
+    this.issuedTokens.set(gameId, [...list, JSON.stringify(token)]);
+  }
+
+  async readIssuedTokens(gameId: string): Promise<IssuedToken[]> {
+    return (this.issuedTokens.get(gameId) ?? []).map((text) => JSON.parse(text));
+  }
+
+  async createTournament(tournament: TournamentRecord): Promise<void> {
+    if (this.tournaments.has(tournament.tournamentId)) throw new TournamentIdTaken(tournament.tournamentId);
+    this.tournaments.set(tournament.tournamentId, JSON.stringify(tournament));
+  }
+
+  async findTournamentByTokenHash(tokenHash: string): Promise<string | undefined> {
+    for (const text of this.tournaments.values()) {
+      const record = JSON.parse(text) as TournamentRecord;
+      if (record.tokenHash === tokenHash) return record.tournamentId;
+    }
+    return undefined;
+  }
+
+  async readTournament(tournamentId: string): Promise<TournamentRecord | undefined> {
+    const text = this.tournaments.get(tournamentId);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  async addTournamentGame(tournamentId: string, gameId: string): Promise<void> {
+    this.tournamentGames.set(tournamentId, [...(this.tournamentGames.get(tournamentId) ?? []), gameId]);
+  }
+
+  async listTournamentGames(tournamentId: string): Promise<string[]> {
+    return [...(this.tournamentGames.get(tournamentId) ?? [])];
   }
 }

@@ -1,8 +1,16 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { StoreUnavailable, type AppendResult, type EventStore, type GameSecrets, type ViewerRecord } from '../../functions/store/eventStore';
+import {
+  StoreUnavailable,
+  type AppendResult,
+  type EventStore,
+  type GameSecrets,
+  type IssuedToken,
+  type TournamentRecord,
+  type ViewerRecord,
+} from '../../functions/store/eventStore';
 
 export type Fault = 'throttle' | 'timeout' | 'ambiguous';
-export type Operation = 'createGame' | 'append' | 'read' | 'readSecrets' | 'viewers';
+export type Operation = 'createGame' | 'append' | 'read' | 'readSecrets' | 'viewers' | 'tokens' | 'tournaments';
 
 /**
  * Wraps a store and injects faults on a schedule: throttling (refused at once),
@@ -43,6 +51,28 @@ export class FaultyStore implements EventStore {
   }
   readViewers(gameId: string): Promise<ViewerRecord[]> {
     return this.run('viewers', () => this.inner.readViewers(gameId));
+  }
+
+  addIssuedToken(gameId: string, token: IssuedToken): Promise<void> {
+    return this.run('tokens', () => this.inner.addIssuedToken(gameId, token));
+  }
+  readIssuedTokens(gameId: string): Promise<IssuedToken[]> {
+    return this.run('tokens', () => this.inner.readIssuedTokens(gameId));
+  }
+  createTournament(tournament: TournamentRecord): Promise<void> {
+    return this.run('tournaments', () => this.inner.createTournament(tournament));
+  }
+  readTournament(tournamentId: string): Promise<TournamentRecord | undefined> {
+    return this.run('tournaments', () => this.inner.readTournament(tournamentId));
+  }
+  findTournamentByTokenHash(tokenHash: string): Promise<string | undefined> {
+    return this.run('tournaments', () => this.inner.findTournamentByTokenHash(tokenHash));
+  }
+  addTournamentGame(tournamentId: string, gameId: string): Promise<void> {
+    return this.run('tournaments', () => this.inner.addTournamentGame(tournamentId, gameId));
+  }
+  listTournamentGames(tournamentId: string): Promise<string[]> {
+    return this.run('tournaments', () => this.inner.listTournamentGames(tournamentId));
   }
 
   private async run<T>(operation: Operation, call: () => Promise<T>): Promise<T> {

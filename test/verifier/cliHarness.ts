@@ -22,18 +22,22 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   written: string;
+  /** Status lines drawn in place, when run as on a terminal. */
+  progress: string[];
 }
 
 /**
  * Runs the CLI in this process, as `arbiter <args>`, with its own home directory:
  * no trust file unless the test writes one.
  */
-export async function cli(args: string[], options: { env?: Record<string, string | undefined>; home?: string } = {}): Promise<CliRun> {
+export async function cli(args: string[], options: { env?: Record<string, string | undefined>; home?: string; tty?: boolean } = {}): Promise<CliRun> {
   const home = options.home ?? tempDir();
   const lines: string[] = [];
   const errors: string[] = [];
   let written = '';
+  const progress: string[] = [];
   const io: Io = {
+    ...(options.tty ? { progress: (text: string) => void progress.push(text) } : {}),
     out: (line) => void lines.push(line),
     err: (line) => void errors.push(line),
     write: (text) => void (written += text),
@@ -42,5 +46,5 @@ export async function cli(args: string[], options: { env?: Record<string, string
     now: () => new Date('2026-11-23T09:00:00.000Z'),
   };
   const code = await main(args, io);
-  return { code, lines, stdout: lines.join('\n'), stderr: errors.join('\n'), written };
+  return { code, lines, stdout: lines.join('\n'), stderr: errors.join('\n'), written, progress };
 }

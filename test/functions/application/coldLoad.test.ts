@@ -19,6 +19,13 @@ function slowFirstRead(inner: EventStore): EventStore {
     addViewer: (gameId, viewer) => inner.addViewer(gameId, viewer),
     revokeViewer: (gameId, viewerId) => inner.revokeViewer(gameId, viewerId),
     readViewers: (gameId) => inner.readViewers(gameId),
+    addIssuedToken: (gameId, token) => inner.addIssuedToken(gameId, token),
+    readIssuedTokens: (gameId) => inner.readIssuedTokens(gameId),
+    createTournament: (tournament) => inner.createTournament(tournament),
+    readTournament: (tournamentId) => inner.readTournament(tournamentId),
+    findTournamentByTokenHash: (tokenHash) => inner.findTournamentByTokenHash(tokenHash),
+    addTournamentGame: (tournamentId, gameId) => inner.addTournamentGame(tournamentId, gameId),
+    listTournamentGames: (tournamentId) => inner.listTournamentGames(tournamentId),
     read: async (gameId, after, limit) => {
       const commits = await inner.read(gameId, after, limit);
       if (after === 0 && ++reads === 1) await sleep(60);

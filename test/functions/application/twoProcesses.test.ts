@@ -67,4 +67,23 @@ describe('two processes on one store', () => {
     await b.submit(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     await expect(a.submit(game.gameId, game.tokens.players.player1, roll('late'))).rejects.toMatchObject({ code: 'game_sealed' });
   });
+
+  it('a token revoked or reissued in one process stops working in the other at once, for reads and commands', async () => {
+    const [a, b] = twoProcesses();
+    const game = await a.createGame({ ruleset: 'dice' });
+    const old = game.tokens.players.player1;
+    // Process b has the game warm, with the old token accepted.
+    await b.submit(game.gameId, old, roll('warm'));
+    expect((await b.view(game.gameId, old)).role).toBe('player1');
+
+    const reissued = await a.reissueToken(game.gameId, game.tokens.organizer, 'player1');
+    await expect(b.view(game.gameId, old)).rejects.toMatchObject({ status: 401 });
+    await expect(b.submit(game.gameId, old, roll('stale'))).rejects.toMatchObject({ status: 401 });
+    expect((await b.submit(game.gameId, reissued.token, roll('fresh'))).created).toBe(true);
+
+    await a.revokeToken(game.gameId, game.tokens.organizer, 'player1');
+    await expect(b.submit(game.gameId, reissued.token, roll('after-revoke'))).rejects.toMatchObject({ status: 401 });
+    await expect(b.events(game.gameId, reissued.token, 0, 10)).rejects.toMatchObject({ status: 401 });
+    expect((await b.view(game.gameId, game.tokens.organizer)).version).toBe(5);
+  });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
-import { GameIdTaken, type EventStore, type GameSecrets } from '../../../functions/store/eventStore';
+import { GameIdTaken, TournamentIdTaken, type EventStore, type GameSecrets } from '../../../functions/store/eventStore';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { sampleCommit } from '../../support/commits';
 
@@ -90,5 +90,64 @@ describe.each(adapters)('event store contract: %s', (_name, makeStore) => {
     expect(await store.read(gameId, 12, 5)).toEqual([]);
     expect(await store.read('g-no-such-game', 0)).toEqual([]);
     expect(await store.readSecrets('g-no-such-game')).toBeUndefined();
+  });
+
+  it('keeps tokens issued after creation, hashed, in the order they were issued', async () => {
+    const store = makeStore();
+    const gameId = await newGame(store);
+    const first = { tokenId: 'k-1a', role: 'player1', tokenHash: 'aa'.repeat(32), createdAt: '2026-11-23T00:00:00Z' };
+    const second = { tokenId: 'k-zz9', role: 'organizer', tokenHash: 'bb'.repeat(32), createdAt: '2026-11-23T00:00:01Z' };
+    await store.addIssuedToken(gameId, first);
+    await store.addIssuedToken(gameId, second);
+    expect(await store.readIssuedTokens(gameId)).toEqual([first, second]);
+    await expect(store.addIssuedToken(gameId, { ...first, tokenHash: 'cc'.repeat(32) })).rejects.toThrow();
+    expect(await store.readIssuedTokens(`${gameId}-other`)).toEqual([]);
+    // Apart from the game's commits and secrets.
+    expect(await store.read(gameId, 0)).toHaveLength(1);
+    expect(await store.readSecrets(gameId)).toEqual(secrets);
+  });
+
+  it('keeps a tournament, finds it by its token hash, and lists every game added to it, even all at once', async () => {
+    const store = makeStore();
+    const tournamentId = `t-contract-${++counter}`;
+    const record = { tournamentId, name: 'Round 1', createdAt: '2026-11-23T00:00:00Z', tokenHash: `${counter}`.padStart(64, 'd') };
+    await store.createTournament(record);
+    await expect(store.createTournament(record)).rejects.toBeInstanceOf(TournamentIdTaken);
+    expect(await store.readTournament(tournamentId)).toEqual(record);
+    expect(await store.readTournament(`${tournamentId}x`)).toBeUndefined();
+    expect(await store.findTournamentByTokenHash(record.tokenHash)).toBe(tournamentId);
+    expect(await store.findTournamentByTokenHash('ee'.repeat(32))).toBeUndefined();
+
+    await store.addTournamentGame(tournamentId, 'g-first');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const together = Array.from({ length: 20 }, (_, i) => `g-together-${i}`);
+    await Promise.all(together.map((gameId) => store.addTournamentGame(tournamentId, gameId)));
+    const listed = await store.listTournamentGames(tournamentId);
+    expect(listed[0]).toBe('g-first');
+    expect([...listed].sort()).toEqual(['g-first', ...together].sort());
+    expect(await store.listTournamentGames(`${tournamentId}x`)).toEqual([]);
+  });
+});
+
+describe('the DynamoDB adapter on tournaments', () => {
+  it('lists a tournament with queries and finds one by token hash with a GetItem: never a scan', async () => {
+    const sent: string[] = [];
+    const client = new Proxy(dynamo.client, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return (command: { constructor: { name: string } }) => {
+          sent.push(command.constructor.name);
+          return target.send(command as never);
+        };
+      },
+    });
+    const store = new DynamoEventStore(client, dynamo.tableName);
+    const tournamentId = `t-scanless-${++counter}`;
+    await store.createTournament({ tournamentId, name: '', createdAt: '2026-11-23T00:00:00Z', tokenHash: 'f1'.repeat(32) });
+    for (let i = 0; i < 3; i++) await store.addTournamentGame(tournamentId, `g-${i}`);
+    sent.length = 0;
+    expect(await store.listTournamentGames(tournamentId)).toEqual(['g-0', 'g-1', 'g-2']);
+    expect(await store.findTournamentByTokenHash('f1'.repeat(32))).toBe(tournamentId);
+    expect(sent).toEqual(['QueryCommand', 'GetItemCommand']);
   });
 });

@@ -1,0 +1,56 @@
+import * as z from 'zod';
+import { playerText } from '../../domain/playerText';
+import { GameHeadShape } from '../../domain/trust/gameHead';
+import { CommitShape } from '../../domain/verify/bundleShape';
+
+/** POST /tournaments. */
+export const CreateTournamentRequest = z.strictObject({
+  name: playerText(200).optional().describe('shown on the listing, e.g. "Club championship 2026, round 1"'),
+});
+export type CreateTournamentRequest = z.infer<typeof CreateTournamentRequest>;
+
+/** 201 of POST /tournaments: the organizer's token is shown this once. */
+export const TournamentCreated = z.object({
+  tournamentId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  token: z.string().describe("the tournament organizer's bearer token, shown only this once"),
+});
+
+/** One game of a tournament, as GET /tournaments/{id} lists it. */
+export const TournamentGame = z.object({
+  gameId: z.string(),
+  ruleset: z.string(),
+  title: z.string(),
+  sides: z.array(z.string()),
+  version: z.int(),
+  sealed: z.boolean(),
+  head: GameHeadShape.describe("the server's signed head of the game (trust.md §4)"),
+});
+
+/** 200 of GET /tournaments/{id}: its games in the order they were created. */
+export const TournamentListing = z.object({
+  tournamentId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  games: z.array(TournamentGame),
+});
+
+export { TOURNAMENT_EXPORT_FORMAT, TournamentExportHeader } from '../../domain/verify/tournamentExport';
+
+/** 201 of POST /games/{id}/tokens/{role}: the new token, shown once; the old one no longer works. */
+export const TokenReissued = z.object({
+  gameId: z.string(),
+  role: z.string(),
+  token: z.string(),
+  version: z.int(),
+  commit: CommitShape.describe('the commit that records the change (it holds no token)'),
+});
+
+/** 200 of DELETE /games/{id}/tokens/{role}: the role's token no longer works. */
+export const TokenRevoked = z.object({
+  gameId: z.string(),
+  role: z.string(),
+  version: z.int(),
+  commit: CommitShape,
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { ExportBundle } from '../../domain/verify/exportBundle';
+import { VerifierReportSchema } from '../../domain/verify/verifierReport';
+import { copyOf, diceMoves, exportOf, forged, newKey, playGame } from '../domain/verify/signedExports';
+import { cli, tempDir, writeJson } from './cliHarness';
+
+const a = newKey('key-a');
+const mallory = newKey('key-m');
+const dir = tempDir();
+
+const game = (gameId: string, rolls = 3, sealed = true) => exportOf(playGame({ gameId, moves: diceMoves(rolls, sealed), keyFor: () => a }), { keys: [a] });
+const header = (games: number) => ({ format: 'arbiter-tournament-export/1', tournamentId: 't-club', name: 'Club round 1', exportedAt: '2026-11-23T09:00:00.000Z', games });
+const ndjson = (lines: unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+const tournamentFile = (name: string, bundles: ExportBundle[], announced = bundles.length) => writeJson(dir, name, ndjson([header(announced), ...bundles]));
+
+describe('arbiter verify on a tournament export (NDJSON: a header line, then one game per line)', () => {
+  it('verifies every game, prints a line per game on stderr when it is not a terminal, and a table with totals', async () => {
+    const file = tournamentFile('round.ndjson', [game('g-one'), game('g-two', 5), game('g-three', 1)]);
+    const run = await cli(['verify', file, '--trust', a.fingerprint]);
+    expect(run.code).toBe(0);
+    expect(run.stderr.split('\n')).toEqual(['verified 1/3: g-one OK', 'verified 2/3: g-two OK', 'verified 3/3: g-three OK']);
+    expect(run.lines[0]).toBe('tournament t-club (Club round 1): 3 games, exported 2026-11-23T09:00:00.000Z');
+    expect(run.lines[1]).toMatch(/^game\s+ruleset\s+commits\s+sealed\s+result$/);
+    expect(run.lines.slice(2, 5).map((line) => line.split(/\s+/))).toEqual([
+      ['g-one', 'dice', '7', 'yes', 'OK'],
+      ['g-two', 'dice', '9', 'yes', 'OK'],
+      ['g-three', 'dice', '5', 'yes', 'OK'],
+    ]);
+    expect(run.lines.slice(5)).toEqual(['3 games: 3 OK', 'OK: every game verified']);
+  });
+
+  it('draws a progress bar on a terminal instead of the per-game lines', async () => {
+    const file = tournamentFile('bar.ndjson', [game('g-one'), game('g-two')]);
+    const run = await cli(['verify', file, '--trust', a.fingerprint], { tty: true });
+    expect(run.code).toBe(0);
+    expect(run.progress).toEqual([`[${'#'.repeat(12)}${'.'.repeat(12)}] 1/2 games verified`, `[${'#'.repeat(24)}] 2/2 games verified`, '']);
+    expect(run.stderr).toBe('');
+  });
+
+  it('fails the whole file (exit 1) when one game is forged, naming that game, and still checks the others', async () => {
+    const file = tournamentFile('forged.ndjson', [game('g-one'), forged(game('g-two'), mallory), game('g-three')]);
+    const run = await cli(['verify', file, '--trust', a.fingerprint]);
+    expect(run.code).toBe(1);
+    const rows = run.lines.slice(2, 5);
+    expect(rows[0]).toMatch(/^g-one\s.*OK$/);
+    expect(rows[1]).toMatch(/^g-two\s.*FAILED/);
+    expect(rows[2]).toMatch(/^g-three\s.*OK$/);
+    expect(run.lines).toContain('3 games: 2 OK, 1 FAILED');
+  });
+
+  it('--json prints one trust.md §5 report per game, a line each', async () => {
+    const changed = copyOf(game('g-two'));
+    changed.commits[3].dice[0].value = (changed.commits[3].dice[0].value % 6) + 1;
+    const file = tournamentFile('json.ndjson', [game('g-one'), changed, game('g-open', 2, false)]);
+    const run = await cli(['verify', file, '--trust', a.fingerprint, '--json']);
+    expect(run.code).toBe(1);
+    const reports = run.lines.map((line) => VerifierReportSchema.parse(JSON.parse(line)));
+    expect(reports.map((r) => [r.gameId, r.exitCode])).toEqual([
+      ['g-one', 0],
+      ['g-two', 1],
+      ['g-open', 3],
+    ]);
+  });
+
+  it('says when the file was cut short, or holds a game twice, or a line that is not JSON', async () => {
+    const short = await cli(['verify', tournamentFile('short.ndjson', [game('g-one')], 3), '--trust', a.fingerprint]);
+    expect(short.code).toBe(2);
+    expect(short.lines).toContain('FILE: the header announces 3 games but the file holds 1: it was cut short');
+
+    const twice = await cli(['verify', tournamentFile('twice.ndjson', [game('g-one'), game('g-one')]), '--trust', a.fingerprint]);
+    expect(twice.code).toBe(1);
+    expect(twice.stdout).toContain('appears twice in the file (again on line 3)');
+
+    const broken = writeJson(dir, 'broken.ndjson', `${JSON.stringify(header(2))}\n${JSON.stringify(game('g-one'))}\n{"gameId": "g-two", "gameId": 1}\n`);
+    const run = await cli(['verify', broken, '--trust', a.fingerprint]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/\(line 3\).*UNUSABLE: line 3 is not valid JSON/);
+
+    const badHeader = writeJson(dir, 'header.ndjson', `${JSON.stringify({ ...header(1), games: 'many' })}\n${JSON.stringify(game('g-one'))}\n`);
+    const refused = await cli(['verify', badHeader, '--trust', a.fingerprint]);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('not the header of a tournament export')]);
+  });
+
+  it('without a trusted key: exit 3, and how to pin the signer', async () => {
+    const run = await cli(['verify', tournamentFile('untrusted.ndjson', [game('g-one')])]);
+    expect(run.code).toBe(3);
+    expect(run.lines).toContain(`    arbiter trust add ${a.fingerprint}`);
+  });
+
+  it('escapes what the file says: a tournament name cannot forge an output line', async () => {
+    const file = writeJson(dir, 'named.ndjson', ndjson([{ ...header(1), name: 'Round 1\nOK: every game verified' }, game('g-one')]));
+    const run = await cli(['verify', file, '--trust', a.fingerprint, '--allow-unsealed']);
+    expect(run.lines[0]).toBe('tournament t-club (Round 1\\u000aOK: every game verified): 1 games, exported 2026-11-23T09:00:00.000Z');
+  });
+});

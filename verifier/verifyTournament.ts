@@ -1,0 +1,80 @@
+import { EXIT, type ExitCode } from '../domain/verify/verifierReport';
+import { examineTournament, type TournamentExamination, type TournamentGameResult } from '../domain/verify/tournamentExport';
+import type { VerifyOptions } from '../domain/verify/verifyExport';
+import type { Io } from './io';
+import { printableJson } from './printable';
+
+const BAR_WIDTH = 24;
+
+/**
+ * `arbiter verify` on a tournament export: every game verified as a single export would
+ * be, a progress bar on a terminal (one plain line per game otherwise, on stderr), then a
+ * table with a line per game and the totals. With --json: one report per game, a line each.
+ */
+export function verifyTournament(text: string, options: VerifyOptions & { json: boolean }, io: Io): ExitCode {
+  const examination = examineTournament(text, options, (done, total, result) => {
+    if (io.progress) io.progress(`${bar(done, total)} ${done}/${total} games verified`);
+    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${verdict(result)}`);
+  });
+  if (io.progress) io.progress('');
+  if (options.json) {
+    for (const game of examination.games) io.out(printableJson(JSON.stringify(game.examination.report)));
+    for (const problem of examination.problems) io.out(printableJson(JSON.stringify(problem)));
+  } else {
+    for (const line of summaryTable(examination, options.trusted.length > 0)) io.out(line);
+  }
+  return examination.exitCode;
+}
+
+function bar(done: number, total: number): string {
+  const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
+}
+
+function verdict({ examination }: TournamentGameResult): string {
+  const { report } = examination;
+  switch (report.exitCode) {
+    case EXIT.ok:
+      return report.sealed ? 'OK' : 'OK so far (not sealed)';
+    case EXIT.failed: {
+      const [first] = report.failures;
+      return `FAILED${first.seq ? ` at seq ${first.seq}` : ''} (${first.check}): ${first.reason}`;
+    }
+    case EXIT.unusable:
+      return `UNUSABLE: ${report.failures[0]?.reason ?? 'not an export'}`;
+    default:
+      return report.signers.some((s) => !s.trusted) ? 'NOT VERIFIED (no trusted key configured)' : 'NOT SEALED (dice not checked yet)';
+  }
+}
+
+function summaryTable(examination: TournamentExamination, trustConfigured: boolean): string[] {
+  const { header, games, problems } = examination;
+  const rows = games.map((game) => {
+    const { report } = game.examination;
+    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', verdict(game)];
+  });
+  const titles = ['game', 'ruleset', 'commits', 'sealed', 'result'];
+  const widths = titles.map((title, i) => Math.max(title.length, ...rows.slice(0, 10_000).map((row) => (i === 4 ? 0 : row[i].length))));
+  const format = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ');
+  const lines = [
+    `tournament ${header.tournamentId}${header.name ? ` (${header.name})` : ''}: ${header.games} games, exported ${header.exportedAt}`,
+    format(titles),
+    ...rows.map(format),
+  ];
+  for (const problem of problems) lines.push(`FILE: ${problem.failures[0].reason}`);
+  const count = (code: ExitCode) => games.filter((g) => g.examination.report.exitCode === code).length;
+  const totals = [
+    `${count(EXIT.ok)} OK`,
+    count(EXIT.failed) ? `${count(EXIT.failed)} FAILED` : '',
+    count(EXIT.unusable) ? `${count(EXIT.unusable)} unusable` : '',
+    count(EXIT.inconclusive) ? `${count(EXIT.inconclusive)} ${trustConfigured ? 'not sealed' : 'not verified'}` : '',
+  ].filter(Boolean);
+  lines.push(`${games.length} games: ${totals.join(', ')}`);
+  if (!trustConfigured && games.length > 0) {
+    const fingerprints = [...new Set(games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)))];
+    lines.push('NOT VERIFIED: no trusted key is configured. Compare the fingerprint with the one your server publishes, then pin it:');
+    for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
+  }
+  lines.push(examination.exitCode === EXIT.ok ? 'OK: every game verified' : `exit ${examination.exitCode}: see the games above`);
+  return lines;
+}
