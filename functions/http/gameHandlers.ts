@@ -30,7 +30,11 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
   const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
   return {
-    createGame: route(async (event) => json(201, await (await service()).tournaments.createGame(event.parsedBody, bearerToken(event))), observer),
+    // Any Authorization header must be a tournament's bearer token: a mistyped one is refused, not ignored.
+    createGame: route(async (event) => {
+      const token = header(event, 'authorization') === undefined ? undefined : (bearerToken(event) ?? '');
+      return json(201, await (await service()).tournaments.createGame(event.parsedBody, token));
+    }, observer),
 
     getGame: route(async (event) => json(200, await (await service()).view(gameIdOf(event), bearerToken(event))), observer),
 

@@ -46,7 +46,24 @@ describe('authorization matrix', () => {
       send: async (t) => (await server.client.post('/rulesets/france44/evaluate', { procedure: 'air-power', input: { availability: 3 } }, t)).status,
       expected: { none: 200, malformed: 200, 'other game': 200, 'wrong side': 200, 'own side': 200, organizer: 200 },
     });
-    cases.push({ route: 'POST /games', send: async (t) => (await server.client.post('/games', { ruleset: 'dice' }, t)).status, expected: { none: 201, malformed: 201, 'other game': 201, 'wrong side': 201, 'own side': 201, organizer: 201 } });
+    // No token, or a tournament's: a game's token (or anything else) is refused rather than ignored.
+    cases.push({ route: 'POST /games', send: async (t) => (await server.client.post('/games', { ruleset: 'dice' }, t)).status, expected: { none: 201, malformed: 401, 'other game': 401, 'wrong side': 401, 'own side': 401, organizer: 401 } });
+    // The organizer's alone; a role the game lacks is 404 (so nothing changes while the matrix runs).
+    for (const method of ['POST', 'DELETE']) {
+      cases.push({
+        route: `${method} /games/{id}/tokens/{role}`,
+        send: async (t) => (await server.client.request(method, `/games/${game.gameId}/tokens/referee`, { token: t })).status,
+        expected: { none: 401, malformed: 401, 'other game': 401, 'wrong side': 403, 'own side': 403, organizer: 404 },
+      });
+    }
+    const tournament = (await server.client.post('/tournaments', {})).body;
+    for (const path of ['', '/export']) {
+      cases.push({
+        route: `GET /tournaments/{id}${path}`,
+        send: async (t) => (await server.client.get(`/tournaments/${tournament.tournamentId}${path}`, t)).status,
+        expected: { none: 401, malformed: 401, 'other game': 401, 'wrong side': 401, 'own side': 401, organizer: 401 },
+      });
+    }
 
     let checked = 0;
     for (const c of cases) {
