@@ -4,20 +4,35 @@
  * writes the cross-check vectors with the TypeScript implementation, starts the local server
  * in this process on an ephemeral loopback port, and runs the Java test programs. Each program
  * ends with a line "N passed, N failed"; this driver sums them and exits non-zero on any failure.
+ * A second local server, on a data directory of its own, has its key rotated between two runs of
+ * RotationLiveTests by the real `npm run rotate-key` script (functions/local/rotateKey.ts).
+ *
+ * The VASSAL adapter (clients/java/vassal) is compiled on every run against our stand-ins of
+ * the VASSAL classes it uses (clients/java/vassal-standins), and also against a real VASSAL when
+ * VASSAL_JAR=/path/to/Vengine.jar is given, or against VASSAL's own sources when
+ * VASSAL_SRC=/path/to/a/vassal/checkout (with VASSAL_DEPS=its third-party jars) is given; with
+ * VASSAL_SRC, StandInCheck also compares every stand-in declaration with VASSAL's.
  *
  * Run with tsx (node --import tsx) so that the TypeScript sources can be imported.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from '../../../domain/canonicalJson.ts';
 import { commitHash } from '../../../domain/fairness/hashChain.ts';
+import { fingerprintOf } from '../../../domain/trust/fingerprint.ts';
+import { walkKeyLog } from '../../../domain/trust/keyLog.ts';
+import { buildKeyRotation } from '../../../domain/trust/keyRotation.ts';
+import { statementHash } from '../../../domain/trust/signedStatement.ts';
 import { VECTOR } from '../../../test/domain/fairness/vector.ts';
+import { generateSigningKey, publicJwkOf, signWith } from '../../../functions/application/signer.ts';
 import { startLocalService } from '../../../functions/local/localService.ts';
 
 const started = Date.now();
 const kit = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(kit, '..', '..');
 const build = join(kit, 'build');
 const classes = join(build, 'classes');
 
@@ -44,16 +59,33 @@ const sources = [...javaFiles(join(kit, 'src')), ...javaFiles(join(kit, 'test'))
 const javac = spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', classes, ...sources], { stdio: 'inherit' });
 if (javac.status !== 0) fail('javac failed on the kit or its tests');
 console.log(`compiled ${sources.length} Java files (--release 17) into ${relative(process.cwd(), classes)}`);
+const adapter = javaFiles(join(kit, 'vassal'));
+const pathSep = process.platform === 'win32' ? ';' : ':';
+function compileAdapter(label, out, extra) {
+  mkdirSync(out, { recursive: true });
+  const result = spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', out, ...extra, ...adapter], { stdio: 'inherit' });
+  if (result.status !== 0) fail(`the VASSAL adapter does not compile against ${label}`);
+  console.log(`compiled the VASSAL adapter (${adapter.length} files) against ${label}`);
+}
+// Our stand-ins: declarations with VASSAL's signatures (checked against VASSAL's sources, see docs/vassal.md).
+const standIns = javaFiles(join(kit, 'vassal-standins'));
+const standInClasses = join(build, 'standin-classes');
+mkdirSync(standInClasses, { recursive: true });
+if (spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', standInClasses, ...standIns], { stdio: 'inherit' }).status !== 0) fail('the VASSAL stand-ins do not compile');
+compileAdapter(`the VASSAL stand-ins (${standIns.length} classes in clients/java/vassal-standins)`, join(build, 'vassal-classes-standins'), ['-cp', [standInClasses, classes].join(pathSep)]);
 if (process.env.VASSAL_JAR) {
-  const adapter = javaFiles(join(kit, 'vassal'));
-  const vassalClasses = join(build, 'vassal-classes');
-  mkdirSync(vassalClasses, { recursive: true });
-  const cp = [process.env.VASSAL_JAR, classes].join(process.platform === 'win32' ? ';' : ':');
-  const result = spawnSync('javac', ['--release', '17', '-encoding', 'UTF-8', '-cp', cp, '-d', vassalClasses, ...adapter], { stdio: 'inherit' });
-  if (result.status !== 0) fail(`the VASSAL adapter does not compile against ${process.env.VASSAL_JAR}`);
-  console.log(`compiled the VASSAL adapter (${adapter.length} files) against ${process.env.VASSAL_JAR}`);
-} else {
-  console.log('skipping the VASSAL adapter (clients/java/vassal): set VASSAL_JAR=/path/to/Vengine.jar to compile it');
+  // -Xlint:-path: a Class-Path entry of Vengine.jar's manifest that is not there is no fault of the adapter.
+  compileAdapter(process.env.VASSAL_JAR, join(build, 'vassal-classes'), ['-Xlint:-path', '-cp', [process.env.VASSAL_JAR, classes].join(pathSep)]);
+}
+if (process.env.VASSAL_SRC) {
+  // VASSAL's sources: only what the adapter reaches is read (-implicit:none); their own imports need VASSAL's third-party jars.
+  const src = process.env.VASSAL_SRC;
+  const sourcepath = [join(src, 'vassal-app/src/main/java'), join(src, 'vassal-deprecation/src/main/java')].join(pathSep);
+  const cp = [classes, ...(process.env.VASSAL_DEPS ? [process.env.VASSAL_DEPS] : [])].join(pathSep);
+  mkdirSync(join(build, 'vassal-classes-src'), { recursive: true });
+  const result = spawnSync('javac', ['--release', '17', '-encoding', 'UTF-8', '-proc:none', '-implicit:none', '-sourcepath', sourcepath, '-cp', cp, '-d', join(build, 'vassal-classes-src'), ...adapter], { stdio: 'inherit' });
+  if (result.status !== 0) fail(`the VASSAL adapter does not compile against the sources in ${src}`);
+  console.log(`compiled the VASSAL adapter (${adapter.length} files) against VASSAL's sources in ${src}`);
 }
 
 // 2. Vectors from the TypeScript implementation.
@@ -138,6 +170,52 @@ for (let i = 0; i < 1000; i++) {
 }
 const randomFile = join(build, 'random-commits.jsonl');
 writeFileSync(randomFile, lines.join('\n') + '\n');
+// Key logs (trust.md §3) built and walked by the TypeScript code, for the Java walk to agree with.
+const keyRing = Array.from({ length: 6 }, () => generateSigningKey());
+const jwkOf = (stored) => publicJwkOf(stored);
+const fpOf = (stored) => fingerprintOf(publicJwkOf(stored));
+const rotation = (n, from, to, signer = from, at = `2026-11-2${n % 10}T12:00:00.000Z`) =>
+  buildKeyRotation({ n, previous: fpOf(from), next: { x: jwkOf(to).x, kid: jwkOf(to).kid }, at }, signWith(signer));
+const resigned = (statement, signer) => {
+  const { hash: _h, signature: _s, ...unsigned } = statement;
+  const hash = statementHash(unsigned);
+  return { ...unsigned, hash, signature: signWith(signer)(hash) };
+};
+const chain = [rotation(1, keyRing[0], keyRing[1]), rotation(2, keyRing[1], keyRing[2]), rotation(3, keyRing[2], keyRing[3]), rotation(4, keyRing[3], keyRing[1])];
+const MUTATIONS = [
+  (log) => log,
+  (log) => log.slice(0, int(0, log.length)),
+  (log) => { const i = int(0, log.length - 1); log[i] = { ...log[i], at: '2027-01-01T00:00:00.000Z' }; return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = resigned({ ...log[i], next: { ...log[i].next, x: jwkOf(keyRing[5]).x } }, keyRing[5]); return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = resigned(log[i], pick(keyRing)); return log; },
+  (log) => { const i = int(0, log.length - 2); [log[i], log[i + 1]] = [log[i + 1], log[i]]; return log; },
+  (log) => { log.splice(int(0, log.length - 1), 1); return log; },
+  (log) => [...log, rotation(log.length + 1, pick(keyRing), keyRing[5], keyRing[5])],
+  (log) => [...log, rotation(log.length + 1, keyRing[int(0, 3)], keyRing[int(4, 5)])],
+  (log) => { const i = int(0, log.length - 1); log[i] = { ...log[i], note: 'unsigned' }; return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = resigned({ ...log[i], note: 'signed' }, pick(keyRing)); return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = { ...log[i], n: pick([0, 7, 1.5, '1']) }; return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = resigned({ ...log[i], next: { ...log[i].next, x: jwkOf(keyRing[4]).x + '=' } }, keyRing[int(0, 5)]); return log; },
+  (log) => { const i = int(0, log.length - 1); log[i] = { ...log[i], type: 'GameHead' }; return log; },
+  () => pick([{}, 'log', 42]),
+];
+const keyLogCases = [];
+for (let i = 0; i < 400; i++) {
+  const log = MUTATIONS[i < MUTATIONS.length ? i : int(0, MUTATIONS.length - 1)](structuredClone(chain));
+  const pinned = [...new Set(Array.from({ length: int(0, 3) }, () => (random() < 0.85 ? fpOf(pick(keyRing)) : fpOf(generateSigningKey()))))];
+  const known = keyRing.filter(() => random() < 0.6).map(jwkOf);
+  const walk = walkKeyLog(log, pinned, known);
+  keyLogCases.push({
+    log,
+    pinned,
+    known: known.map((k) => k.x),
+    trusted: Object.fromEntries([...walk.trusted.values()].map((t) => [t.fingerprint, t.via === 'pinned' ? 0 : t.via])),
+    used: walk.used,
+    failure: walk.failure ? walk.failure.n : null,
+  });
+}
+const keyLogFile = join(build, 'key-log-cases.json');
+writeFileSync(keyLogFile, JSON.stringify(keyLogCases));
 const vectorFile = join(build, 'fairness-vector.json');
 const entropyMessage = canonicalJson({ gameId: VECTOR.gameId, entropy: VECTOR.withEntropy.entropy });
 writeFileSync(vectorFile, JSON.stringify({
@@ -171,11 +249,49 @@ function runJava(main, args) {
 }
 const results = [];
 try {
+  if (process.env.VASSAL_SRC) {
+    results.push(await runJava('StandInCheck', [join(kit, 'vassal-standins'), join(kit, 'vassal'), join(process.env.VASSAL_SRC, 'vassal-app/src/main/java')]));
+  }
   results.push(await runJava('OfflineTests', []));
-  results.push(await runJava('CrossCheckTests', [vectorFile, randomFile]));
+  results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));
 } finally {
   await local.close();
+}
+
+// 5. A key rotation: a server on its own data directory, stopped, rotated by `npm run rotate-key`'s
+// script on that directory, and started again; a module that pinned only the old key plays on.
+const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-java-rotation-'));
+try {
+  const stateFile = join(build, 'rotation-state.json');
+  let server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir });
+  const oldFingerprint = server.service.signer.fingerprint;
+  try {
+    results.push(await runJava('RotationLiveTests', ['before', server.url, oldFingerprint, stateFile]));
+  } finally {
+    await server.close();
+  }
+  const rotate = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'functions/local/rotateKey.ts')], { cwd: root, env: { ...process.env, ARBITER_DATA_DIR: dataDir }, encoding: 'utf8' });
+  if (rotate.stdout.trim()) console.log(rotate.stdout.trimEnd().replace(/^/gm, '   rotate-key: '));
+  if (rotate.status !== 0) fail(`rotate-key failed on ${dataDir}: ${rotate.stderr}`);
+  server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir });
+  try {
+    const newFingerprint = server.service.signer.fingerprint;
+    console.log(`local server ${server.url} restarted after the rotation: ${oldFingerprint} -> ${newFingerprint}`);
+    const served = server.service.signer.keysDocument();
+    const walk = walkKeyLog(served.log, [oldFingerprint], served.keys);
+    const expectedFile = join(build, 'rotation-walk.json');
+    writeFileSync(expectedFile, JSON.stringify({
+      trusted: Object.fromEntries([...walk.trusted.values()].map((t) => [t.fingerprint, t.via === 'pinned' ? 0 : t.via])),
+      used: walk.used,
+      failure: walk.failure ? walk.failure.n : null,
+    }));
+    results.push(await runJava('RotationLiveTests', ['after', server.url, oldFingerprint, stateFile, newFingerprint, expectedFile]));
+  } finally {
+    await server.close();
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
 }
 let passed = 0;
 let failed = 0;

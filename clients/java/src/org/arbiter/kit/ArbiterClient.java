@@ -93,9 +93,18 @@ public final class ArbiterClient {
         return object(request("POST", "/games", null, body, "application/json"));
     }
 
-    /** GET /keys: the server's public keys (learn them into {@link TrustedKeys}; trust comes from the pins). */
+    /**
+     * GET /keys (trust.md §2): the server's public keys, current and retired, and its key log.
+     * Learn it with {@link TrustedKeys#learnAll}: trust comes from the pins, and reaches a newer
+     * key only through the log's statements, each signed by the key it retires.
+     */
     public Map<String, Object> keys() throws ArbiterException {
         return object(request("GET", "/keys", null, null, "application/json"));
+    }
+
+    /** GET /games/{id}/export (any token of the game): the whole game, its keys and its {@code keyLog} ({@link TrustedKeys#learnExport}). */
+    public Map<String, Object> export(String gameId, String token) throws ArbiterException {
+        return object(request("GET", "/games/" + id(gameId) + "/export", token, null, "application/json"));
     }
 
     /** POST a command and get its receipt (201 the first time, 200 for a retry of the same commandId). */

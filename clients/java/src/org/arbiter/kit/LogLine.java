@@ -5,19 +5,24 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * One game-log line per receipt: {@code ARB<TAB><base64url, no padding, of the UTF-8 canonical
- * commit>}. Every client that reads the log (the opponent's, every replay) decodes the line and
- * checks the receipt itself; the chat line it prints comes from the signed record only.
+ * commit>}, and one for the server's keys and key log: {@code ARBKEYS<TAB><base64url of the
+ * canonical GET /keys document>}. Every client that reads the log (the opponent's, every
+ * replay) decodes the line and checks the receipt itself; the chat line it prints comes from
+ * the signed record only.
  */
 public final class LogLine {
     private LogLine() {}
 
     public static final String PREFIX = "ARB\t";
+    /** The keys line: GET /keys (keys and key log) in the game log, see {@link #encodeKeys}. */
+    public static final String KEYS_PREFIX = "ARBKEYS\t";
     /** Far above any commit the server accepts (a request body is at most 64 KB). */
     public static final int MAX_LINE = 200_000;
     private static final Pattern BASE64URL = Pattern.compile("^[A-Za-z0-9_-]*$");
@@ -30,11 +35,38 @@ public final class LogLine {
         return line != null && line.startsWith(PREFIX);
     }
 
+    /** A line of this kit: a receipt line or a keys line. */
+    public static boolean isKitLine(String line) {
+        return isArbiterLine(line) || isKeysLine(line);
+    }
+
+    /**
+     * What a client does with a kit line it reads from the game log (its own, the opponent's,
+     * a replay's): a keys line is learnt into the verifier's keys, a receipt line is checked.
+     * Returns the one chat line to show.
+     */
+    public static String read(String line, Verifier verifier) {
+        if (isKeysLine(line)) return learnKeys(line, verifier.keys());
+        return chatLine(check(line, verifier));
+    }
+
     /** Decodes a log line: strict base64url, strict UTF-8, strict JSON, and the canonical form itself. */
     public static Receipt decode(String line) throws Receipt.MalformedReceipt {
         if (!isArbiterLine(line)) throw new Receipt.MalformedReceipt("not an Arbiter log line");
+        String text = strictText(line, PREFIX);
+        Receipt receipt = Receipt.parse(text);
+        try {
+            if (!receipt.canonicalText().equals(text)) throw new Receipt.MalformedReceipt("the commit is not in canonical form");
+        } catch (Canonical.CanonicalException e) {
+            throw new Receipt.MalformedReceipt("the commit cannot be put in canonical form: " + e.getMessage());
+        }
+        return receipt;
+    }
+
+    /** The UTF-8 text after the prefix: strict base64url without padding, written canonically, and strict UTF-8. */
+    private static String strictText(String line, String prefix) throws Receipt.MalformedReceipt {
         if (line.length() > MAX_LINE) throw new Receipt.MalformedReceipt("log line too long");
-        String body = line.substring(PREFIX.length());
+        String body = line.substring(prefix.length());
         if (!BASE64URL.matcher(body).matches() || body.length() % 4 == 1) throw new Receipt.MalformedReceipt("not base64url without padding");
         byte[] bytes;
         try {
@@ -43,9 +75,8 @@ public final class LogLine {
             throw new Receipt.MalformedReceipt("not base64url: " + e.getMessage());
         }
         if (!Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(body)) throw new Receipt.MalformedReceipt("base64url not written canonically");
-        String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
@@ -53,13 +84,6 @@ public final class LogLine {
         } catch (CharacterCodingException e) {
             throw new Receipt.MalformedReceipt("not UTF-8");
         }
-        Receipt receipt = Receipt.parse(text);
-        try {
-            if (!receipt.canonicalText().equals(text)) throw new Receipt.MalformedReceipt("the commit is not in canonical form");
-        } catch (Canonical.CanonicalException e) {
-            throw new Receipt.MalformedReceipt("the commit cannot be put in canonical form: " + e.getMessage());
-        }
-        return receipt;
     }
 
     /** Decodes and checks a log line in one step; anything malformed becomes an INVALID check. */
@@ -89,16 +113,94 @@ public final class LogLine {
         String line;
         switch (check.status) {
             case OK:
-                line = "✓ " + what + " [" + shortFingerprint(check.signerFingerprint) + "]";
+                line = "✓ " + what + " [" + signer(check) + "]";
                 break;
             case GAP:
-                line = "⚠ ARBITER GAP ⚠ " + what + " [" + shortFingerprint(check.signerFingerprint) + "] — " + String.join("; ", check.problems);
+                line = "⚠ ARBITER GAP ⚠ " + what + " [" + signer(check) + "] — " + String.join("; ", check.problems);
                 break;
             case FORK:
                 line = "✗✗ ARBITER FORK ✗✗ " + what + " — " + String.join("; ", check.problems) + " — do not accept this roll";
                 break;
             default:
                 line = "✗✗ ARBITER CHECK FAILED ✗✗ " + what + " — " + String.join("; ", check.problems) + " — do not accept this roll";
+        }
+        return TextLine.escape(line);
+    }
+
+    /** The signer as players see it: the short fingerprint, and "via key log #n" when the module's pins reach it only through the key log. */
+    static String signer(Verifier.Check check) {
+        return shortFingerprint(check.signerFingerprint) + (check.signerVia > 0 ? " via key log #" + check.signerVia : "");
+    }
+
+    /**
+     * The keys line: {@code ARBKEYS<TAB><base64url of the UTF-8 canonical {"keys":[…],"log":[…]}>},
+     * the server's GET /keys put into the game log, so that every client and every replay can
+     * walk the key log from the module's pins without the network (docs/vassal.md). Nothing in
+     * it is trusted by itself: its keys count only when a pin reaches them through its log.
+     */
+    public static String encodeKeys(Map<String, Object> keysDocument) throws Canonical.CanonicalException {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("keys", keysDocument.get("keys") == null ? List.of() : keysDocument.get("keys"));
+        doc.put("log", keysDocument.get("log") == null ? List.of() : keysDocument.get("log"));
+        return KEYS_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(Canonical.write(doc).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static boolean isKeysLine(String line) {
+        return line != null && line.startsWith(KEYS_PREFIX);
+    }
+
+    /** Decodes a keys line as strictly as a receipt line: base64url, UTF-8, strict JSON, canonical form. */
+    public static Map<String, Object> decodeKeys(String line) throws Receipt.MalformedReceipt {
+        if (!isKeysLine(line)) throw new Receipt.MalformedReceipt("not an Arbiter keys line");
+        String text = strictText(line, KEYS_PREFIX);
+        Map<String, Object> doc;
+        try {
+            doc = Json.parseObject(text);
+            if (!Canonical.write(doc).equals(text)) throw new Receipt.MalformedReceipt("the keys document is not in canonical form");
+        } catch (Json.JsonException e) {
+            throw new Receipt.MalformedReceipt("not strict JSON: " + e.getMessage());
+        } catch (Canonical.CanonicalException e) {
+            throw new Receipt.MalformedReceipt("the keys document cannot be put in canonical form: " + e.getMessage());
+        }
+        if (!(doc.get("keys") instanceof List) || !(doc.get("log") instanceof List)) throw new Receipt.MalformedReceipt("the keys document has no keys or log list");
+        return doc;
+    }
+
+    /**
+     * Reads a keys line into {@code keys} and says in one chat line what it changed: which keys
+     * the module's pins now reach through the key log, or loudly which statement was refused.
+     */
+    public static String learnKeys(String line, TrustedKeys keys) {
+        Map<String, Object> doc;
+        try {
+            doc = decodeKeys(line);
+        } catch (Receipt.MalformedReceipt e) {
+            return TextLine.escape("✗✗ ARBITER KEY LOG REFUSED ✗✗ unreadable Arbiter keys line: " + e.getMessage());
+        }
+        Map<String, Object> withoutLog = new LinkedHashMap<>(doc);
+        withoutLog.remove("log");
+        keys.learnAll(withoutLog);
+        return keyLogChatLine(keys.learnLog(doc.get("log")));
+    }
+
+    /** One chat line for a key log walk: the keys it made trusted, or loudly the statement it refused. */
+    public static String keyLogChatLine(KeyLog.Walk walk) {
+        StringBuilder reached = new StringBuilder();
+        for (Map.Entry<String, Integer> e : walk.trusted.entrySet()) {
+            if (e.getValue() == 0) continue;
+            reached.append(reached.length() == 0 ? "" : ", ").append(shortFingerprint(e.getKey())).append(" via key log #").append(e.getValue());
+        }
+        String line;
+        if (walk.failure != null) {
+            line = "✗✗ ARBITER KEY LOG REFUSED ✗✗ " + walk.failure.describe() + (reached.length() == 0 ? "" : "; before it, trusted: " + reached)
+                    + " — receipts signed by keys after it will fail";
+        } else if (reached.length() == 0) {
+            long rotations = walk.untrustedStatements.size() + walk.verified.stream().filter(h -> h.trusted).count();
+            line = rotations == 0
+                    ? "✓ Arbiter keys received: no key rotation so far; this module trusts its pinned keys"
+                    : "✓ Arbiter keys received: " + rotations + " key rotation" + (rotations == 1 ? "" : "s") + " in the server's key log, none from a key this module pins; it trusts its pinned keys";
+        } else {
+            line = "✓ Arbiter keys: the server's key log, walked from this module's pins, also trusts " + reached;
         }
         return TextLine.escape(line);
     }

@@ -35,13 +35,16 @@ public final class Verifier {
         public final List<String> problems;
         public final List<String> notes;
         public final String signerFingerprint;
+        /** How the signer is trusted: 0 = pinned by the module, n = reached through key log statement n, -1 = not trusted. */
+        public final int signerVia;
 
-        Check(Receipt receipt, Status status, List<String> problems, List<String> notes, String signerFingerprint) {
+        Check(Receipt receipt, Status status, List<String> problems, List<String> notes, TrustedKeys.SignatureCheck sig) {
             this.receipt = receipt;
             this.status = status;
             this.problems = Collections.unmodifiableList(problems);
             this.notes = Collections.unmodifiableList(notes);
-            this.signerFingerprint = signerFingerprint;
+            this.signerFingerprint = sig == null ? null : sig.fingerprint;
+            this.signerVia = sig == null || !sig.ok() ? -1 : sig.via;
         }
 
         public boolean ok() {
@@ -81,7 +84,7 @@ public final class Verifier {
         TrustedKeys.SignatureCheck sig = keys.check(r.kid, r.hash, r.signature);
         if (!sig.ok()) problems.add(sig.problem);
         if (r.seq == 1 && !GENESIS_PREV_HASH.equals(r.prevHash)) problems.add("commit #1 must have a prevHash of 64 zeros");
-        if (!problems.isEmpty()) return new Check(r, Status.INVALID, problems, notes, sig.fingerprint);
+        if (!problems.isEmpty()) return new Check(r, Status.INVALID, problems, notes, sig);
 
         TreeMap<Long, Receipt> chain = seen.computeIfAbsent(r.gameId, g -> new TreeMap<>());
         Status status = Status.OK;
@@ -89,20 +92,20 @@ public final class Verifier {
         if (same != null) {
             if (same.hash.equals(r.hash)) {
                 notes.add("#" + r.seq + " was already shown in this log");
-                return new Check(r, Status.OK, problems, notes, sig.fingerprint);
+                return new Check(r, Status.OK, problems, notes, sig);
             }
             problems.add("fork: #" + r.seq + " was already shown with hash " + shortOf(same.hash) + "…; this one is " + shortOf(r.hash) + "… (two histories of one game)");
-            return new Check(r, Status.FORK, problems, notes, sig.fingerprint);
+            return new Check(r, Status.FORK, problems, notes, sig);
         }
         Receipt before = chain.get(r.seq - 1);
         if (before != null && !before.hash.equals(r.prevHash)) {
             problems.add("fork: #" + r.seq + " does not follow the #" + before.seq + " shown earlier (prevHash " + shortOf(r.prevHash) + "… ≠ " + shortOf(before.hash) + "…)");
-            return new Check(r, Status.FORK, problems, notes, sig.fingerprint);
+            return new Check(r, Status.FORK, problems, notes, sig);
         }
         Receipt after = chain.get(r.seq + 1);
         if (after != null && !after.prevHash.equals(r.hash)) {
             problems.add("fork: the #" + after.seq + " shown earlier does not follow this #" + r.seq);
-            return new Check(r, Status.FORK, problems, notes, sig.fingerprint);
+            return new Check(r, Status.FORK, problems, notes, sig);
         }
         if (r.seq > 1 && before == null) {
             Long lower = chain.lowerKey(r.seq);
@@ -113,7 +116,7 @@ public final class Verifier {
         }
         if (after != null) notes.add("fills the gap before #" + after.seq);
         chain.put(r.seq, r);
-        return new Check(r, status, problems, notes, sig.fingerprint);
+        return new Check(r, status, problems, notes, sig);
     }
 
     /** The seqs below the highest seen that this log never showed, for one game. */

@@ -4,23 +4,29 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.kit.Canonical;
 import org.arbiter.kit.Crypto;
 import org.arbiter.kit.Json;
+import org.arbiter.kit.KeyLog;
 import org.arbiter.kit.Receipt;
 
 /**
  * The kit's canonical JSON and hashes against the TypeScript implementation: the fairness-v1
  * test vector (docs/fairness.md) and 1,000 random commits written by the Node driver with
  * domain/canonicalJson.ts and commitHash, given here in scrambled but equivalent JSON.
- * Usage: CrossCheckTests fairness-vector.json random-commits.jsonl
+ * And the key log walk (trust.md §3) against domain/trust/keyLog.ts on 400 logs built by the
+ * TypeScript code, valid and broken (changed bytes, wrong signers, reordered, renumbered, cut,
+ * forged statements appended, unsigned members), from random pins and known keys.
+ * Usage: CrossCheckTests fairness-vector.json random-commits.jsonl key-log-cases.json
  */
 public final class CrossCheckTests {
     public static void main(String[] args) {
         T.section("fairness-v1 test vector", () -> vector(Path.of(args[0])));
         T.section("1,000 random commits: canonical text and hash equal the TypeScript ones", () -> randomCommits(Path.of(args[1])));
+        T.section("400 key logs: the Java walk trusts what the TypeScript walk trusts, and stops where it stops", () -> keyLogs(Path.of(args[2])));
         System.exit(T.finish());
     }
 
@@ -100,5 +106,38 @@ public final class CrossCheckTests {
         T.check(differentInput > 900, "the inputs are not already canonical (" + differentInput + " differ)");
         T.equal(canonicalSame, n, "canonical text equal for every commit" + (firstProblem == null ? "" : "; first: " + firstProblem));
         T.equal(hashSame, n, "hash equal for every commit" + (firstProblem == null ? "" : "; first: " + firstProblem));
+    }
+
+    static void keyLogs(Path file) throws Exception {
+        List<?> cases = (List<?>) Json.parse(Files.readString(file, StandardCharsets.UTF_8));
+        int same = 0, failures = 0, reachedThroughLog = 0;
+        for (int i = 0; i < cases.size(); i++) {
+            Map<?, ?> c = (Map<?, ?>) cases.get(i);
+            List<String> pinned = strings(c.get("pinned"));
+            KeyLog.Walk walk = KeyLog.walk(c.get("log"), pinned, strings(c.get("known")));
+            Map<String, Integer> expected = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) c.get("trusted")).entrySet()) expected.put((String) e.getKey(), ((Json.JsonNumber) e.getValue()).value.intValueExact());
+            List<Integer> used = new ArrayList<>();
+            for (Object n : (List<?>) c.get("used")) used.add(((Json.JsonNumber) n).value.intValueExact());
+            Integer failure = c.get("failure") == null ? null : ((Json.JsonNumber) c.get("failure")).value.intValueExact();
+            Integer actualFailure = walk.failure == null ? null : walk.failure.n;
+            boolean agree = walk.trusted.equals(expected) && walk.used.equals(used) && java.util.Objects.equals(actualFailure, failure);
+            if (!agree) {
+                T.check(false, "key log case " + i + ": Java trusted " + walk.trusted + " used " + walk.used + " failure " + walk.failure
+                        + "; TypeScript trusted " + expected + " used " + used + " failure at " + failure + "\n  log " + Canonical.write(c.get("log")));
+                continue;
+            }
+            same++;
+            if (failure != null) failures++;
+            if (!used.isEmpty()) reachedThroughLog++;
+        }
+        T.equal(same, cases.size(), "every key log walked alike (" + failures + " refused a statement, " + reachedThroughLog + " reached a key through the log)");
+        T.check(failures >= 100 && reachedThroughLog >= 50, "the cases exercise both refusals (" + failures + ") and hand-overs (" + reachedThroughLog + ")");
+    }
+
+    static List<String> strings(Object list) {
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) list) out.add((String) o);
+        return out;
     }
 }

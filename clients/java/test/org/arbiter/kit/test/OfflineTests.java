@@ -5,13 +5,17 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.kit.Canonical;
 import org.arbiter.kit.Crypto;
 import org.arbiter.kit.Json;
+import org.arbiter.kit.KeyLog;
 import org.arbiter.kit.LogLine;
+import org.arbiter.kit.ModuleLog;
 import org.arbiter.kit.Receipt;
 import org.arbiter.kit.TextLine;
 import org.arbiter.kit.TrustedKeys;
@@ -26,6 +30,9 @@ public final class OfflineTests {
         T.section("chat lines stay one line", OfflineTests::textLines);
         T.section("log lines: round trip and malformed lines", OfflineTests::logLines);
         T.section("chain checks on locally signed receipts: forged, changed, gap, fork", OfflineTests::chain);
+        T.section("key log (trust.md §3): walked from the pins, broken statements refused", OfflineTests::keyLog);
+        T.section("key log through TrustedKeys, Verifier, the keys line and an export", OfflineTests::keyLogTrust);
+        T.section("ModuleLog: what a module read, saved as one state line and checked again", OfflineTests::moduleLog);
         System.exit(T.finish());
     }
 
@@ -114,7 +121,16 @@ public final class OfflineTests {
         }
 
         String fingerprint() throws Exception {
-            return Crypto.fingerprintOf(Crypto.xOf(pair.getPublic()));
+            return Crypto.fingerprintOf(x());
+        }
+
+        String x() {
+            return Crypto.xOf(pair.getPublic());
+        }
+
+        /** Its entry of a GET /keys document. */
+        String jwk() {
+            return "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"" + x() + "\",\"kid\":\"" + kid + "\"}";
         }
 
         String sign(String hashHex) throws Exception {
@@ -233,5 +249,240 @@ public final class OfflineTests {
         T.equal(midway.status, Verifier.Status.GAP, "a log starting at #3 reports #1-#2 as a gap");
         T.check(midway.problems.toString().contains("#1–#2"), "... as a range: " + midway.problems);
         T.equal(new Verifier(keys).check(r1.with(Map.of("kid", "k9"))).status, Verifier.Status.INVALID, "an unknown kid is INVALID");
+    }
+
+    // ---- key log (trust.md §3) ----
+
+    /** A KeyRotation statement n retiring {@code previous} for {@code next}, hashed and signed by {@code signedBy} (the retiring key, unless forged). */
+    static Map<String, Object> rotation(int n, Signer previous, Signer next, Signer signedBy) throws Exception {
+        Map<String, Object> statement = new LinkedHashMap<>(Json.parseObject("{\"type\":\"KeyRotation\",\"n\":" + n + ",\"previous\":\"" + previous.fingerprint()
+                + "\",\"next\":" + next.jwk() + ",\"at\":\"2026-11-23T12:00:0" + n + ".000Z\"}"));
+        return signStatement(statement, signedBy);
+    }
+
+    static Map<String, Object> signStatement(Map<String, Object> unsigned, Signer signedBy) throws Exception {
+        Map<String, Object> statement = new LinkedHashMap<>(unsigned);
+        statement.remove("hash");
+        statement.remove("signature");
+        String hash = KeyLog.statementHash(statement);
+        statement.put("hash", hash);
+        statement.put("signature", signedBy.sign(hash));
+        return statement;
+    }
+
+    static Map<String, Object> with(Map<String, Object> statement, String key, Object value) {
+        Map<String, Object> copy = new LinkedHashMap<>(statement);
+        copy.put(key, value);
+        return copy;
+    }
+
+    static List<Object> logOf(Object... statements) {
+        return new ArrayList<>(List.of(statements));
+    }
+
+    static Map<String, Object> keysDoc(List<Object> log, Signer... keys) throws Exception {
+        StringBuilder json = new StringBuilder("{\"keys\":[");
+        for (int i = 0; i < keys.length; i++) json.append(i == 0 ? "" : ",").append(keys[i].jwk());
+        Map<String, Object> doc = new LinkedHashMap<>(Json.parseObject(json.append("]}").toString()));
+        if (log != null) doc.put("log", log);
+        return doc;
+    }
+
+    static void keyLog() throws Exception {
+        Signer a = new Signer("ka"), b = new Signer("kb"), c = new Signer("kc"), forger = new Signer("kb");
+        String fa = a.fingerprint(), fb = b.fingerprint(), fc = c.fingerprint();
+        Map<String, Object> s1 = rotation(1, a, b, a), s2 = rotation(2, b, c, b);
+        List<Object> log = logOf(s1, s2);
+
+        KeyLog.Walk walk = KeyLog.walk(log, List.of(fa), List.of(a.x()));
+        T.check(walk.ok(), "a valid log walks to its end: " + walk.failure);
+        T.equal(walk.trusted, Map.of(fa, 0, fb, 1, fc, 2), "pinned A reaches B (#1) and C (#2)");
+        T.equal(walk.used, List.of(1, 2), "both statements were used");
+        T.equal(KeyLog.walk(log, List.of(fb), List.of(b.x())).trusted, Map.of(fb, 0, fc, 2), "pinned B reaches C only: the log is never walked backwards");
+        T.equal(KeyLog.walk(log, List.of(fc), List.of(c.x())).trusted, Map.of(fc, 0), "pinned C reaches nothing");
+        T.equal(KeyLog.walk(null, List.of(fa), List.of()).trusted, Map.of(fa, 0), "no log: the pins only");
+        T.equal(KeyLog.walk(List.of(), List.of(fa), List.of()).failure, null, "an empty log is no failure");
+
+        // A byte changed: the `at` of statement 2.
+        KeyLog.Walk changed = KeyLog.walk(logOf(s1, with(s2, "at", "2026-11-23T12:00:03.000Z")), List.of(fa), List.of(a.x()));
+        T.check(changed.failure != null && changed.failure.n == 2 && changed.failure.reason.contains("does not hash"), "a changed byte in statement 2 is refused there: " + changed.failure);
+        T.equal(changed.trusted, Map.of(fa, 0, fb, 1), "... B (before it) stays trusted, C does not");
+        // A changed next key with the hash recomputed, but not re-signed.
+        Map<String, Object> swapped = with(s2, "next", Json.parseObject(forger.jwk()));
+        swapped = with(swapped, "hash", KeyLog.statementHash(swapped));
+        KeyLog.Walk resigned = KeyLog.walk(logOf(s1, swapped), List.of(fa), List.of(a.x()));
+        T.check(resigned.failure != null && resigned.failure.n == 2 && resigned.failure.reason.contains("is not signed by " + fb), "a next key swapped and re-hashed: refused by its signature: " + resigned.failure);
+        // Signed by the wrong key: the new key signs its own hand-over; a forger signs one in B's name.
+        KeyLog.Walk selfSigned = KeyLog.walk(logOf(s1, rotation(2, b, c, c)), List.of(fa), List.of(a.x()));
+        T.check(selfSigned.failure != null && selfSigned.failure.n == 2 && selfSigned.failure.reason.contains("is not signed by"), "statement 2 signed by the key it hands over to is refused: " + selfSigned.failure);
+        KeyLog.Walk forged = KeyLog.walk(logOf(s1, rotation(2, b, forger, forger)), List.of(fa), List.of(a.x(), forger.x()));
+        T.check(forged.failure != null && forged.failure.n == 2 && !forged.trusted.containsKey(forger.fingerprint()), "a forger's statement retiring B for itself is refused: " + forged.failure);
+        KeyLog.Walk appended = KeyLog.walk(logOf(s1, s2, rotation(3, c, forger, forger)), List.of(fa), List.of(a.x()));
+        T.check(appended.failure != null && appended.failure.n == 3 && appended.trusted.containsKey(fc) && !appended.trusted.containsKey(forger.fingerprint()), "a forged statement appended after a valid log is refused at 3: " + appended.failure);
+        // Out of order, and a gap in n.
+        KeyLog.Walk reversed = KeyLog.walk(logOf(s2, s1), List.of(fa), List.of(a.x()));
+        T.check(reversed.failure != null && reversed.failure.n == 1 && reversed.failure.reason.startsWith("is numbered 2, not 1"), "statements out of order are refused: " + reversed.failure);
+        KeyLog.Walk gap = KeyLog.walk(logOf(s1, rotation(3, b, c, b)), List.of(fa), List.of(a.x()));
+        T.check(gap.failure != null && gap.failure.n == 2 && gap.failure.reason.startsWith("is numbered 3, not 2"), "a gap in n is refused: " + gap.failure);
+        T.equal(gap.trusted, Map.of(fa, 0, fb, 1), "... after statement 1 was used");
+        // A chain that does not start at a pinned key.
+        Signer other = new Signer("ko");
+        KeyLog.Walk elsewhere = KeyLog.walk(log, List.of(other.fingerprint()), List.of(a.x(), other.x()));
+        T.check(elsewhere.ok(), "a log from a key this module does not trust is no failure: " + elsewhere.failure);
+        T.equal(elsewhere.trusted, Map.of(other.fingerprint(), 0), "... but makes nothing trusted");
+        T.check(elsewhere.untrustedStatements.size() == 2 && elsewhere.untrustedStatements.get(0).contains("neither pins nor reaches"), "... and says which statements were not from a trusted key: " + elsewhere.untrustedStatements);
+        KeyLog.Walk unknownSigner = KeyLog.walk(log, List.of(other.fingerprint()), List.of());
+        T.check(unknownSigner.ok() && unknownSigner.trusted.equals(Map.of(other.fingerprint(), 0)), "the same when the retiring keys are not even known");
+        // Malformed logs and statements.
+        T.check(KeyLog.walk(Json.parseObject("{}"), List.of(fa), List.of()).failure.n == 0, "a log that is not a list is refused as a whole");
+        KeyLog.Walk noType = KeyLog.walk(logOf(with(s1, "type", "GameHead")), List.of(fa), List.of(a.x()));
+        T.check(noType.failure != null && noType.failure.n == 1 && noType.failure.reason.startsWith("is not a KeyRotation statement"), "a statement of another type is refused: " + noType.failure);
+        KeyLog.Walk fraction = KeyLog.walk(logOf(with(s1, "n", Json.parse("1.5"))), List.of(fa), List.of(a.x()));
+        T.check(fraction.failure != null && fraction.failure.n == 1, "n = 1.5 is refused: " + fraction.failure);
+        T.check(KeyLog.walk(logOf(with(s1, "n", Json.parse("1.0"))), List.of(fa), List.of(a.x())).ok(), "n written 1.0 is the number 1, as JSON (and JavaScript) read it: its canonical form, and so the hash, are unchanged");
+        Map<String, Object> badKey = signStatement(with(s1, "next", Json.parseObject("{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"" + b.x() + "=\",\"kid\":\"kb\"}")), a);
+        T.check(KeyLog.walk(logOf(badKey), List.of(fa), List.of(a.x())).failure.reason.contains("not an Ed25519 public key"), "a next key that is not a canonical Ed25519 x is refused");
+        KeyLog.Walk extra = KeyLog.walk(logOf(with(s1, "note", "added later")), List.of(fa), List.of(a.x()));
+        T.check(extra.failure != null && extra.failure.reason.contains("does not hash"), "a member added to a signed statement breaks its hash: " + extra.failure);
+        T.check(KeyLog.walk(logOf(signStatement(with(s1, "note", "signed with it"), a)), List.of(fa), List.of(a.x())).ok(), "a member that was signed with the statement is allowed (and hashed)");
+        KeyLog.Walk noKey = KeyLog.walk(log, List.of(fa), List.of());
+        T.check(noKey.failure != null && noKey.failure.n == 1 && noKey.failure.reason.startsWith("cannot be checked"), "a pinned fingerprint whose public key is nowhere given cannot check statement 1: " + noKey.failure);
+        T.equal(KeyLog.walk(logOf(s1, rotation(2, b, a, b)), List.of(fa), List.of(a.x())).trusted, Map.of(fa, 0, fb, 1), "a hand-over back to a trusted key changes nothing");
+    }
+
+    static void keyLogTrust() throws Exception {
+        Signer a = new Signer("ka"), b = new Signer("kb"), c = new Signer("kc"), forger = new Signer("kc");
+        String fa = a.fingerprint();
+        List<Object> log = logOf(rotation(1, a, b, a), rotation(2, b, c, b));
+        Receipt byA = a.commit("g-9", 1, Verifier.GENESIS_PREV_HASH, "before any rotation", 1);
+        Receipt byB = b.commit("g-9", 2, byA.hash, "after the first", 2);
+        Receipt byC = c.commit("g-9", 3, byB.hash, "after the second", 3);
+        Receipt forgedByC = resign(withDie(byC, 6), forger);
+
+        // The module pins A and shipped A's key; it has not seen the log yet.
+        Verifier before = new Verifier(new TrustedKeys(List.of(fa)).learnAll(keysDoc(null, a)));
+        T.equal(before.check(byA).status, Verifier.Status.OK, "A's receipt checks with the pin alone");
+        Verifier.Check unknown = before.check(byB);
+        T.equal(unknown.status, Verifier.Status.INVALID, "B's receipt without the key log: INVALID (this is what broke after a rotation)");
+        T.check(unknown.problems.toString().contains("no public key known for kid \"kb\""), "... no key for its kid: " + unknown.problems);
+        // Keys without the log: B's key is known but not trusted.
+        TrustedKeys keysOnly = new TrustedKeys(List.of(fa)).learnAll(keysDoc(null, a, b, c));
+        Verifier.Check noLog = new Verifier(keysOnly).check(byB);
+        T.check(noLog.status == Verifier.Status.INVALID && noLog.problems.toString().contains("does not pin and no pinned key reaches") && noLog.problems.toString().contains("no key log was given"), "B's key listed but no log: INVALID, saying why: " + noLog.problems);
+
+        // GET /keys with its log: A reaches B and C.
+        TrustedKeys keys = new TrustedKeys(List.of(fa)).learnAll(keysDoc(log, a, b, c));
+        T.equal(keys.reached(), Map.of(b.fingerprint(), 1, c.fingerprint(), 2), "GET /keys with its log: B via #1, C via #2");
+        Verifier v = new Verifier(keys);
+        T.equal(v.check(byA).status, Verifier.Status.OK, "A's receipt: OK");
+        Verifier.Check okB = v.check(byB);
+        T.equal(okB.status, Verifier.Status.OK, "B's receipt through the log: OK " + okB.problems);
+        T.equal(okB.signerVia, 1, "... via statement 1");
+        Verifier.Check okC = v.check(byC);
+        T.equal(okC.status, Verifier.Status.OK, "C's receipt through the log: OK " + okC.problems);
+        T.check(LogLine.chatLine(okC).endsWith("[" + LogLine.shortFingerprint(c.fingerprint()) + " via key log #2]"), "the chat line says the key came through the key log: " + LogLine.chatLine(okC));
+        T.check(LogLine.chatLine(v.check(byA)).endsWith("[" + LogLine.shortFingerprint(fa) + "]"), "... and a pinned key's does not: " + LogLine.chatLine(v.check(byA)));
+        Verifier.Check forged = new Verifier(keys).check(forgedByC);
+        T.equal(forged.status, Verifier.Status.INVALID, "a changed die re-signed under C's kid by another key: still INVALID");
+        TrustedKeys withForger = new TrustedKeys(List.of(fa)).learnAll(keysDoc(log, a, b, c, forger));
+        Verifier.Check published = new Verifier(withForger).check(forgedByC);
+        T.check(published.status == Verifier.Status.INVALID && published.problems.toString().contains(forger.fingerprint()) && published.problems.toString().contains("no pinned key reaches"), "... even with the forger's key published beside the log: " + published.problems);
+        // The keys are learnt only under the kid the statement gives: receipts need no /keys listing of them.
+        Verifier logOnly = new Verifier(new TrustedKeys(List.of(fa)).learnAll(keysDoc(log, a)));
+        T.equal(logOnly.check(byC).status, Verifier.Status.GAP, "the log alone gives C's key by its kid (a GAP: #1-#2 not shown to this verifier)");
+
+        // A broken log: statement 2 forged; C's receipts fail and say which statement was refused.
+        List<Object> brokenLog = logOf(log.get(0), rotation(2, b, forger, forger));
+        TrustedKeys broken = new TrustedKeys(List.of(fa)).learnAll(keysDoc(brokenLog, a, b, c, forger));
+        Verifier.Check afterBreak = new Verifier(broken).check(forgedByC);
+        T.check(afterBreak.status == Verifier.Status.INVALID && afterBreak.problems.toString().contains("key log statement 2 is not signed by"), "a forged statement 2: the forger's receipt is INVALID and names statement 2: " + afterBreak.problems);
+        T.equal(new Verifier(broken).check(byB).status, Verifier.Status.GAP, "... B, reached before the refused statement, still counts (GAP only: #1 unseen)");
+        // A log that starts at a key the module does not pin.
+        Signer other = new Signer("ko");
+        Verifier.Check elsewhere = new Verifier(new TrustedKeys(List.of(other.fingerprint())).learnAll(keysDoc(log, a, b, c))).check(byC);
+        T.check(elsewhere.status == Verifier.Status.INVALID && elsewhere.problems.toString().contains("no pinned key reaches"), "a chain not starting at a pinned key: INVALID: " + elsewhere.problems);
+        // A log that grew (one more rotation) replaces the shorter one; a pin added later re-walks.
+        TrustedKeys growing = new TrustedKeys(List.of(fa)).learnAll(keysDoc(logOf(log.get(0)), a, b));
+        T.equal(growing.reached(), Map.of(b.fingerprint(), 1), "a log of one rotation: B");
+        growing.learnAll(keysDoc(log, a, b, c));
+        T.equal(growing.reached(), Map.of(b.fingerprint(), 1, c.fingerprint(), 2), "the same log grown by a rotation: B and C");
+        T.equal(growing.walks().size(), 1, "... held as one log");
+        TrustedKeys late = new TrustedKeys(List.of(other.fingerprint())).learnAll(keysDoc(log, a, b, c));
+        T.equal(late.reached(), Map.of(), "nothing reached from an unrelated pin");
+        late.pin(fa);
+        T.equal(late.reached(), Map.of(b.fingerprint(), 1, c.fingerprint(), 2), "pinning A later walks the log again");
+
+        // The keys line: GET /keys into the game log, read back by another client.
+        String line = LogLine.encodeKeys(keysDoc(log, a, b, c));
+        T.check(line.startsWith("ARBKEYS\t") && line.substring(8).matches("[A-Za-z0-9_-]+"), "ARBKEYS, a tab, base64url");
+        T.check(LogLine.isKitLine(line) && !LogLine.isArbiterLine(line) && LogLine.isKitLine(LogLine.encode(byA)), "keys lines and receipt lines are told apart");
+        T.equal(Canonical.write(LogLine.decodeKeys(line)), Canonical.write(Json.parseObject(Canonical.write(keysDoc(log, a, b, c)))), "decodeKeys(encodeKeys(doc)) is doc");
+        Verifier opponent = new Verifier(new TrustedKeys(List.of(fa)).learnAll(keysDoc(null, a)));
+        List<String> chat = new ArrayList<>();
+        for (String l : List.of(LogLine.encode(byA), line, LogLine.encode(byB), LogLine.encode(byC))) chat.add(LogLine.read(l, opponent));
+        T.check(chat.get(0).startsWith("✓ #1") && chat.get(1).startsWith("✓ Arbiter keys:") && chat.get(1).contains("via key log #2") && chat.get(2).startsWith("✓ #2") && chat.get(3).startsWith("✓ #3"), "a log of receipt, keys line, receipts reads as all ✓: " + chat);
+        for (String l : chat) T.check(safe(l), "one safe line: " + l);
+        String none = LogLine.read(LogLine.encodeKeys(keysDoc(logOf(), a)), new Verifier(new TrustedKeys(List.of(fa))));
+        T.check(none.startsWith("✓ Arbiter keys received: no key rotation so far"), "a keys line before any rotation: " + none);
+        String notOurs = LogLine.read(line, new Verifier(new TrustedKeys(List.of(c.fingerprint()))));
+        T.check(notOurs.startsWith("✓ Arbiter keys received: 2 key rotations in the server's key log, none from a key this module pins"), "a keys line whose rotations start before the pinned key: " + notOurs);
+        String tampered = LogLine.encodeKeys(keysDoc(logOf(log.get(0), with(castMap(log.get(1)), "at", "2027-01-01T00:00:00.000Z")), a, b, c));
+        Verifier fooled = new Verifier(new TrustedKeys(List.of(fa)).learnAll(keysDoc(null, a)));
+        String refused = LogLine.read(tampered, fooled);
+        T.check(refused.startsWith("✗✗ ARBITER KEY LOG REFUSED ✗✗ key log statement 2 does not hash"), "a keys line whose statement 2 was changed is refused loudly: " + refused);
+        T.equal(fooled.check(byC).status, Verifier.Status.INVALID, "... and C's receipt fails after it");
+        String unreadable = LogLine.read("ARBKEYS\t" + Crypto.base64urlOf("{ \"keys\":[],\"log\":[]}".getBytes(StandardCharsets.UTF_8)), fooled);
+        T.check(unreadable.startsWith("✗✗ ARBITER KEY LOG REFUSED ✗✗ unreadable") && unreadable.contains("canonical"), "a keys line not in canonical form is refused: " + unreadable);
+        T.check(LogLine.read("ARBKEYS\t" + Crypto.base64urlOf("{\"keys\":[]}".getBytes(StandardCharsets.UTF_8)), fooled).contains("no keys or log list"), "a keys line without a log is refused");
+
+        // An export carries keys and keyLog.
+        Map<String, Object> export = new LinkedHashMap<>();
+        export.put("keys", keysDoc(null, a, b, c));
+        export.put("keyLog", log);
+        TrustedKeys fromExport = new TrustedKeys(List.of(fa));
+        KeyLog.Walk exportWalk = fromExport.learnExport(export);
+        T.check(exportWalk.ok() && fromExport.isTrusted(c.fingerprint()), "an export's keyLog is walked from the pins: " + exportWalk.failure);
+        Verifier exported = new Verifier(fromExport);
+        T.check(exported.check(byA).ok() && exported.check(byB).ok() && exported.check(byC).ok(), "every receipt of the export checks in order");
+        export.put("keyLog", Json.parseObject("{}"));
+        T.check(new TrustedKeys(List.of(fa)).learnExport(export).failure.n == 0, "an export whose keyLog is not a list: refused");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> castMap(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    static void moduleLog() throws Exception {
+        Signer a = new Signer("ka"), b = new Signer("kb");
+        List<Object> log = logOf(rotation(1, a, b, a));
+        Receipt r1 = a.commit("g-m", 1, Verifier.GENESIS_PREV_HASH, "one", 1);
+        Receipt r2 = b.commit("g-m", 2, r1.hash, "two", 2);
+        String keysLine = LogLine.encodeKeys(keysDoc(log, a, b));
+        ModuleLog roller = new ModuleLog(new TrustedKeys(List.of(a.fingerprint())));
+        T.equal(roller.stateLine(), null, "nothing read: no state");
+        List<String> shown = new ArrayList<>();
+        for (String line : List.of(keysLine, LogLine.encode(r1), LogLine.encode(r2), LogLine.encode(r2), "<player1> hello")) shown.add(roller.read(line));
+        T.check(shown.get(0).startsWith("✓ Arbiter keys") && shown.get(1).startsWith("✓ #1") && shown.get(2).startsWith("✓ #2") && shown.get(3).startsWith("✓ #2"), "keys line and receipts read ✓: " + shown);
+        T.check(shown.get(4).startsWith("✗✗ ARBITER CHECK FAILED ✗✗ unreadable"), "a line that is not the kit's fails loudly when given: " + shown.get(4));
+        T.equal(roller.lines(), List.of(keysLine, LogLine.encode(r1), LogLine.encode(r2)), "the kit lines, in order, each once");
+        String state = roller.stateLine();
+        T.check(ModuleLog.isStateLine(state) && state.indexOf('\n') < 0 && state.chars().filter(c -> c == '\t').count() == 4, "one state line: ARBSTATE, then the lines separated by spaces");
+
+        ModuleLog joiner = new ModuleLog(new TrustedKeys(List.of(a.fingerprint())));
+        List<String> restored = joiner.readState(state);
+        T.equal(restored, List.of("✓ Arbiter: restored 2 receipts and 1 keys line of this game's log; every one checks"), "a player who joins (or loads the save) checks it all again: " + restored);
+        T.equal(joiner.verifier().check(b.commit("g-m", 3, r2.hash, "three", 3)).status, Verifier.Status.OK, "... and the next receipt follows on, via the key log");
+        Receipt forged = resign(withDie(r2, 6), new Signer("kb"));
+        String doctored = state.replace(LogLine.encode(r2), LogLine.encode(forged));
+        List<String> loud = new ModuleLog(new TrustedKeys(List.of(a.fingerprint()))).readState(doctored);
+        T.check(loud.size() == 2 && loud.get(0).startsWith("✗✗ ARBITER ✗✗ restored 2 receipts") && loud.get(1).startsWith("✗✗ ARBITER CHECK FAILED ✗✗ #2"), "a forged receipt in a saved game is reported: " + loud);
+        List<String> noKeys = new ModuleLog(new TrustedKeys(List.of(a.fingerprint())).learn("ka", a.x())).readState(ModuleLog.STATE_PREFIX + LogLine.encode(r1) + " " + LogLine.encode(r2));
+        T.check(noKeys.size() == 2 && noKeys.get(1).startsWith("✗✗ ARBITER CHECK FAILED ✗✗ #2") && noKeys.get(1).contains("no public key known for kid \"kb\""), "a saved game without its keys line cannot check the new key's receipt, and says so: " + noKeys);
+        List<String> junk = new ModuleLog(new TrustedKeys(List.of(a.fingerprint())).learn("ka", a.x())).readState(ModuleLog.STATE_PREFIX + LogLine.encode(r1) + "  CHAT<x>");
+        T.check(junk.size() == 3 && junk.get(1).contains("unreadable") && junk.get(2).contains("unreadable"), "junk in a state line is reported, not skipped: " + junk);
+        roller.reset();
+        T.equal(roller.lines(), List.of(), "reset forgets the game");
+        T.equal(roller.verifier().check(r2).status, Verifier.Status.GAP, "... its receipts (a new verifier), but not the keys learnt: #2 is genuine");
     }
 }

@@ -3,30 +3,42 @@ package org.arbiter.kit.vassal;
 import VASSAL.build.AbstractToolbarItem;
 import VASSAL.build.Buildable;
 import VASSAL.build.GameModule;
-import VASSAL.build.module.Chatter;
 import VASSAL.build.module.documentation.HelpFile;
 import VASSAL.command.Command;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import javax.swing.JOptionPane;
 import javax.swing.SwingUtilities;
 import org.arbiter.kit.ArbiterClient;
 import org.arbiter.kit.Canonical;
 import org.arbiter.kit.Json;
+import org.arbiter.kit.ModuleLog;
+import org.arbiter.kit.Receipt;
 import org.arbiter.kit.RollSession;
+import org.arbiter.kit.TextLine;
 import org.arbiter.kit.TrustedKeys;
-import org.arbiter.kit.Verifier;
 
 /**
- * A SKETCH of a toolbar button that rolls through Arbiter (see docs/vassal.md). Everything it
- * relies on — the HTTP client, the receipt checks, the log line codec, the pending-roll rule —
- * is in the plain-JDK kit (org.arbiter.kit), which `npm run test:java` tests; this class only
- * wires it into VASSAL and is compiled only when VASSAL_JAR is given.
+ * A toolbar button that rolls through Arbiter (docs/vassal.md). Everything it relies on — the
+ * HTTP client, the receipt checks, the key log walk, the log line codec, the pending-roll rule —
+ * is in the plain-JDK kit (org.arbiter.kit), which `npm run test:java` tests against a real
+ * server; this class only wires it into VASSAL. Checked against VASSAL's own sources (see
+ * docs/vassal.md) and compiled on every test run against our stand-ins of the VASSAL classes.
  *
- * Attributes set in the module editor: the server URL, the pinned fingerprints (comma or space
- * separated), the server's published keys (the JSON of GET /keys, so that replays check
- * offline), the dice expression, and the command type (Roll for the dice ruleset).
+ * In the module's buildFile.xml it is an element named by the class, under the module's root:
+ * {@code <org.arbiter.kit.vassal.ArbiterDiceButton name="Arbiter roll" arbiterUrl="…"
+ * arbiterPinnedFingerprints="ed25519:…" arbiterKeys="{…}" arbiterDice="2d6" arbiterCommandType="Roll"/>}
+ * (the editor writes it when the designer uses "Add imported class"). Attributes: the server
+ * URL, the pinned fingerprints (comma or space separated), the server's published keys (the
+ * JSON of GET /keys, so that replays check offline), the dice expression, and the command type
+ * (Roll for the dice ruleset).
+ *
+ * Threads: VASSAL calls the button and executes commands on the Swing event thread; every
+ * network call runs on one background thread of this button, in order (join, then rolls), and
+ * its result comes back to the event thread with SwingUtilities.invokeLater.
  */
 public class ArbiterDiceButton extends AbstractToolbarItem {
     public static final String SERVER_URL = "arbiterUrl";
@@ -35,35 +47,45 @@ public class ArbiterDiceButton extends AbstractToolbarItem {
     public static final String DICE = "arbiterDice";
     public static final String COMMAND_TYPE = "arbiterCommandType";
 
-    /** One verifier per module: every Arbiter line of the log goes through it, in log order. */
-    private static volatile Verifier verifier;
+    /** One log per module: every Arbiter line of the game log goes through it, in log order. */
+    private static volatile ModuleLog moduleLog;
     private static ArbiterCommandEncoder encoder;
+    /** The button that answers for the Arbiter state of a saved game (one, however many buttons the module has). */
+    private static ArbiterDiceButton owner;
+    private static int buttons;
 
-    private String serverUrl = "https://arbiter.example.org";
+    private String serverUrl = "http://127.0.0.1:8787";
     private String pinned = "";
     private String keysJson = "";
     private String dice = "2d6";
     private String commandType = "Roll";
-    private RollSession session; // per player, per game; the token is kept in memory only, never logged
+    private final ExecutorService network = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "arbiter-network");
+        t.setDaemon(true);
+        return t;
+    });
 
     public ArbiterDiceButton() {
         setLaunchButton(makeLaunchButton("Roll through Arbiter", "Arbiter roll", "", e -> roll()));
-        setAttribute(NAME, "Arbiter roll");
     }
 
     public static String getConfigureTypeName() {
         return "Arbiter dice button";
     }
 
+    /** Called by VASSAL once the buildFile attributes are set: registers the module's encoder once. */
     @Override
     public void addTo(Buildable parent) {
         super.addTo(parent);
         synchronized (ArbiterDiceButton.class) {
-            if (verifier == null) {
-                verifier = new Verifier(trustedKeys());
-                encoder = new ArbiterCommandEncoder(verifier);
+            if (moduleLog == null) {
+                moduleLog = new ModuleLog(new TrustedKeys(List.of()));
+                encoder = new ArbiterCommandEncoder(moduleLog);
                 GameModule.getGameModule().addCommandEncoder(encoder);
             }
+            if (owner == null) owner = this;
+            buttons++;
+            trustInto(moduleLog.keys()); // every Arbiter button's pins and keys count
         }
     }
 
@@ -71,16 +93,51 @@ public class ArbiterDiceButton extends AbstractToolbarItem {
     public void removeFrom(Buildable parent) {
         super.removeFrom(parent);
         synchronized (ArbiterDiceButton.class) {
-            if (encoder != null) GameModule.getGameModule().removeCommandEncoder(encoder);
-            encoder = null;
-            verifier = null;
+            if (owner == this) owner = null; // another button takes over at the next save
+            if (--buttons == 0) {
+                GameModule.getGameModule().removeCommandEncoder(encoder);
+                encoder = null;
+                moduleLog = null;
+            }
         }
     }
 
-    private TrustedKeys trustedKeys() {
-        List<String> pins = new ArrayList<>();
-        for (String fp : pinned.split("[,\\s]+")) if (!fp.isEmpty()) pins.add(fp);
-        TrustedKeys keys = new TrustedKeys(pins);
+    /** A game starts or ends (also around loading a saved game): a new game forgets the receipts and the seat of the last one. */
+    @Override
+    public void setup(boolean gameStarting) {
+        super.setup(gameStarting);
+        if (!gameStarting) {
+            seat = null; // the token belongs to that game; it was kept in memory only, never logged
+            synchronized (ArbiterDiceButton.class) {
+                if (owner == null) owner = this;
+                if (owner == this && moduleLog != null) moduleLog.reset();
+            }
+        }
+    }
+
+    /**
+     * What a saved game, the start of a log file, and a player joining online receive: every
+     * Arbiter line this client has read, in one state line, checked again when it is restored.
+     */
+    @Override
+    public Command getRestoreCommand() {
+        synchronized (ArbiterDiceButton.class) {
+            if (owner == null) owner = this;
+            if (owner != this || moduleLog == null) return null;
+            String state = moduleLog.stateLine();
+            return state == null ? null : new ArbiterLogCommand(state, moduleLog);
+        }
+    }
+
+    private void trustInto(TrustedKeys keys) {
+        for (String fp : pinned.split("[,\\s]+")) {
+            if (fp.isEmpty()) continue;
+            try {
+                keys.pin(fp);
+            } catch (IllegalArgumentException e) {
+                GameModule.getGameModule().warn("Arbiter: " + e.getMessage());
+            }
+        }
         if (!keysJson.isEmpty()) {
             try {
                 keys.learnAll(Json.parseObject(keysJson));
@@ -88,68 +145,105 @@ public class ArbiterDiceButton extends AbstractToolbarItem {
                 GameModule.getGameModule().warn("Arbiter: the keys attribute is not JSON: " + e.getMessage());
             }
         }
-        return keys;
     }
 
-    /** On the UI thread: ask what to roll for, then talk to the server on another thread. */
+    /** One player's seat in one game. {@code caughtUp} is read and written on the network thread only. */
+    private static final class Seat {
+        final RollSession session;
+        final String gameId;
+        boolean caughtUp;
+
+        Seat(RollSession session, String gameId) {
+            this.session = session;
+            this.gameId = gameId;
+        }
+    }
+
+    private Seat seat; // set and read on the Swing event thread
+
+    /** On the Swing event thread: ask what to roll for, then talk to the server on the network thread. */
     private void roll() {
-        if (session == null && !join()) return;
+        if (seat == null && !join()) return;
         String purpose = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(), "What is this roll for?", "Arbiter roll", JOptionPane.QUESTION_MESSAGE);
         if (purpose == null || purpose.isBlank()) return;
         String payload;
         try {
             payload = "{\"dice\":" + Canonical.write(dice) + ",\"purpose\":" + Canonical.write(purpose.strip()) + "}";
         } catch (Canonical.CanonicalException e) {
-            GameModule.getGameModule().getChatter().show("✗ Arbiter: " + e.getMessage());
+            GameModule.getGameModule().getChatter().show(TextLine.escape("✗ Arbiter: " + e.getMessage()));
             return;
         }
         String what = commandType + " " + dice;
+        Seat s = seat;
         getLaunchButton().setEnabled(false);
-        Thread worker = new Thread(() -> {
-            RollSession.Outcome outcome = session.send(commandType, payload, what);
+        network.execute(() -> {
+            List<String> lines = new ArrayList<>();
+            String failure = s.caughtUp ? null : catchUp(s, lines); // the join did not reach the server: try again first
+            RollSession.Outcome outcome = s.session.send(commandType, payload, what);
+            String joinFailure = failure;
             SwingUtilities.invokeLater(() -> {
                 getLaunchButton().setEnabled(true);
+                lines.forEach(this::sendLine);
+                if (joinFailure != null) GameModule.getGameModule().getChatter().show(joinFailure);
                 publish(outcome);
             });
-        }, "arbiter-roll");
-        worker.setDaemon(true);
-        worker.start();
+        });
     }
 
-    /** Asks for the game id and this player's token, and posts the game's history so the log holds the chain from #1. */
+    /**
+     * On the Swing event thread: asks for the game id and this player's token; then, on the
+     * network thread, fetches GET /keys and the game's history, which go to the log first, so
+     * that the log holds the server's key log and the chain from #1.
+     */
     private boolean join() {
         String gameId = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(), "Arbiter game id:");
         if (gameId == null || gameId.isBlank()) return false;
         String token = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(), "Your Arbiter token (kept in memory, never logged):");
         if (token == null || token.isBlank()) return false;
-        session = new RollSession(new ArbiterClient(serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), gameId.strip(), token.strip());
-        RollSession joining = session;
-        Thread worker = new Thread(() -> {
-            try {
-                long after = verifier.last(gameId.strip()) == null ? 0 : verifier.last(gameId.strip()).seq;
-                List<String> lines = joining.history(after);
-                SwingUtilities.invokeLater(() -> lines.forEach(this::sendLine));
-            } catch (ArbiterClient.ArbiterException e) {
-                SwingUtilities.invokeLater(() -> GameModule.getGameModule().getChatter().show("✗ Arbiter: cannot read the game's history: " + e.getMessage()));
-            }
-        }, "arbiter-join");
-        worker.setDaemon(true);
-        worker.start();
+        Seat s;
+        try {
+            s = new Seat(new RollSession(new ArbiterClient(serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), gameId.strip(), token.strip()), gameId.strip());
+        } catch (IllegalArgumentException e) {
+            GameModule.getGameModule().getChatter().show(TextLine.escape("✗ Arbiter: " + e.getMessage()));
+            return false;
+        }
+        seat = s;
+        network.execute(() -> {
+            List<String> lines = new ArrayList<>();
+            String failure = catchUp(s, lines);
+            SwingUtilities.invokeLater(() -> {
+                lines.forEach(this::sendLine);
+                if (failure != null) GameModule.getGameModule().getChatter().show(failure);
+            });
+        });
         return true;
     }
 
-    /** On the UI thread: receipts go to the log (checked and shown on every client); a failure is said in chat to everyone. */
-    private void publish(RollSession.Outcome outcome) {
-        outcome.logLines.forEach(this::sendLine);
-        if (!outcome.ok()) {
-            Command say = new Chatter.DisplayText(GameModule.getGameModule().getChatter(), outcome.failureChatLine);
-            say.execute();
-            GameModule.getGameModule().sendAndLog(say);
+    /** On the network thread: the keys line and the commits this log has not shown yet; null, or the chat line saying why not. */
+    private String catchUp(Seat s, List<String> lines) {
+        ModuleLog log = moduleLog;
+        Receipt last = log == null ? null : log.verifier().last(s.gameId);
+        try {
+            lines.add(s.session.keysLine());
+            lines.addAll(s.session.history(last == null ? 0 : last.seq));
+            s.caughtUp = true;
+            return null;
+        } catch (ArbiterClient.ArbiterException e) {
+            lines.clear();
+            return TextLine.escape(e instanceof ArbiterClient.Unavailable
+                    ? "✗ Arbiter server unreachable (" + e.getMessage() + "): cannot read the game's keys and history"
+                    : "✗ Arbiter: cannot read the game's keys and history: " + e.status + " " + e.code + " — " + e.getMessage());
         }
     }
 
+    /** On the Swing event thread: lines go to the log (checked and shown on every client); a failure is said in chat to everyone. */
+    private void publish(RollSession.Outcome outcome) {
+        outcome.logLines.forEach(this::sendLine);
+        if (!outcome.ok()) GameModule.getGameModule().getChatter().send(outcome.failureChatLine); // shows it, and sends and logs it
+    }
+
     private void sendLine(String line) {
-        Command c = new ArbiterReceiptCommand(line, verifier);
+        Command c = new ArbiterLogCommand(line, moduleLog);
         c.execute(); // checks and shows it here
         GameModule.getGameModule().sendAndLog(c); // and on every other client, and in the log for replays
     }

@@ -1,0 +1,30 @@
+/*
+ * A stand-in, not VASSAL code: our own minimal declaration with the signature VASSAL has
+ * (checked against VASSAL 3.7.26 and 3.8.0-beta1-14-g17fb917c5 by StandInCheck, see
+ * docs/vassal.md), so that `npm run test:java` compiles the adapter in clients/java/vassal on
+ * every run. Only what the adapter uses, overrides or must implement is declared; bodies only
+ * throw. Never on a module's class path: in VASSAL the real class is used.
+ */
+package VASSAL.build;
+
+public abstract class AbstractConfigurable extends AbstractBuildable implements AutoConfigurable {
+  @Override
+  public String getConfigureName() {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public void setConfigureName(String s) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  @Override
+  public abstract String[] getAttributeDescriptions();
+
+  @Override
+  public abstract Class<?>[] getAttributeTypes();
+
+  @Override
+  public void add(Buildable b) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+}
