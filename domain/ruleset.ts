@@ -66,6 +66,11 @@ export interface Ruleset<S = any, O = any> {
   procedures: Record<string, ProcedureSpec<O>>;
   /** Schema of `view(state)`, published in the catalogue. */
   view: z.ZodType;
+  /**
+   * Schema of the `data` of each event type `decide` can emit, by type: published in the
+   * OpenAPI document, and checked against the events the rulesets' test games emit.
+   */
+  events?: Readonly<Record<string, z.ZodType>>;
   initialState(options: O, sides: readonly string[]): S;
   /** Throws RuleViolation (422) when the rules refuse the command. */
   decide(state: S, command: Command, ctx: DecideContext): DomainEvent[];

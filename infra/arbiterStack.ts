@@ -25,14 +25,22 @@ const TABLE_ACTIONS: Record<LambdaName, string[]> = {
   catalogue: [],
   verifier: [],
   web: [],
+  docs: [],
 };
 /** Who reads the signing secret: the signers, and the reads that publish its public key. */
-const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false, verifier: false, web: false };
+const READS_SIGNING_SECRET: Record<LambdaName, boolean> = { commands: true, reads: true, catalogue: false, verifier: false, web: false, docs: false };
 /** Who may open server seeds: only the function that creates games, rolls and seals. */
-const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false, web: false };
+const READS_SEED_KEY: Record<LambdaName, boolean> = { commands: true, reads: false, catalogue: false, verifier: false, web: false, docs: false };
 
 /** What a function's bundle embeds is written first, by these scripts. */
-const BEFORE_BUNDLING: Record<LambdaName, string[]> = { commands: [], reads: [], catalogue: [], verifier: ['infra/verifierFiles.ts'], web: ['infra/webFiles.ts'] };
+const BEFORE_BUNDLING: Record<LambdaName, string[]> = {
+  commands: [],
+  reads: [],
+  catalogue: [],
+  verifier: ['infra/verifierFiles.ts'],
+  web: ['infra/webFiles.ts'],
+  docs: ['infra/apiDocsFiles.ts'],
+};
 
 export interface ArbiterStackProps extends StackProps {
   /** Origins whose web pages may call the API (CORS); default `*`: tokens are bearer headers, never cookies. */
@@ -152,6 +160,7 @@ export class ArbiterStack extends Stack {
     // The key is derived from a secret generated at deploy time: its fingerprint is known only then.
     new CfnOutput(this, 'KeysUrl', { value: `${api.apiEndpoint}/keys`, description: 'GET it for the signing key fingerprint to publish and pin (docs/fairness.md §9)' });
     new CfnOutput(this, 'WebUrl', { value: `${api.apiEndpoint}/`, description: 'The web app: create games, follow timelines, verify exports' });
+    new CfnOutput(this, 'DocsUrl', { value: `${api.apiEndpoint}/docs`, description: 'The API reference, rendered from /openapi.json' });
     new CfnOutput(this, 'VerifierUrl', { value: `${api.apiEndpoint}/verifier.mjs`, description: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…' });
   }
 }

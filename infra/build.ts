@@ -8,12 +8,14 @@ import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from './bundling';
 import { VERIFIER_FILE, writeVerifierFiles } from './verifierFiles';
 import { gzippedBytes, MAX_WEB_GZIP_BYTES } from '../web/build';
 import { writeWebFiles } from './webFiles';
+import { writeApiDocsFiles } from './apiDocsFiles';
 
 export async function buildBundles(outDir = 'dist/lambda'): Promise<Record<LambdaName, { file: string; bytes: number }>> {
   // First: the verifier function bundles the standalone verifier's text (the alias in bundling.ts).
   await writeVerifierFiles();
-  // And the web function bundles the web app's files.
+  // And the web function bundles the web app's files, the docs function the API reference page's.
   await writeWebFiles();
+  await writeApiDocsFiles();
   const results = {} as Record<LambdaName, { file: string; bytes: number }>;
   for (const [name, entry] of Object.entries(LAMBDA_ENTRIES) as [LambdaName, string][]) {
     const file = join(outDir, name, BUNDLE.outFile);

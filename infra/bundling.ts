@@ -8,6 +8,7 @@ export const LAMBDA_ENTRIES = {
   catalogue: 'functions/lambda/catalogue.ts',
   verifier: 'functions/lambda/verifier.ts',
   web: 'functions/lambda/web.ts',
+  docs: 'functions/lambda/docs.ts',
 } as const;
 export type LambdaName = keyof typeof LAMBDA_ENTRIES;
 
@@ -32,6 +33,8 @@ export const BUNDLE = {
     'arbiter-verifier-source': './dist/verifier-source.mjs',
     // Written by infra/webFiles.ts before bundling.
     'arbiter-web-assets': './dist/web-assets.mjs',
+    // Written by infra/apiDocsFiles.ts before bundling.
+    'arbiter-api-docs-assets': './dist/api-docs-assets.mjs',
   } as Record<string, string>,
   outFile: 'index.mjs',
   maxBytes: 500 * 1024,

@@ -3,8 +3,9 @@ import { commandSpec, commandTypes } from '../../domain/game/decideGame';
 import { allRulesets } from '../../domain/rulesets/registry';
 import type { Ruleset, Who } from '../../domain/ruleset';
 
-export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+/** A zod schema as JSON Schema: what a client sends (`input`, the default), or what the service records (`output`: defaults applied). */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as Record<string, unknown>;
   return rest;
 }
 

@@ -1,4 +1,5 @@
 import type { GameService } from '../application/gameService';
+import { apiDocsHandlers } from './apiDocsHandlers';
 import { catalogueHandlers } from './catalogueHandlers';
 import { gameHandlers } from './gameHandlers';
 import { consoleObserver, type Observer } from './observe';
@@ -16,5 +17,5 @@ export function createHandlers(
   observer: Observer = consoleObserver,
   webAssets: () => Promise<WebAssets> = noWebApp,
 ) {
-  return { ...catalogueHandlers(observer), ...gameHandlers(service, observer), ...verifierHandlers(verifierSource, observer), ...webHandlers(webAssets, observer) };
+  return { ...catalogueHandlers(observer), ...gameHandlers(service, observer), ...verifierHandlers(verifierSource, observer), ...webHandlers(webAssets, observer), ...apiDocsHandlers(observer) };
 }

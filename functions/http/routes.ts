@@ -28,6 +28,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/keys', handler: 'keys' },
   { method: 'GET', path: '/verifier.mjs', handler: 'verifierScript' },
   { method: 'GET', path: '/openapi.json', handler: 'openapi' },
+  { method: 'GET', path: '/docs', handler: 'apiDocsPage' },
+  { method: 'GET', path: '/docs/assets/{file}', handler: 'apiDocsAsset' },
   { method: 'GET', path: '/', handler: 'webPage' },
   { method: 'GET', path: '/assets/{file}', handler: 'webAsset' },
 ];

@@ -9,4 +9,6 @@ export const ROUTE_GROUPS = {
   verifier: ['verifierScript'],
   // The web app's files, embedded in the bundle: no table, no key.
   web: ['webPage', 'webAsset'],
+  // The API reference page: RapiDoc's script alone is about 215 KB gzipped, too much to share the web app's bundle.
+  docs: ['apiDocsPage', 'apiDocsAsset'],
 } as const satisfies Record<string, readonly HandlerName[]>;

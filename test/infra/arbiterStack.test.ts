@@ -44,9 +44,9 @@ describe('the Arbiter stack', () => {
     });
   });
 
-  it('runs five functions on nodejs22.x, arm64', () => {
+  it('runs six functions on nodejs22.x, arm64', () => {
     const functions = template.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(5);
+    expect(Object.keys(functions)).toHaveLength(6);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);

@@ -12,6 +12,8 @@ import { run, writeTemp } from '../support/runCli';
 import { buildVerifierBundle } from '../../verifier/bundle';
 import { buildWebAssets } from '../../web/build';
 import { WEB_CONTENT_SECURITY_POLICY } from '../../functions/http/webHandlers';
+import { API_DOCS_CONTENT_SECURITY_POLICY, API_DOCS_SCRIPT, apiDocsAssetsFromPackage } from '../../functions/http/apiDocsHandlers';
+import { gunzipSync } from 'node:zlib';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
 const SEED_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-seed-key';
@@ -29,12 +31,12 @@ afterAll(async () => {
   await secrets?.close();
 });
 
-const event = (method: string, path: string, template: string, options: { body?: unknown; token?: string; params?: Record<string, string>; query?: Record<string, string> } = {}) => ({
+const event = (method: string, path: string, template: string, options: { body?: unknown; token?: string; params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string> } = {}) => ({
   version: '2.0',
   routeKey: `${method} ${template}`,
   rawPath: path,
   rawQueryString: new URLSearchParams(options.query ?? {}).toString(),
-  headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+  headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
   queryStringParameters: options.query,
   pathParameters: options.params,
   requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r', routeKey: `${method} ${template}`, stage: '$default', timeEpoch: Date.now() },
@@ -59,7 +61,7 @@ async function invoke(name: LambdaName, events: unknown[]) {
     POWERTOOLS_DEV: 'false',
   });
   expect(result.code, result.stderr).toBe(0);
-  const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: { statusCode: number; headers: Record<string, string>; body: string }[] };
+  const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean }[] };
   return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
@@ -163,6 +165,28 @@ describe('the built Lambda bundles', () => {
     expect(js.body).toBe(built.get('/assets/app.js')!.body);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     for (const reply of [page, js, css]) expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(missing.json.error.code).toBe('not_found');
+    expect(secrets.reads()).toBe(readsBefore);
+  });
+
+  it('serve the API reference at GET /docs, its script gzipped when the client accepts it, from a function that holds nothing else', async () => {
+    const readsBefore = secrets.reads();
+    const script = (await apiDocsAssetsFromPackage()).get(API_DOCS_SCRIPT)!;
+    const file = API_DOCS_SCRIPT.split('/').at(-1)!;
+    const served = await invoke('docs', [
+      event('GET', '/docs', '/docs'),
+      event('GET', API_DOCS_SCRIPT, '/docs/assets/{file}', { params: { file }, headers: { 'accept-encoding': 'gzip, br' } }),
+      event('GET', API_DOCS_SCRIPT, '/docs/assets/{file}', { params: { file } }),
+      event('GET', '/docs/assets/other.js', '/docs/assets/{file}', { params: { file: 'other.js' } }),
+    ]);
+    const [page, gzipped, plain, missing] = served.replies;
+    expect(served.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
+    expect(page.headers['content-security-policy']).toBe(API_DOCS_CONTENT_SECURITY_POLICY);
+    expect(page.body).toContain(`src="${API_DOCS_SCRIPT}"`);
+    expect([gzipped.headers['content-encoding'], gzipped.isBase64Encoded]).toEqual(['gzip', true]);
+    expect(gunzipSync(Buffer.from(gzipped.body, 'base64')).toString('utf8')).toBe('body' in script ? script.body : '');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('body' in script ? script.body : '');
     expect(missing.json.error.code).toBe('not_found');
     expect(secrets.reads()).toBe(readsBefore);
   });

@@ -16,7 +16,7 @@ describe('npm run synth', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8'));
-    expect(Object.values(template.Resources).filter((r) => (r as { Type: string }).Type === 'AWS::Lambda::Function')).toHaveLength(5);
+    expect(Object.values(template.Resources).filter((r) => (r as { Type: string }).Type === 'AWS::Lambda::Function')).toHaveLength(6);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     for (const asset of Object.values(assets.files) as { source: { path: string } }[]) {
       if (asset.source.path.startsWith('asset.')) expect(existsSync(join(out, asset.source.path, 'index.mjs'))).toBe(true);

@@ -1,6 +1,7 @@
 import type { DomainEvent, Ruleset } from '../../ruleset';
 import { describeRoll, rollDice, type RollOutcome } from './roll';
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
+import { diceEvents } from './events';
 
 export interface DiceState {
   rolls: number;
@@ -39,6 +40,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = {
     },
   },
   view: DiceView,
+  events: diceEvents,
   initialState: () => ({ rolls: 0, lastRoll: null }),
   decide(_state, command, ctx) {
     // Roll is the only command of this ruleset; the schema has been applied.

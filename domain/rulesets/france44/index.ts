@@ -6,6 +6,7 @@ import * as schema from './schemas';
 import { evolveFrance44, initialFrance44State, presentFrance44, type France44State } from './state';
 import { summarizeFrance44 } from './summary';
 import { crdtResult } from './tables';
+import { france44Events } from './events';
 
 const anySide = { sides: 'all', organizer: false } as const;
 
@@ -57,6 +58,7 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = {
     },
   },
   view: schema.France44View,
+  events: france44Events,
   initialState: (options) => initialFrance44State(options),
   decide: (state, command, ctx) => decideFrance44(state, command, ctx, state.options),
   evolve: evolveFrance44,

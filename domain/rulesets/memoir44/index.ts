@@ -4,6 +4,7 @@ import { decideMemoir44 } from './decide';
 import * as schema from './schemas';
 import { evolveMemoir44, initialMemoir44State, type Memoir44State } from './state';
 import { summarizeMemoir44 } from './summary';
+import { memoir44Events } from './events';
 
 const eitherSide = { sides: 'all', organizer: false } as const;
 
@@ -23,6 +24,7 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = {
     'card-roll': { input: schema.CardRollInput, description: 'Read d6 as command card symbols.', evaluate: (input, _o, dice) => readCardRoll(dice, input.dice) },
   },
   view: schema.Memoir44View,
+  events: memoir44Events,
   initialState: (options) => initialMemoir44State(options),
   decide: decideMemoir44,
   evolve: evolveMemoir44,

@@ -5,6 +5,7 @@ import { rollDeterminedDefense, rollIsolation, rollJabos, rollStrafing } from '.
 import * as schema from './schemas';
 import { evolveNormandy44, initialNormandy44State, presentNormandy44, type Normandy44State } from './state';
 import { summarizeNormandy44 } from './summary';
+import { normandy44Events } from './events';
 
 const anySide = { sides: 'all', organizer: false } as const;
 const alliedOnly = { sides: ['allied'], organizer: false } as const;
@@ -38,6 +39,7 @@ export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Option
     isolation: { input: schema.IsolationInput, description: 'Isolation attrition table (one die).', evaluate: (input, _o, dice) => rollIsolation(input, dice) },
   },
   view: schema.Normandy44View,
+  events: normandy44Events,
   initialState: () => initialNormandy44State(),
   decide: decideNormandy44,
   evolve: evolveNormandy44,

@@ -1,0 +1,14 @@
+import * as z from 'zod';
+
+const Die = z.strictObject({ sides: z.int(), value: z.int() });
+
+/** The `data` of each event the dice ruleset records, by type (index.ts: decide). */
+export const diceEvents = {
+  DiceRolled: z.strictObject({
+    purpose: z.string(),
+    dice: z.string().describe('the expression, normalized: counts written out, no spaces, e.g. "2d6+1"'),
+    rolls: z.array(Die).describe('every die drawn, in order'),
+    modifier: z.int(),
+    total: z.int(),
+  }),
+} as const satisfies Record<string, z.ZodType>;

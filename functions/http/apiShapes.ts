@@ -1,0 +1,156 @@
+import * as z from 'zod';
+import { GameHeadShape } from '../../domain/trust/gameHead';
+import { KeyRotationShape } from '../../domain/trust/keyRotation';
+import { CommitShape } from '../../domain/verify/bundleShape';
+
+/**
+ * The shapes of what the HTTP routes answer, as zod: the OpenAPI document is generated
+ * from them (openapi.ts), and test/http/openapiContract.test.ts parses real answers with
+ * them. Request schemas are the ones the service validates with, where they live.
+ */
+
+export const ERROR_CODES = [
+  'invalid_request',
+  'insufficient_dice',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'version_conflict',
+  'game_sealed',
+  'command_id_reused',
+  'payload_too_large',
+  'rule_violation',
+  'entropy_locked',
+  'unavailable',
+  'method_not_allowed',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorShape = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(ERROR_CODES),
+    message: z.string().describe('for people: says what to change'),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('by code: issues [{ field, message }] (invalid_request), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes (payload_too_large)'),
+  }),
+});
+
+export const HealthShape = z.strictObject({ ok: z.literal(true) });
+
+const JsonSchemaObject = z.record(z.string(), z.unknown()).describe('a JSON Schema (draft 2020-12)');
+
+export const CatalogueShape = z.strictObject({
+  rulesets: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      description: z.string(),
+      sides: z.array(z.string()).describe('the sides with the default options'),
+      sidesNote: z.string().optional().describe('how options rename the sides'),
+      options: JsonSchemaObject,
+      commands: z.array(
+        z.strictObject({
+          type: z.string(),
+          description: z.string(),
+          who: z.strictObject({
+            sides: z.union([z.literal('all'), z.literal('none'), z.array(z.string())]),
+            organizer: z.boolean(),
+            text: z.string().describe('the same, in words'),
+          }),
+          payload: JsonSchemaObject,
+          component: z.string().describe('the name of the payload schema in the OpenAPI document'),
+        }),
+      ),
+      procedures: z.array(z.strictObject({ name: z.string(), description: z.string(), input: JsonSchemaObject })),
+      state: JsonSchemaObject.describe('the schema of `state` in GET /games/{id}'),
+    }),
+  ),
+});
+
+export const DieShape = z.strictObject({ sides: z.int(), value: z.int() });
+
+export const EvaluateResultShape = z.strictObject({
+  result: z.unknown().describe("the procedure's result; its fields are the ruleset's (GET /rulesets)"),
+  breakdown: z.unknown().describe('how the result was reached, step by step'),
+  dice: z.array(DieShape).describe('the dice used, in draw order'),
+});
+
+export const GameCreatedShape = z.strictObject({
+  gameId: z.string(),
+  ruleset: z.string(),
+  sides: z.array(z.string()),
+  commitment: z.string().describe('hex SHA-256 of the server seed, revealed when the game is sealed'),
+  version: z.literal(1),
+  tokens: z
+    .strictObject({ organizer: z.string(), players: z.record(z.string(), z.string()).describe('one bearer token per side, by side') })
+    .describe('shown only this once: only their hashes are stored'),
+  tournamentId: z.string().optional().describe('present when the game was created with a tournament token'),
+});
+
+export const GameViewShape = z.strictObject({
+  gameId: z.string(),
+  ruleset: z.string(),
+  title: z.string().describe('empty when none was given'),
+  sides: z.array(z.string()),
+  version: z.int().describe('the seq of the last commit'),
+  sealed: z.boolean(),
+  commitment: z.string(),
+  public: z.boolean(),
+  entropy: z.strictObject({ contributions: z.int(), locked: z.boolean().describe('a die was rolled: no more entropy') }),
+  state: z.unknown().describe("the ruleset's view of the game"),
+  role: z.string().nullable().describe('who the token is: "organizer", a side or "spectator"; null for a public game read without one of its tokens'),
+});
+
+export const CommandAcceptedShape = z.strictObject({ version: z.int(), commit: CommitShape });
+
+export const EventsPageShape = z.strictObject({
+  gameId: z.string(),
+  version: z.int().describe("the game's version now; the ETag"),
+  commits: z.array(CommitShape).describe('the commits with seq > after, in order'),
+});
+
+export const PublicKeyShape = z.strictObject({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  use: z.literal('sig'),
+  alg: z.literal('EdDSA'),
+  fingerprint: z.string().describe('ed25519:<RFC 7638 thumbprint>, the value people pin'),
+  status: z.enum(['current', 'retired']),
+});
+
+/** trust.md §2. */
+export const KeysShape = z.strictObject({
+  keys: z.array(PublicKeyShape),
+  log: z.array(KeyRotationShape).describe('the key log: each statement signed by the key it retires'),
+});
+
+/** fairness-v1 §7, with trust.md §3 and §4. */
+export const ExportBundleShape = z.strictObject({
+  gameId: z.string(),
+  ruleset: z.string(),
+  commitment: z.string(),
+  commits: z.array(CommitShape),
+  keys: z.strictObject({ keys: z.array(PublicKeyShape) }),
+  keyLog: z.array(KeyRotationShape).optional(),
+  head: GameHeadShape.optional().describe('the signed head of the last commit in the file'),
+  serverSeed: z.string().optional().describe('once the game is sealed'),
+});
+
+export const VerificationShape = z.strictObject({
+  ok: z.boolean(),
+  checkedCommits: z.int(),
+  checkedDice: z.int(),
+  sealed: z.boolean(),
+  failures: z.array(z.strictObject({ seq: z.int().describe('0: the export as a whole'), check: z.string(), reason: z.string() })),
+});
+
+export const ViewerCreatedShape = z.strictObject({
+  viewerId: z.string(),
+  token: z.string().describe('shown only this once'),
+  label: z.string().optional(),
+});

@@ -1,0 +1,223 @@
+import type { ErrorCode } from './apiShapes';
+
+/**
+ * Examples of the OpenAPI document (openapi.ts): one game of the dice ruleset as a client
+ * sees it. The linter checks each against its schema (test/http/openapiLint.test.ts).
+ */
+
+const hex = (seed: string) => seed.repeat(64 / seed.length);
+const GAME_ID = 'g-Qm9vWw2cX1hT0aJ5rL8eN3pY';
+const TOURNAMENT_ID = 't-8fK2pQ0xZ7mW4cV1nB6yR3tA';
+const KID = 'k-3f9a2c41';
+const SIGNATURE = 'Zm9yZ2VkIGJ5IG5vYm9keSwgc2hvd24gb25seSBmb3IgaXRzIHNoYXBlIGhlcmUgYW5kIG5vd2hlcmUgZWxzZS4uLg==';
+const token = (n: string) => `arb_${n.repeat(43 / n.length + 1).slice(0, 43)}`;
+const COMMITMENT = hex('b74d4810');
+
+export const createGameRequest = {
+  dice: { summary: 'A dice game for two sides', value: { ruleset: 'dice', title: 'Club night, game 4' } },
+  france44: { summary: 'France 1944, with an option', value: { ruleset: 'france44', title: 'Cobra, turn 3', options: { cAttackerLoss: true }, public: true } },
+};
+
+export const gameCreated = {
+  gameId: GAME_ID,
+  ruleset: 'dice',
+  sides: ['player1', 'player2'],
+  commitment: COMMITMENT,
+  version: 1,
+  tokens: { organizer: token('Org0'), players: { player1: token('One1'), player2: token('Two2') } },
+};
+
+export const commandRequest = {
+  roll: { summary: 'Roll dice (dice)', value: { commandId: 'roll-2708', type: 'Roll', payload: { dice: '3d6+1', purpose: 'bombardment of 2708' } } },
+  entropy: { summary: 'Add entropy (any ruleset)', value: { commandId: 'entropy-1', type: 'ContributeEntropy', payload: { entropy: 'alpha' } } },
+  startTurn: { summary: 'Open a turn (france44), sent by the organizer', value: { commandId: 'turn-3', type: 'StartTurn', payload: { turn: 3, reactionPoints: { allied: 4, german: 6 } }, expectedVersion: 12 } },
+  actingFor: { summary: 'The organizer acts for a side', value: { commandId: 'roll-fix-1', type: 'Roll', payload: { dice: 'd6', purpose: 'replacement' }, as: 'player2' } },
+};
+
+const rollCommit = {
+  gameId: GAME_ID,
+  seq: 3,
+  commandId: 'roll-2708',
+  actor: 'player1',
+  command: { type: 'Roll', payload: { dice: '3d6+1', purpose: 'bombardment of 2708' } },
+  events: [
+    {
+      type: 'DiceRolled',
+      data: {
+        purpose: 'bombardment of 2708',
+        dice: '3d6+1',
+        rolls: [
+          { sides: 6, value: 1 },
+          { sides: 6, value: 3 },
+          { sides: 6, value: 2 },
+        ],
+        modifier: 1,
+        total: 7,
+      },
+    },
+  ],
+  dice: [
+    { sides: 6, value: 1 },
+    { sides: 6, value: 3 },
+    { sides: 6, value: 2 },
+  ],
+  recordedAt: '2026-11-23T20:14:05.120Z',
+  kid: KID,
+  prevHash: hex('728f10bc'),
+  hash: hex('dc51b95a'),
+  signature: SIGNATURE,
+};
+
+const createCommit = {
+  gameId: GAME_ID,
+  seq: 1,
+  commandId: 'create',
+  actor: 'organizer',
+  command: { type: 'CreateGame', payload: { ruleset: 'dice', title: 'Club night, game 4' } },
+  events: [{ type: 'GameCreated', data: { ruleset: 'dice', sides: ['player1', 'player2'], options: { sides: ['player1', 'player2'] }, commitment: COMMITMENT } }],
+  dice: [],
+  recordedAt: '2026-11-23T20:12:40.002Z',
+  kid: KID,
+  prevHash: '0'.repeat(64),
+  hash: hex('9101992a'),
+  signature: SIGNATURE,
+};
+
+const entropyCommit = {
+  gameId: GAME_ID,
+  seq: 2,
+  commandId: 'entropy-1',
+  actor: 'player1',
+  command: { type: 'ContributeEntropy', payload: { entropy: 'alpha' } },
+  events: [{ type: 'EntropyContributed', data: { by: 'player1', entropy: 'alpha' } }],
+  dice: [],
+  recordedAt: '2026-11-23T20:13:02.811Z',
+  kid: KID,
+  prevHash: hex('9101992a'),
+  hash: hex('728f10bc'),
+  signature: SIGNATURE,
+};
+
+const reissueCommit = {
+  gameId: GAME_ID,
+  seq: 4,
+  commandId: 'token-k-1x9z2m',
+  actor: 'organizer',
+  command: { type: 'ReissueToken', payload: { role: 'player2', tokenId: 'k-1x9z2m' } },
+  events: [{ type: 'TokenReissued', data: { role: 'player2', tokenId: 'k-1x9z2m' } }],
+  dice: [],
+  recordedAt: '2026-11-23T20:20:31.500Z',
+  kid: KID,
+  prevHash: hex('dc51b95a'),
+  hash: hex('5e0b77d1'),
+  signature: SIGNATURE,
+};
+
+const revokeCommit = {
+  ...reissueCommit,
+  commandId: 'revoke-2kq81c',
+  command: { type: 'RevokeToken', payload: { role: 'player2' } },
+  events: [{ type: 'TokenRevoked', data: { role: 'player2' } }],
+};
+
+export const commandAccepted = { version: 3, commit: rollCommit };
+export const commandText = '#3 player1 Roll "bombardment of 2708": 3d6+1 = 1 3 2 +1 = 7 [dc51b95a]\n';
+
+export const eventsPage = { gameId: GAME_ID, version: 3, commits: [createCommit, entropyCommit, rollCommit] };
+export const eventsText = [
+  '#1 organizer CreateGame dice: player1 vs player2, commitment b74d4810 [9101992a]',
+  '#2 player1 ContributeEntropy entropy "alpha" [728f10bc]',
+  '#3 player1 Roll "bombardment of 2708": 3d6+1 = 1 3 2 +1 = 7 [dc51b95a]',
+  '',
+].join('\n');
+
+export const gameView = {
+  gameId: GAME_ID,
+  ruleset: 'dice',
+  title: 'Club night, game 4',
+  sides: ['player1', 'player2'],
+  version: 3,
+  sealed: false,
+  commitment: COMMITMENT,
+  public: false,
+  entropy: { contributions: 1, locked: true },
+  state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 } },
+  role: 'player1',
+};
+
+const publicKey = {
+  kty: 'OKP',
+  crv: 'Ed25519',
+  x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+  kid: KID,
+  use: 'sig',
+  alg: 'EdDSA',
+  fingerprint: 'ed25519:kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+  status: 'current',
+};
+
+export const keys = { keys: [publicKey], log: [] };
+
+export const head = { type: 'GameHead', gameId: GAME_ID, seq: 3, lastHash: hex('dc51b95a'), sealed: false, at: '2026-11-23T20:15:00.000Z', kid: KID, hash: hex('61c0ffee'), signature: SIGNATURE };
+
+export const exportBundle = { gameId: GAME_ID, ruleset: 'dice', commitment: COMMITMENT, commits: [createCommit, entropyCommit, rollCommit], keys: { keys: [publicKey] }, keyLog: [], head };
+
+export const verification = { ok: true, checkedCommits: 3, checkedDice: 3, sealed: false, failures: [] };
+
+export const evaluateRequest = {
+  dice: { summary: 'Roll with your own dice (dice)', value: { procedure: 'roll', input: { dice: '2d6+1' }, dice: [6, 5] } },
+  france44: {
+    summary: 'A France 1944 combat, fresh dice',
+    value: {
+      procedure: 'combat',
+      input: { kind: 'set-piece', attackers: [{ strength: 6 }], defenders: [{ strength: 3 }], attackerMorale: 4, defenderMorale: 3, terrainMoraleModifiers: [1] },
+    },
+  },
+};
+export const evaluateResult = {
+  result: { total: 12, rolls: [6, 5] },
+  breakdown: { dice: '2d6+1', modifier: 1, text: '6 5 +1 = 12' },
+  dice: [
+    { sides: 6, value: 6 },
+    { sides: 6, value: 5 },
+  ],
+};
+
+export const viewerCreated = { viewerId: 'v-2kq81c', token: token('View'), label: 'club stream' };
+
+export const tournamentCreated = { tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', createdAt: '2026-11-23T19:00:00.000Z', token: token('Tour') };
+export const tournamentListing = {
+  tournamentId: TOURNAMENT_ID,
+  name: 'Club championship 2026, round 1',
+  createdAt: '2026-11-23T19:00:00.000Z',
+  games: [{ gameId: GAME_ID, ruleset: 'dice', title: 'Club night, game 4', sides: ['player1', 'player2'], version: 3, sealed: false, head }],
+};
+/** The lines of a tournament export, each a JSON document. */
+export const tournamentExportLines = {
+  header: {
+    summary: 'The first line',
+    value: { format: 'arbiter-tournament-export/1', tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', exportedAt: '2026-11-23T23:00:00.000Z', games: 1 },
+  },
+  game: { summary: 'Each line after it: one game', value: exportBundle },
+};
+
+export const tokenReissued = { gameId: GAME_ID, role: 'player2', token: token('New2'), version: 4, commit: reissueCommit };
+export const tokenRevoked = { gameId: GAME_ID, role: 'player2', version: 4, commit: revokeCommit };
+
+/** One error example per code, in the words the service uses. */
+export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<string, unknown> }> = {
+  invalid_request: { message: 'Invalid request: payload.dice: unexpected "x" at position 4', details: { issues: [{ field: 'payload.dice', message: 'unexpected "x" at position 4' }] } },
+  insufficient_dice: { message: 'This needs at least 2 dice.', details: { needed: 2 } },
+  unauthenticated: { message: 'A bearer token of this game is needed (Authorization: Bearer <token>).' },
+  forbidden: { message: 'The player1 side may not send Seal.' },
+  not_found: { message: 'No such game.' },
+  version_conflict: { message: 'The game is at version 13, not the expected one.', details: { currentVersion: 13 } },
+  game_sealed: { message: 'This game is sealed: it accepts no more commands.' },
+  command_id_reused: { message: 'This commandId was already used, at seq 3, for a different command. Use a new commandId for a new command.', details: { seq: 3 } },
+  payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
+  rule_violation: { message: 'No game turn has started yet: send StartTurn first.', details: { rule: 'france44: commands of a game turn need a started turn (ruling)' } },
+  entropy_locked: { message: 'Entropy can only be added before the first die of the game is rolled.' },
+  unavailable: { message: 'The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.' },
+  method_not_allowed: { message: 'PUT is not allowed here.' },
+  internal_error: { message: 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.' },
+};
