@@ -66,9 +66,7 @@ export function decideGame(state: GameState, command: Command, ctx: GameContext)
     case 'RevokeToken': {
       const { role } = command.payload as { role: string };
       checkTokenRole(state, role);
-      if (role === ORGANIZER) {
-        throw new RuleViolation("The organizer's token can be reissued but not revoked: someone must be able to seal the game.", 'tokens: the organizer keeps a token');
-      }
+      if (role === ORGANIZER) throw new Forbidden("The organizer's token can be reissued but not revoked: someone must be able to seal the game.");
       if (state.credentials.get(role) === null) {
         throw new RuleViolation(`The ${role} side's token is already revoked; reissue it to give the side a new one.`, 'tokens: revoke once');
       }

@@ -4,7 +4,7 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
 import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
 import { buildCommit } from '../../domain/game/buildCommit';
-import { authorize, checkPayload, decideCreate, decideGame } from '../../domain/game/decideGame';
+import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
@@ -196,7 +196,8 @@ export class GameService {
     const check = checkPayload(game.state.ruleset, type, request.data.payload);
     if (!check.ok) {
       if ('unknownType' in check) {
-        throw invalidRequest([{ field: 'type', message: `"${type}" is not a command of the ${game.state.ruleset.id} ruleset` }]);
+        const known = commandTypes(game.state.ruleset).join(', ');
+        throw invalidRequest([{ field: 'type', message: `"${type}" is not a command of the ${game.state.ruleset.id} ruleset; its commands are ${known}` }]);
       }
       throw invalidRequest(fieldIssues(check.error, 'payload'));
     }

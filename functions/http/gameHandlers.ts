@@ -54,7 +54,8 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       if (issues.length) throw invalidRequest(issues);
       const page = await (await service()).events(gameIdOf(event), bearerToken(event), after, limit, wait);
       const etag = etagOf(page.version);
-      if (page.commits.length === 0 && matchesVersion(event, page.version)) return notModified(etag);
+      // http-api.md: If-None-Match with the current version is a 304, whatever the page (the same URL at the same version is the same answer).
+      if (matchesVersion(event, page.version)) return notModified(etag);
       if (wantsText(event)) {
         return text(200, page.commits.map((c) => `${textLine(page.state, c)}\n`).join(''), { etag });
       }

@@ -405,7 +405,7 @@ export function openApiDocument() {
           tags: ['games'],
           summary: 'The commits after a seq; ETag is the version',
           description:
-            'With If-None-Match naming the current version and nothing newer, 304. `wait` holds the request until a commit after `after` exists or the seconds pass ' +
+            'With If-None-Match naming the current version, 304 (this URL at this version answered before). `wait` holds the request until a commit after `after` exists or the seconds pass ' +
             '(then 304 when If-None-Match matches, else an empty page). Accept: text/plain answers one chat-log line per commit.',
           security: READ,
           parameters: [
@@ -421,7 +421,7 @@ export function openApiDocument() {
               headers: etag,
               content: { ...jsonContent(ref('EventsPage'), one(example.eventsPage)), 'text/plain': { schema: { type: 'string' }, example: example.eventsText } },
             },
-            304: { description: 'nothing after `after`, and If-None-Match names the version', headers: etag },
+            304: { description: 'If-None-Match names the current version', headers: etag },
             ...errors([400, 'invalid_request: after, limit or wait out of range'], 401, 404, 413, 503),
           },
         },

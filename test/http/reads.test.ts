@@ -35,6 +35,9 @@ describe('GET /games/{id}/events', () => {
     const stale = await client.get(`/games/${game.gameId}/events?after=8`, token, { 'if-none-match': '"8"' });
     expect(stale.status).toBe(200);
     expect(stale.body.commits.map((c: { seq: number }) => c.seq)).toEqual([9, 10]);
+    // http-api.md: the current version in If-None-Match is a 304 whatever the page: this URL at this version answered before.
+    const unchanged = await client.get(`/games/${game.gameId}/events?after=8`, token, { 'if-none-match': '"10"' });
+    expect([unchanged.status, unchanged.headers.get('etag'), unchanged.text]).toEqual([304, '"10"', '']);
   });
 
   it('holds a wait=S request until the next commit arrives', async () => {
