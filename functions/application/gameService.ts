@@ -105,6 +105,7 @@ export class GameService {
   private readonly seedVault: SeedVault;
   private readonly viewers: Viewers;
   private readonly credentials: Credentials;
+  private readonly commitListeners = new Set<(commit: Commit) => void>();
   readonly tournaments: Tournaments;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
@@ -120,6 +121,25 @@ export class GameService {
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
     this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now);
+  }
+
+  /**
+   * Calls `listener` with each commit this process stores, after it is stored (a push
+   * channel's source on a sole writer). Returns the function that stops it.
+   */
+  onCommit(listener: (commit: Commit) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => void this.commitListeners.delete(listener);
+  }
+
+  private announce(commit: Commit): void {
+    for (const listener of this.commitListeners) {
+      try {
+        listener(commit);
+      } catch {
+        // A listener's failure is its own: the commit is stored and acknowledged regardless.
+      }
+    }
   }
 
   get signer(): Signer {
@@ -170,6 +190,7 @@ export class GameService {
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
     await this.deps.store.createGame(first, secrets);
+    this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
   }
 
@@ -259,6 +280,7 @@ export class GameService {
         game.state = evolveGame(game.state, commit);
         this.cache.offer(gameId, game);
         this.waiters.notify(gameId);
+        this.announce(commit);
         return { created: true, version: commit.seq, commit, state: game.state };
       }
       // Another process (or an earlier, ambiguous write) took this seq: catch up from the
