@@ -17,6 +17,12 @@ export interface CommitDraft {
 
 /** The record of fairness-v1 §5 with its hash; `sign` turns the hash into the signature. */
 export function buildCommit(draft: CommitDraft, sign: (hashHex: string) => string): Commit {
+  const { unsigned, hash } = hashedCommit(draft);
+  return { ...unsigned, hash, signature: sign(hash) };
+}
+
+/** The record of fairness-v1 §5 and its hash, before it is signed (for a signer that answers later). */
+export function hashedCommit(draft: CommitDraft): { unsigned: UnsignedCommit; hash: string } {
   const unsigned: UnsignedCommit = {
     gameId: draft.gameId,
     seq: draft.seq,
@@ -30,6 +36,5 @@ export function buildCommit(draft: CommitDraft, sign: (hashHex: string) => strin
     kid: draft.kid,
     prevHash: draft.prevHash,
   };
-  const hash = commitHash(unsigned);
-  return { ...unsigned, hash, signature: sign(hash) };
+  return { unsigned, hash: commitHash(unsigned) };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { signStatement, type SignHash } from './signedStatement';
+import { signStatement, signStatementLater, type SignHash } from './signedStatement';
 
 /** trust.md §4: the server's signed word on where a game ends. */
 export const GameHeadShape = z.object({
@@ -23,6 +23,14 @@ export type GameHeadDraft = Omit<GameHead, 'type' | 'hash' | 'signature'>;
 
 export function buildGameHead(draft: GameHeadDraft, sign: SignHash): GameHead {
   return signStatement(
+    { type: 'GameHead' as const, gameId: draft.gameId, seq: draft.seq, lastHash: draft.lastHash, sealed: draft.sealed, at: draft.at, kid: draft.kid },
+    sign,
+  );
+}
+
+/** buildGameHead for a signer that answers later (a key held by a key service). */
+export function signGameHead(draft: GameHeadDraft, sign: (hashHex: string) => Promise<string>): Promise<GameHead> {
+  return signStatementLater(
     { type: 'GameHead' as const, gameId: draft.gameId, seq: draft.seq, lastHash: draft.lastHash, sealed: draft.sealed, at: draft.at, kid: draft.kid },
     sign,
   );

@@ -21,6 +21,12 @@ export function signStatement<T extends object>(unsigned: T, sign: SignHash): T 
   return { ...unsigned, hash, signature: sign(hash) };
 }
 
+/** signStatement for a signer that answers later (a key held by a key service). */
+export async function signStatementLater<T extends object>(unsigned: T, sign: (hashHex: string) => Promise<string>): Promise<T & { hash: string; signature: string }> {
+  const hash = statementHash(unsigned);
+  return { ...unsigned, hash, signature: await sign(hash) };
+}
+
 /**
  * Why a signed statement does not hold ("does not hash to its \"hash\"", to follow
  * "the head …"), or undefined when it does: its `hash` is the hash of its content and

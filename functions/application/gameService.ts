@@ -3,12 +3,12 @@ import * as z from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
 import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
-import { buildCommit } from '../../domain/game/buildCommit';
+import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
-import { buildGameHead, type GameHead } from '../../domain/trust/gameHead';
+import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
@@ -163,7 +163,7 @@ export class GameService {
     const sides = created.data.sides as string[];
     const tokens = { organizer: newToken(), players: Object.fromEntries(sides.map((s) => [s, newToken()])) };
     const gameId = this.newGameId();
-    const first = buildCommit(
+    const { commit: first, head } = await this.signCommit(
       {
         gameId,
         seq: 1,
@@ -177,7 +177,7 @@ export class GameService {
         recordedAt: this.now(),
         kid: this.deps.signer.kid,
       },
-      this.deps.signer.sign,
+      false,
     );
     const secrets: GameSecrets = {
       sealedSeed: this.seedVault.seal(gameId, seed),
@@ -189,7 +189,7 @@ export class GameService {
     };
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
-    await this.deps.store.createGame(first, secrets);
+    await this.deps.store.createGame(first, secrets, head);
     this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
   }
@@ -252,7 +252,7 @@ export class GameService {
       const dice = new FairnessDice(this.gameKey(game), seq);
       const sealing = command.type === 'Seal';
       const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: sealing ? this.serverSeed(game).toString('hex') : undefined });
-      const commit = buildCommit(
+      const { commit, head } = await this.signCommit(
         {
           gameId,
           seq,
@@ -266,11 +266,11 @@ export class GameService {
           recordedAt: this.now(),
           kid: this.deps.signer.kid,
         },
-        this.deps.signer.sign,
+        game.state.sealed || events.some((e) => e.type === 'GameSealed'),
       );
       let appended;
       try {
-        appended = await this.deps.store.append(commit);
+        appended = await this.deps.store.append(commit, head);
       } catch (error) {
         // The write may have landed with its answer lost: trust the store, not this cache, next time.
         this.cache.forget(gameId);
@@ -403,7 +403,7 @@ export class GameService {
       keys: { keys },
       keyLog: log,
       // The head names the file's own last commit: a shortened copy no longer matches it.
-      head: this.signedHead(gameId, last.seq, last.hash, sealed !== undefined),
+      head: await this.headOf(gameId, last.seq, last.hash, sealed !== undefined),
       ...(sealed ? { serverSeed: String(sealed.events.find((e) => e.type === 'GameSealed')!.data.serverSeed) } : {}),
     };
   }
@@ -423,7 +423,7 @@ export class GameService {
     }
     if (game.secrets.tournamentId !== tournamentId) return undefined;
     const { state } = game;
-    return { game, head: this.signedHead(gameId, state.version, state.lastHash, state.sealed) };
+    return { game, head: await this.headOf(gameId, state.version, state.lastHash, state.sealed) };
   }
 
   async tournamentExport(tournamentId: string, gameId: string): Promise<ExportBundle | undefined> {
@@ -434,12 +434,33 @@ export class GameService {
   /** GET /games/{id}/head: the server's signed word on where the game ends now (trust.md §4). */
   async head(gameId: string, token: string | undefined): Promise<GameHead> {
     const { state } = await this.loadForRead(gameId, token);
-    return this.signedHead(gameId, state.version, state.lastHash, state.sealed);
+    return this.headOf(gameId, state.version, state.lastHash, state.sealed);
   }
 
-  private signedHead(gameId: string, seq: number, lastHash: string, sealed: boolean): GameHead {
+  /**
+   * Signs a commit and the head that names it, together: the head is stored with the
+   * commit, because the functions that read may publish heads but not sign them.
+   */
+  private async signCommit(draft: CommitDraft, sealed: boolean): Promise<{ commit: Commit; head: GameHead }> {
+    const { unsigned, hash } = hashedCommit(draft);
     const signer = this.deps.signer;
-    return buildGameHead({ gameId, seq, lastHash, sealed, at: this.now(), kid: signer.kid }, signer.sign);
+    const [signature, head] = await Promise.all([
+      signer.sign(hash),
+      signGameHead({ gameId: draft.gameId, seq: draft.seq, lastHash: hash, sealed, at: draft.recordedAt, kid: draft.kid }, signer.sign),
+    ]);
+    return { commit: { ...unsigned, hash, signature }, head };
+  }
+
+  /**
+   * The signed head of the game's last commit, as stored with it. A commit stored before
+   * heads were stored with commits gets one signed now, where this function may sign.
+   */
+  private async headOf(gameId: string, seq: number, lastHash: string, sealed: boolean): Promise<GameHead> {
+    const stored = await this.deps.store.readHead(gameId, seq);
+    if (stored) return stored;
+    const signer = this.deps.signer;
+    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This game has no signed head yet; it gets one with its next command.');
+    return signGameHead({ gameId, seq, lastHash, sealed, at: this.now(), kid: signer.kid }, signer.sign);
   }
 
   async verify(gameId: string, token: string | undefined): Promise<VerificationReport> {

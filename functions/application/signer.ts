@@ -3,12 +3,19 @@ import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
 import type { KeyRotation } from '../../domain/trust/keyRotation';
 import { publishedKey, type PublishedKey } from '../../domain/trust/publishedKey';
 
-/** Signs commit hashes and statements with the server's current Ed25519 key (fairness-v1 §5, trust.md). */
+/**
+ * Signs commit hashes and statements with the server's current Ed25519 key (fairness-v1 §5,
+ * trust.md): a key in a file (the local server), or one that never leaves a key service
+ * (kmsSigner.ts). A function that only publishes keys has a signer that cannot sign.
+ */
 export interface Signer {
   readonly kid: string;
   /** trust.md §1: `ed25519:<thumbprint>` of the current key, the one users pin. */
   readonly fingerprint: string;
-  sign(hashHex: string): string;
+  /** False in functions that may only publish the keys (they serve heads stored by the signing function). */
+  readonly canSign: boolean;
+  /** Standard base64 Ed25519 signature of the raw 32 bytes of a hex hash. */
+  sign(hashHex: string): Promise<string>;
   /** The current key, then the retired ones: every key that signed a commit still served. */
   publicJwks(): Ed25519PublicJwk[];
   /** GET /keys (trust.md §2). */
@@ -86,12 +93,26 @@ export function signerFromKeyRing(ring: KeyRing): Signer {
   const current = publicJwkOf(ring.current);
   const retired: Ed25519PublicJwk[] = ring.retired.map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid }));
   const published = [publishedKey(current, 'current'), ...retired.map((jwk) => publishedKey(jwk, 'retired'))];
+  const sign = signWith(ring.current);
   return {
     kid: ring.current.kid,
     fingerprint: published[0].fingerprint,
-    sign: signWith(ring.current),
+    canSign: true,
+    sign: async (hashHex) => sign(hashHex),
     publicJwks: () => [current, ...retired],
     keysDocument: () => ({ keys: published, log: ring.log }),
+  };
+}
+
+/** What a signer publishes, without the power to sign: for functions that serve keys and stored heads. */
+export function publishingOnly(signer: Signer): Signer {
+  return {
+    kid: signer.kid,
+    fingerprint: signer.fingerprint,
+    canSign: false,
+    sign: () => Promise.reject(new Error('this function may not sign')),
+    publicJwks: () => signer.publicJwks(),
+    keysDocument: () => signer.keysDocument(),
   };
 }
 

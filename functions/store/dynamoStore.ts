@@ -8,6 +8,7 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import type { Commit } from '../../domain/fairness/hashChain';
+import type { GameHead } from '../../domain/trust/gameHead';
 import {
   GameIdTaken,
   StoreUnavailable,
@@ -51,7 +52,7 @@ export class DynamoEventStore implements EventStore {
     private readonly tableName: string,
   ) {}
 
-  async createGame(first: Commit, secrets: GameSecrets): Promise<void> {
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
     await this.call(async () => {
       try {
         await this.client.send(
@@ -66,11 +67,11 @@ export class DynamoEventStore implements EventStore {
         throw error;
       }
     });
-    const result = await this.append(first);
+    const result = await this.append(first, head);
     if (!result.ok) throw new GameIdTaken(first.gameId);
   }
 
-  async append(commit: Commit): Promise<AppendResult> {
+  async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
     return this.call(async () => {
       try {
         await this.client.send(
@@ -81,6 +82,7 @@ export class DynamoEventStore implements EventStore {
               sk: { N: String(commit.seq) },
               commandId: { S: commit.commandId },
               commit: { S: JSON.stringify(commit) },
+              ...(head ? { head: { S: JSON.stringify(head) } } : {}),
             },
             ConditionExpression: 'attribute_not_exists(sk)',
           }),
@@ -102,6 +104,21 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  async readHead(gameId: string, seq: number): Promise<GameHead | undefined> {
+    return this.call(async () => {
+      const result = await this.client.send(
+        new GetItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: gameId }, sk: { N: String(seq) } },
+          ProjectionExpression: 'head',
+          ConsistentRead: true,
+        }),
+      );
+      const text = result.Item?.head?.S;
+      return text ? (JSON.parse(text) as GameHead) : undefined;
+    });
+  }
+
   async read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
     return this.call(async () => {
       const commits: Commit[] = [];
@@ -112,6 +129,8 @@ export class DynamoEventStore implements EventStore {
             TableName: this.tableName,
             KeyConditionExpression: 'pk = :pk AND sk > :after',
             ExpressionAttributeValues: { ':pk': { S: gameId }, ':after': { N: String(after) } },
+            ProjectionExpression: '#commit',
+            ExpressionAttributeNames: { '#commit': 'commit' },
             ConsistentRead: true,
             ...(limit !== undefined ? { Limit: limit - commits.length } : {}),
             ExclusiveStartKey: startKey,

@@ -1,4 +1,5 @@
 import type { Commit } from '../../domain/fairness/hashChain';
+import type { GameHead } from '../../domain/trust/gameHead';
 
 /** What no read path ever returns: the seed until sealed, and the token hashes. */
 export interface GameSecrets {
@@ -47,10 +48,16 @@ export type AppendResult = { ok: true } | { ok: false; existing: Commit };
  * with a conditional put at seq = version + 1 (architecture.md).
  */
 export interface EventStore {
-  /** Stores the secrets, then commit 1. Fails if the game id is taken. */
-  createGame(first: Commit, secrets: GameSecrets): Promise<void>;
-  /** Appends at commit.seq; when that seq is taken, answers with the commit that took it. */
-  append(commit: Commit): Promise<AppendResult>;
+  /** Stores the secrets, then commit 1 (with its signed head). Fails if the game id is taken. */
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void>;
+  /**
+   * Appends at commit.seq, with the signed head naming it (written in the same item: the
+   * functions that read may publish heads but not sign them); when that seq is taken,
+   * answers with the commit that took it.
+   */
+  append(commit: Commit, head?: GameHead): Promise<AppendResult>;
+  /** The signed head stored with commit `seq`; undefined for a commit stored without one. */
+  readHead(gameId: string, seq: number): Promise<GameHead | undefined>;
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
   read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
   readSecrets(gameId: string): Promise<GameSecrets | undefined>;

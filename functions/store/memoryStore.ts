@@ -1,4 +1,5 @@
 import type { Commit } from '../../domain/fairness/hashChain';
+import type { GameHead } from '../../domain/trust/gameHead';
 import { GameIdTaken, TournamentIdTaken, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
@@ -6,22 +7,30 @@ export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, string[]>();
   private readonly secrets = new Map<string, string>();
   private readonly viewers = new Map<string, Map<string, string>>();
+  private readonly heads = new Map<string, string>();
   private readonly issuedTokens = new Map<string, string[]>();
   private readonly tournaments = new Map<string, string>();
   private readonly tournamentGames = new Map<string, string[]>();
 
-  async createGame(first: Commit, secrets: GameSecrets): Promise<void> {
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
     this.secrets.set(first.gameId, JSON.stringify(secrets));
     this.streams.set(first.gameId, [JSON.stringify(first)]);
+    if (head) this.heads.set(`${first.gameId}#1`, JSON.stringify(head));
   }
 
-  async append(commit: Commit): Promise<AppendResult> {
+  async readHead(gameId: string, seq: number): Promise<GameHead | undefined> {
+    const text = this.heads.get(`${gameId}#${seq}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
     const stream = this.streams.get(commit.gameId);
     if (!stream) throw new Error(`no game ${commit.gameId}`);
     if (stream.length >= commit.seq) return { ok: false, existing: JSON.parse(stream[commit.seq - 1]) };
     if (commit.seq !== stream.length + 1) throw new Error(`seq ${commit.seq} leaves a gap after ${stream.length}`);
     stream.push(JSON.stringify(commit));
+    if (head) this.heads.set(`${commit.gameId}#${commit.seq}`, JSON.stringify(head));
     return { ok: true };
   }
 

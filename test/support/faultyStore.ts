@@ -1,4 +1,5 @@
 import type { Commit } from '../../domain/fairness/hashChain';
+import type { GameHead } from '../../domain/trust/gameHead';
 import {
   StoreUnavailable,
   type AppendResult,
@@ -28,11 +29,14 @@ export class FaultyStore implements EventStore {
     private readonly timeoutMs = 20,
   ) {}
 
-  createGame(first: Commit, secrets: GameSecrets): Promise<void> {
-    return this.run('createGame', () => this.inner.createGame(first, secrets));
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
+    return this.run('createGame', () => this.inner.createGame(first, secrets, head));
   }
-  append(commit: Commit): Promise<AppendResult> {
-    return this.run('append', () => this.inner.append(commit));
+  append(commit: Commit, head?: GameHead): Promise<AppendResult> {
+    return this.run('append', () => this.inner.append(commit, head));
+  }
+  readHead(gameId: string, seq: number): Promise<GameHead | undefined> {
+    return this.run('read', () => this.inner.readHead(gameId, seq));
   }
   read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
     return this.run('read', () => this.inner.read(gameId, after, limit));

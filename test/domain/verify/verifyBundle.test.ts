@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { buildCommit } from '../../../domain/game/buildCommit';
 import { verifyBundle, type ExportBundle } from '../../../domain/verify/verifyBundle';
-import { signerFromKey } from '../../../functions/application/signer';
+import { signerFromKey, signWith } from '../../../functions/application/signer';
 import { memoryService } from '../../support/memoryService';
 import { copyOf, forged, honestExport, newKey } from './signedExports';
 
@@ -18,12 +18,12 @@ beforeAll(async () => {
   await service.submit(game.gameId, game.tokens.organizer, { commandId: 's', type: 'Seal', payload: {} });
   honest = await service.exportBundle(game.gameId, p1);
   // What a dishonest server holding the real key could do: rewrite, then re-hash and re-sign the chain.
-  const signer = signerFromKey(key);
+  const sign = signWith(key);
   resign = (bundle) => {
     let prevHash = '0'.repeat(64);
     const commits = bundle.commits.map((c: Commit) => {
       const { hash: _h, signature: _s, as, ...rest } = c;
-      const commit = buildCommit({ ...rest, prevHash, viaOrganizer: as === 'organizer' }, signer.sign);
+      const commit = buildCommit({ ...rest, prevHash, viaOrganizer: as === 'organizer' }, sign);
       prevHash = commit.hash;
       return commit;
     });

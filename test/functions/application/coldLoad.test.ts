@@ -12,8 +12,9 @@ const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice:
 function slowFirstRead(inner: EventStore): EventStore {
   let reads = 0;
   return {
-    createGame: (first, secrets) => inner.createGame(first, secrets),
-    append: (commit) => inner.append(commit),
+    createGame: (first, secrets, head) => inner.createGame(first, secrets, head),
+    append: (commit, head) => inner.append(commit, head),
+    readHead: (gameId, seq) => inner.readHead(gameId, seq),
     readSecrets: (gameId) => inner.readSecrets(gameId),
     replaceSecrets: (gameId, secrets) => inner.replaceSecrets(gameId, secrets),
     addViewer: (gameId, viewer) => inner.addViewer(gameId, viewer),
