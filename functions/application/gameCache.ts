@@ -5,6 +5,8 @@ import { notFound } from './errors';
 export interface CachedGame {
   state: GameState;
   secrets: GameSecrets;
+  /** The sealed server seed, once read from its item (only by the functions that roll). */
+  sealedSeed?: string;
   /** The game key for the entropy so far: derived once, not per die. */
   gameKey?: { entropyCount: number; key: Uint8Array };
   /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */

@@ -179,8 +179,8 @@ export class GameService {
       },
       false,
     );
+    const sealedSeed = await this.seedVault.seal(gameId, seed);
     const secrets: GameSecrets = {
-      sealedSeed: this.seedVault.seal(gameId, seed),
       tokenHashes: {
         organizer: hashToken(tokens.organizer),
         players: Object.fromEntries(Object.entries(tokens.players).map(([s, t]) => [s, hashToken(t)])),
@@ -189,7 +189,7 @@ export class GameService {
     };
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
-    await this.deps.store.createGame(first, secrets, head);
+    await this.deps.store.createGame(first, secrets, head, sealedSeed);
     this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
   }
@@ -204,7 +204,7 @@ export class GameService {
     // appended since, the conditional put loses and the loop below catches up.
     const game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
     const role = await this.credentials.actingRole(game, token);
-    await this.encryptPlainSeed(game);
+    await this.moveLegacySeed(game);
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion, as } = request.data;
@@ -249,9 +249,9 @@ export class GameService {
         throw versionConflict(game.state.version);
       }
       const seq = game.state.version + 1;
-      const dice = new FairnessDice(this.gameKey(game), seq);
+      const dice = new FairnessDice(await this.gameKey(game), seq);
       const sealing = command.type === 'Seal';
-      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: sealing ? this.serverSeed(game).toString('hex') : undefined });
+      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: sealing ? (await this.serverSeed(game)).toString('hex') : undefined });
       const { commit, head } = await this.signCommit(
         {
           gameId,
@@ -498,25 +498,33 @@ export class GameService {
   }
 
   /** The server seed, opened only here: the code that rolls and seals. */
-  private serverSeed(game: CachedGame): Buffer {
+  private async serverSeed(game: CachedGame): Promise<Buffer> {
     const { secrets } = game;
     if (secrets.serverSeed !== undefined) return Buffer.from(secrets.serverSeed, 'hex');
-    return this.seedVault.open(game.state.gameId, secrets.sealedSeed!);
+    game.sealedSeed ??= (await this.deps.store.readSeed(game.state.gameId)) ?? secrets.sealedSeed;
+    if (game.sealedSeed === undefined) throw new Error(`game ${game.state.gameId} has no seed`);
+    return this.seedVault.open(game.state.gameId, game.sealedSeed);
   }
 
-  /** A game stored before seeds were encrypted has its seed encrypted the first time a command reaches it. */
-  private async encryptPlainSeed(game: CachedGame): Promise<void> {
-    const { serverSeed, ...rest } = game.secrets;
-    if (serverSeed === undefined) return;
-    const secrets: GameSecrets = { ...rest, sealedSeed: this.seedVault.seal(game.state.gameId, Buffer.from(serverSeed, 'hex')) };
-    await this.deps.store.replaceSecrets(game.state.gameId, secrets);
-    game.secrets = secrets;
+  /**
+   * A game stored before seeds were encrypted, or before they had an item of their own, has
+   * its seed encrypted and moved there the first time a command reaches it.
+   */
+  private async moveLegacySeed(game: CachedGame): Promise<void> {
+    const { serverSeed, sealedSeed, ...rest } = game.secrets;
+    if (serverSeed === undefined && sealedSeed === undefined) return;
+    const { gameId } = game.state;
+    const sealed = serverSeed !== undefined ? await this.seedVault.seal(gameId, Buffer.from(serverSeed, 'hex')) : sealedSeed!;
+    await this.deps.store.writeSeed(gameId, sealed);
+    await this.deps.store.replaceSecrets(gameId, rest);
+    game.secrets = rest;
+    game.sealedSeed = sealed;
   }
 
-  private gameKey(game: CachedGame): Uint8Array {
+  private async gameKey(game: CachedGame): Promise<Uint8Array> {
     const entropyCount = game.state.entropy.length;
     if (game.gameKey?.entropyCount !== entropyCount) {
-      game.gameKey = { entropyCount, key: gameKeyOf(this.serverSeed(game), game.state.gameId, game.state.entropy) };
+      game.gameKey = { entropyCount, key: gameKeyOf(await this.serverSeed(game), game.state.gameId, game.state.entropy) };
     }
     return game.gameKey.key;
   }

@@ -5,8 +5,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * Only the code that rolls dice or seals a game holds a vault that opens them.
  */
 export interface SeedVault {
-  seal(gameId: string, seed: Buffer): string;
-  open(gameId: string, sealed: string): Buffer;
+  seal(gameId: string, seed: Buffer): Promise<string>;
+  open(gameId: string, sealed: string): Promise<Buffer>;
 }
 
 const FORMAT = 'aes256gcm-v1';
@@ -15,14 +15,14 @@ const FORMAT = 'aes256gcm-v1';
 export function aesSeedVault(key: Buffer): SeedVault {
   if (key.length !== 32) throw new Error('a seed key has 32 bytes');
   return {
-    seal(gameId, seed) {
+    async seal(gameId, seed) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(gameId, 'utf8'));
       const encrypted = Buffer.concat([cipher.update(seed), cipher.final()]);
       return [FORMAT, iv, encrypted, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
     },
-    open(gameId, sealed) {
+    async open(gameId, sealed) {
       const [format, iv, encrypted, tag] = sealed.split('.');
       if (format !== FORMAT || !iv || !encrypted || !tag) throw new Error('not a sealed seed');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
@@ -35,12 +35,8 @@ export function aesSeedVault(key: Buffer): SeedVault {
 
 /** For functions that never roll: any attempt to use a seed is a wiring error, not a user's. */
 export const noSeedVault: SeedVault = {
-  seal() {
-    throw new Error('this function may not create games');
-  },
-  open() {
-    throw new Error('this function may not read server seeds');
-  },
+  seal: () => Promise.reject(new Error('this function may not create games')),
+  open: () => Promise.reject(new Error('this function may not read server seeds')),
 };
 
 export function newSeedKey(): Buffer {

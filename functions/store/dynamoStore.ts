@@ -23,6 +23,12 @@ import {
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 const secretsKey = (gameId: string) => `${gameId}#secrets`;
+/**
+ * The server seed, apart from everything else: the functions that only read are denied
+ * every partition key ending in #seed (an IAM dynamodb:LeadingKeys condition, infra/signing.ts).
+ */
+export const SEED_KEY_SUFFIX = '#seed';
+const seedKey = (gameId: string) => `${gameId}${SEED_KEY_SUFFIX}`;
 /** Spectator links: one item each under the game's viewers key, sk taken from the viewer id. */
 const viewersKey = (gameId: string) => `${gameId}#viewers`;
 /** Tokens issued after creation: one item each under the game's tokens key, sk taken from the token id. */
@@ -52,9 +58,18 @@ export class DynamoEventStore implements EventStore {
     private readonly tableName: string,
   ) {}
 
-  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
     await this.call(async () => {
       try {
+        if (sealedSeed !== undefined) {
+          await this.client.send(
+            new PutItemCommand({
+              TableName: this.tableName,
+              Item: { pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        }
         await this.client.send(
           new PutItemCommand({
             TableName: this.tableName,
@@ -102,6 +117,21 @@ export class DynamoEventStore implements EventStore {
         return { ok: false, existing: JSON.parse(text) as Commit } as const;
       }
     });
+  }
+
+  async readSeed(gameId: string): Promise<string | undefined> {
+    return this.call(async () => {
+      const result = await this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: seedKey(gameId) }, sk: { N: '0' } }, ConsistentRead: true }),
+      );
+      return result.Item?.seed?.S;
+    });
+  }
+
+  async writeSeed(gameId: string, sealedSeed: string): Promise<void> {
+    await this.call(() =>
+      this.client.send(new PutItemCommand({ TableName: this.tableName, Item: { pk: { S: seedKey(gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } } })),
+    );
   }
 
   async readHead(gameId: string, seq: number): Promise<GameHead | undefined> {

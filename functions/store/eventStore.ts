@@ -1,11 +1,14 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 
-/** What no read path ever returns: the seed until sealed, and the token hashes. */
+/**
+ * What no read path ever returns: the token hashes. The server seed has an item of its
+ * own (readSeed), which the functions that only read may not reach at all.
+ */
 export interface GameSecrets {
-  /** The server seed, encrypted by the SeedVault (seedVault.ts). */
+  /** Games stored before seeds had their own item: the encrypted seed kept here (moved on the next command). */
   sealedSeed?: string;
-  /** The plain seed of games stored before seeds were encrypted. */
+  /** Games stored before seeds were encrypted: the plain seed (encrypted and moved on the next command). */
   serverSeed?: string;
   tokenHashes: { organizer: string; players: Record<string, string> };
   /** The tournament the game belongs to: that tournament's token acts as the game's organizer. */
@@ -48,8 +51,12 @@ export type AppendResult = { ok: true } | { ok: false; existing: Commit };
  * with a conditional put at seq = version + 1 (architecture.md).
  */
 export interface EventStore {
-  /** Stores the secrets, then commit 1 (with its signed head). Fails if the game id is taken. */
-  createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void>;
+  /** Stores the seed (sealed by the SeedVault), the secrets, then commit 1 (with its signed head). Fails if the game id is taken. */
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void>;
+  /** The game's sealed seed, from its own item. */
+  readSeed(gameId: string): Promise<string | undefined>;
+  /** Writes the seed's item (a game stored before seeds had one). */
+  writeSeed(gameId: string, sealedSeed: string): Promise<void>;
   /**
    * Appends at commit.seq, with the signed head naming it (written in the same item: the
    * functions that read may publish heads but not sign them); when that seq is taken,

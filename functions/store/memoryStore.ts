@@ -8,15 +8,25 @@ export class MemoryEventStore implements EventStore {
   private readonly secrets = new Map<string, string>();
   private readonly viewers = new Map<string, Map<string, string>>();
   private readonly heads = new Map<string, string>();
+  private readonly seeds = new Map<string, string>();
   private readonly issuedTokens = new Map<string, string[]>();
   private readonly tournaments = new Map<string, string>();
   private readonly tournamentGames = new Map<string, string[]>();
 
-  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
+    if (sealedSeed !== undefined) this.seeds.set(first.gameId, sealedSeed);
     this.secrets.set(first.gameId, JSON.stringify(secrets));
     this.streams.set(first.gameId, [JSON.stringify(first)]);
     if (head) this.heads.set(`${first.gameId}#1`, JSON.stringify(head));
+  }
+
+  async readSeed(gameId: string): Promise<string | undefined> {
+    return this.seeds.get(gameId);
+  }
+
+  async writeSeed(gameId: string, sealedSeed: string): Promise<void> {
+    this.seeds.set(gameId, sealedSeed);
   }
 
   async readHead(gameId: string, seq: number): Promise<GameHead | undefined> {

@@ -29,8 +29,14 @@ export class FaultyStore implements EventStore {
     private readonly timeoutMs = 20,
   ) {}
 
-  createGame(first: Commit, secrets: GameSecrets, head?: GameHead): Promise<void> {
-    return this.run('createGame', () => this.inner.createGame(first, secrets, head));
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
+    return this.run('createGame', () => this.inner.createGame(first, secrets, head, sealedSeed));
+  }
+  readSeed(gameId: string): Promise<string | undefined> {
+    return this.run('readSecrets', () => this.inner.readSeed(gameId));
+  }
+  writeSeed(gameId: string, sealedSeed: string): Promise<void> {
+    return this.run('readSecrets', () => this.inner.writeSeed(gameId, sealedSeed));
   }
   append(commit: Commit, head?: GameHead): Promise<AppendResult> {
     return this.run('append', () => this.inner.append(commit, head));

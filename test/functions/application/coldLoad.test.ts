@@ -12,7 +12,9 @@ const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice:
 function slowFirstRead(inner: EventStore): EventStore {
   let reads = 0;
   return {
-    createGame: (first, secrets, head) => inner.createGame(first, secrets, head),
+    createGame: (first, secrets, head, seed) => inner.createGame(first, secrets, head, seed),
+    readSeed: (gameId) => inner.readSeed(gameId),
+    writeSeed: (gameId, seed) => inner.writeSeed(gameId, seed),
     append: (commit, head) => inner.append(commit, head),
     readHead: (gameId, seq) => inner.readHead(gameId, seq),
     readSecrets: (gameId) => inner.readSecrets(gameId),

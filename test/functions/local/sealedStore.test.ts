@@ -1,4 +1,4 @@
-import { GetItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +84,9 @@ describe('the local server keeps its store to itself', () => {
     expect(table).not.toContain(serverSeed);
     expect(table).not.toContain(Buffer.from(serverSeed, 'hex').toString('base64'));
     const secretsItem = items.find((item) => item.pk.S === `${game.gameId}#secrets`)!;
-    expect(JSON.parse(secretsItem.secrets.S!)).toEqual({ sealedSeed: expect.stringMatching(/^aes256gcm-v1\./), tokenHashes: expect.any(Object) });
+    expect(JSON.parse(secretsItem.secrets.S!)).toEqual({ tokenHashes: expect.any(Object) });
+    const seedItem = items.find((item) => item.pk.S === `${game.gameId}#seed`)!;
+    expect(seedItem.seed.S).toMatch(/^aes256gcm-v1\./);
   });
 
   it('encrypts at start the plain seeds of games stored before seeds were encrypted', async () => {
@@ -96,9 +98,12 @@ describe('the local server keeps its store to itself', () => {
     const vault = aesSeedVault(loadOrCreateSeedKey(dataDir));
     const store = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
     const key = { pk: { S: `${game.gameId}#secrets` }, sk: { N: '0' } };
-    const { sealedSeed, ...rest } = JSON.parse((await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: key }))).Item!.secrets.S!);
-    const seed = vault.open(game.gameId, sealedSeed).toString('hex');
+    const seedKey = { pk: { S: `${game.gameId}#seed` }, sk: { N: '0' } };
+    const rest = JSON.parse((await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: key }))).Item!.secrets.S!);
+    const sealedSeed = (await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: seedKey }))).Item!.seed.S!;
+    const seed = (await vault.open(game.gameId, sealedSeed)).toString('hex');
     await store.client.send(new PutItemCommand({ TableName: store.tableName, Item: { ...key, secrets: { S: JSON.stringify({ ...rest, serverSeed: seed }) } } }));
+    await store.client.send(new DeleteItemCommand({ TableName: store.tableName, Key: seedKey }));
     await store.close();
 
     const second = await start(dataDir);
