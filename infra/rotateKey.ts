@@ -1,19 +1,33 @@
-// `npm run rotate-key:aws -- <signing secret ARN>`: rotates the deployed stack's signing key.
-// Needs AWS credentials allowed secretsmanager:GetSecretValue and PutSecretValue on the secret.
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+// `npm run rotate-key:aws -- --table <TableName> --initial <SigningKey1Arn> --to <new key ARN>`:
+// rotates the deployed stack's signing key to another KMS key the stack created (deploy with
+// `-c signingKeys=<n+1>` first). Needs AWS credentials allowed kms:GetPublicKey on both keys,
+// kms:Sign on the current one, and dynamodb:GetItem/PutItem on the table.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { parseArgs } from 'node:util';
+import { rotateKmsKey } from '../functions/application/rotateKmsKey';
 import { rotationReport } from '../functions/application/rotationReport';
-import { rotateSecretKey } from '../functions/lambda/rotateSecretKey';
+import { KeyRingStore } from '../functions/store/keyRingStore';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const secretId = process.argv[2] ?? process.env.SIGNING_KEY_SECRET_ARN;
-if (!secretId) {
-  console.error('usage: npm run rotate-key:aws -- <the ARN of the stack\'s SigningKeySecret (output SigningKeySecretArn)>');
+let values: { table?: string; initial?: string; to?: string };
+try {
+  ({ values } = parseArgs({ options: { table: { type: 'string' }, initial: { type: 'string' }, to: { type: 'string' } } }));
+} catch (error) {
+  values = {};
+  console.error((error as Error).message);
+}
+if (!values.table || !values.initial || !values.to) {
+  console.error('usage: npm run rotate-key:aws -- --table <output TableName> --initial <output SigningKeyArns, the first> --to <the new key ARN, from SigningKeyArns>');
   process.exit(2);
 }
 try {
-  const rotated = await rotateSecretKey(new SecretsManagerClient({}), secretId, new Date().toISOString());
-  const howToSwitch = "Functions started from now on sign with the new key; redeploy (npx cdk deploy) to switch the warm ones at once.";
-  for (const line of rotationReport(rotated, howToSwitch)) console.log(line);
+  const rotated = await rotateKmsKey(new KMSClient({}), new KeyRingStore(new DynamoDBClient({}), values.table), {
+    initialKeyId: values.initial,
+    to: values.to,
+    at: new Date().toISOString(),
+  });
+  for (const line of rotationReport(rotated, 'Every function signs with the new key within a minute (each reads the key ring again at most once a minute).')) console.log(line);
 } catch (error) {
   console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
   process.exitCode = 1;

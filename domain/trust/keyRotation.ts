@@ -34,15 +34,17 @@ export interface KeyRotationDraft {
   at: string;
 }
 
+/** The statement to sign, without `hash` and `signature`. */
+export function keyRotationDraft(draft: KeyRotationDraft): Omit<KeyRotation, 'hash' | 'signature'> {
+  return {
+    type: 'KeyRotation' as const,
+    n: draft.n,
+    previous: draft.previous,
+    next: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: draft.next.x, kid: draft.next.kid },
+    at: draft.at,
+  };
+}
+
 export function buildKeyRotation(draft: KeyRotationDraft, sign: SignHash): KeyRotation {
-  return signStatement(
-    {
-      type: 'KeyRotation' as const,
-      n: draft.n,
-      previous: draft.previous,
-      next: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: draft.next.x, kid: draft.next.kid },
-      at: draft.at,
-    },
-    sign,
-  );
+  return signStatement(keyRotationDraft(draft), sign);
 }

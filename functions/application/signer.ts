@@ -41,38 +41,6 @@ export function generateSigningKey(): StoredSigningKey {
   return { kid: kidOf(jwk.x!), jwk };
 }
 
-/** PKCS#8 DER header of an Ed25519 private key; the 32-byte seed follows it (RFC 8410). */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-/**
- * The deployed service's keys, from the text of the signing secret: either the text the
- * stack generated (one key, never rotated), or, once rotated (rotateSecretKey.ts), JSON
- * `{ current: <text>, retired: [{ kid, x }], log: [KeyRotation] }`.
- */
-export function keyRingFromSecret(secretText: string): KeyRing {
-  if (!secretText.startsWith('{')) return { current: signingKeyFromSecret(secretText), retired: [], log: [] };
-  const stored = JSON.parse(secretText) as RotatedSecret;
-  return { current: signingKeyFromSecret(stored.current), retired: stored.retired, log: stored.log };
-}
-
-/** The signing secret's text after a rotation. */
-export interface RotatedSecret {
-  current: string;
-  retired: { kid: string; x: string }[];
-  log: KeyRotation[];
-}
-
-/**
- * One key from secret text (Secrets Manager generates text, not Ed25519 keys):
- * seed = SHA-256(text).
- */
-export function signingKeyFromSecret(secretText: string): StoredSigningKey {
-  const seed = createHash('sha256').update(secretText, 'utf8').digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-  const jwk = privateKey.export({ format: 'jwk' });
-  return { kid: kidOf(jwk.x!), jwk };
-}
-
 export function kidOf(x: string): string {
   return `ed25519-${createHash('sha256').update(x).digest('hex').slice(0, 16)}`;
 }

@@ -1,49 +1,83 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createHash } from 'node:crypto';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { GameService } from '../application/gameService';
-import { aesSeedVault, noSeedVault } from '../application/seedVault';
-import { keyRingFromSecret, signerFromKeyRing } from '../application/signer';
+import { kmsSeedVault } from '../application/kmsSeedVault';
+import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
+import { noSeedVault } from '../application/seedVault';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { StoreUnavailable } from '../store/eventStore';
+import { KeyRingStore } from '../store/keyRingStore';
 
-let service: Promise<GameService> | undefined;
+/** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
+export const KEY_RING_REFRESH_MS = 60_000;
+
+interface Built {
+  service: GameService;
+  ring: string;
+  checkedAt: number;
+}
+
+let current: Promise<Built> | undefined;
 
 /**
- * The service of a warm container: the signing secret is read once, on first use,
- * and kept in memory only. A failed read is retried by the next request.
+ * The service of a warm container. Its signer is a KMS key: the commands function may sign
+ * (kms:Sign), the others only publish the public keys (kms:GetPublicKey). Which key is
+ * current comes from the key ring item, read again at most once a minute, so a rotation
+ * (npm run rotate-key:aws) reaches warm containers without a redeploy. A failed build is
+ * retried by the next request.
  */
-export function lambdaService(): Promise<GameService> {
-  service ??= build().catch((error) => {
-    service = undefined;
-    throw error;
-  });
-  return service;
+export async function lambdaService(now = Date.now()): Promise<GameService> {
+  const built = await (current ??= build(undefined).catch(forget));
+  if (now - built.checkedAt < KEY_RING_REFRESH_MS) return built.service;
+  const refreshed = (current = build(built).catch(forget));
+  return (await refreshed).service;
 }
 
-async function build(): Promise<GameService> {
+function forget(error: unknown): never {
+  current = undefined;
+  throw error;
+}
+
+const dynamo = () => new DynamoDBClient({});
+const kms = () => new KMSClient({});
+
+async function build(previous: Built | undefined): Promise<Built> {
   const tableName = requireEnv('TABLE_NAME');
-  const secrets = new SecretsManagerClient({});
-  const signingText = await secretText(secrets, requireEnv('SIGNING_KEY_SECRET_ARN'));
-  // Only the function that creates games and rolls is given the seed key's secret.
-  const seedKeyArn = process.env.SEED_KEY_SECRET_ARN;
-  const seedVault = seedKeyArn ? aesSeedVault(createHash('sha256').update(await secretText(secrets, seedKeyArn), 'utf8').digest()) : noSeedVault;
+  const client = dynamo();
+  const ring = await unavailableOnFailure(() => new KeyRingStore(client, tableName).read(requireEnv('SIGNING_KEY_ID')));
+  const text = JSON.stringify(ring);
+  if (previous && previous.ring === text) return { ...previous, checkedAt: Date.now() };
+  return { service: await serviceFor(client, tableName, ring), ring: text, checkedAt: Date.now() };
+}
+
+async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKeyRing): Promise<GameService> {
+  const keys = kms();
+  // Only the function that creates games, rolls and seals is given the seed key, and Sign.
+  const signs = process.env.ARBITER_SIGNS === 'true';
+  const seedKeyId = process.env.SEED_KEY_ID;
   return new GameService({
-    store: new DynamoEventStore(new DynamoDBClient({}), tableName),
-    signer: signerFromKeyRing(keyRingFromSecret(signingText)),
-    seedVault,
+    store: new DynamoEventStore(client, tableName),
+    signer: await unavailableOnFailure(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
+    seedVault: seedKeyId ? kmsSeedVault(keys, seedKeyId) : noSeedVault,
   });
 }
 
-async function secretText(client: SecretsManagerClient, secretId: string): Promise<string> {
-  let text: string | undefined;
+/** Throttling and network failures of the key service or the table are a 503; anything else (access denied) is a fault to log. */
+async function unavailableOnFailure<T>(call: () => Promise<T>): Promise<T> {
   try {
-    text = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    return await call();
   } catch (error) {
-    throw new StoreUnavailable(error);
+    if (isTransient(error)) throw new StoreUnavailable(error);
+    throw error;
   }
-  if (!text) throw new Error('a secret of the stack has no text');
-  return text;
+}
+
+const TRANSIENT = new Set(['ThrottlingException', 'KMSInternalException', 'DependencyTimeoutException', 'TimeoutError', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable']);
+
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  return TRANSIENT.has(error.name) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT';
 }
 
 function requireEnv(name: string): string {

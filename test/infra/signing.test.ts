@@ -1,0 +1,58 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { addSigning } from '../../infra/signing';
+
+function stack(generations?: number) {
+  const scope = new Stack(new App(), 'SigningTest');
+  const table = new Table(scope, 'Commits', { partitionKey: { name: 'pk', type: AttributeType.STRING }, sortKey: { name: 'sk', type: AttributeType.NUMBER } });
+  const fn = (id: string) => new LambdaFunction(scope, id, { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => {}') });
+  const commands = fn('Commands');
+  const reads = fn('Reads');
+  const other = fn('Catalogue');
+  addSigning(scope, { table, signer: commands, publishers: [reads], generations });
+  return { template: Template.fromStack(scope), scope };
+}
+
+const policyOf = (template: Template, role: string) =>
+  Object.values(template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p.Properties.Roles).includes(role))?.Properties.PolicyDocument.Statement ?? [];
+
+describe('the signing construct', () => {
+  it('creates Ed25519 signing keys and a symmetric seed key, kept on stack deletion', () => {
+    const { template } = stack(2);
+    template.resourcePropertiesCountIs('AWS::KMS::Key', { KeySpec: 'ECC_NIST_EDWARDS25519', KeyUsage: 'SIGN_VERIFY' }, 2);
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, KeySpec: Match.absent() });
+    for (const key of Object.values(template.findResources('AWS::KMS::Key'))) expect(key.DeletionPolicy).toBe('Retain');
+  });
+
+  it('grants kms:Sign and the seed key to the signing function alone, GetPublicKey to the publishers, nothing to the rest', () => {
+    const { template } = stack();
+    const commands = JSON.stringify(policyOf(template, 'CommandsServiceRole'));
+    const reads = policyOf(template, 'ReadsServiceRole');
+    expect(commands).toContain('kms:Sign');
+    expect(commands).toContain('kms:Decrypt');
+    const allowedToReads = reads.filter((s: { Effect: string }) => s.Effect === 'Allow').flatMap((s: { Action: string | string[] }) => [s.Action].flat());
+    expect(allowedToReads).toEqual(['kms:GetPublicKey']);
+    expect(policyOf(template, 'CatalogueServiceRole')).toEqual([]);
+    // Every kms:Sign in the template is the commands role's.
+    const signers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Sign'));
+    expect(signers.map((p) => JSON.stringify(p.Properties.Roles))).toEqual([expect.stringContaining('CommandsServiceRole')]);
+  });
+
+  it('denies the publishers every seed item by its partition key', () => {
+    const { template } = stack();
+    const deny = policyOf(template, 'ReadsServiceRole').find((s: { Effect: string }) => s.Effect === 'Deny');
+    expect(deny.Condition).toEqual({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['*#seed'] } });
+    expect(deny.Action).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:BatchGetItem']));
+  });
+
+  it('tells each function the first key, and only the signer the seed key and that it signs', () => {
+    const { template } = stack();
+    const env = (id: string) => Object.entries(template.findResources('AWS::Lambda::Function')).find(([logical]) => logical.startsWith(id))![1].Properties.Environment?.Variables ?? {};
+    expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SIGNS', 'SEED_KEY_ID', 'SIGNING_KEY_ID']);
+    expect(Object.keys(env('Reads'))).toEqual(['SIGNING_KEY_ID']);
+    expect(env('Catalogue')).toEqual({});
+  });
+});
