@@ -22,7 +22,7 @@ export interface SigningProps {
  * Only the signing function may sign or open a seed; the others are denied every seed item
  * of the table by its partition key.
  */
-export function addSigning(scope: Construct, props: SigningProps): { signingKeys: Key[]; seedKey: Key } {
+export function addSigning(scope: Construct, props: SigningProps): { signingKeys: Key[]; seedKey: Key; tokenKey: Key } {
   const generations = props.generations ?? 1;
   if (!Number.isInteger(generations) || generations < 1 || generations > 20) throw new Error('signingKeys is a whole number from 1 to 20');
   const signingKeys = Array.from(
@@ -40,6 +40,12 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
     enableKeyRotation: true,
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  const tokenKey = new Key(scope, 'TokenKey', {
+    description: 'Arbiter: derives the tokens of a game created with an Idempotency-Key (GenerateMac), so a retry gets them again',
+    keySpec: KeySpec.HMAC_256,
+    keyUsage: KeyUsage.GENERATE_VERIFY_MAC,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
   const keyArns = signingKeys.map((key) => key.keyArn);
 
   props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: keyArns }));
@@ -50,6 +56,8 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
       conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] } },
     }),
   );
+  props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [tokenKey.keyArn] }));
+  props.signer.addEnvironment('TOKEN_KEY_ID', tokenKey.keyArn);
   props.signer.addEnvironment('SIGNING_KEY_ID', keyArns[0]);
   props.signer.addEnvironment('ARBITER_SIGNS', 'true');
   props.signer.addEnvironment('SEED_KEY_ID', seedKey.keyArn);
@@ -71,5 +79,5 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
     value: Fn.join(',', keyArns),
     description: 'The signing keys, first to last; npm run rotate-key:aws -- --table <TableName> --initial <the first> --to <the next>',
   });
-  return { signingKeys, seedKey };
+  return { signingKeys, seedKey, tokenKey };
 }

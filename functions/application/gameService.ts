@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
@@ -11,7 +11,7 @@ import { ORGANIZER, type Command } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
-import { StoreUnavailable, type EventStore, type GameSecrets } from '../store/eventStore';
+import { IdempotencyKeyTaken, StoreUnavailable, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
 import { CommitWaiters } from './commitWaiters';
 import { GameCache, type CachedGame } from './gameCache';
 import { KeyedLock } from './keyedLock';
@@ -25,6 +25,7 @@ import { Tournaments } from './tournaments';
 import { ApplicationError, commandIdReused, invalidRequest, notFound, versionConflict } from './errors';
 import type { Signer } from './signer';
 import { hashToken, newToken } from './tokens';
+import { derivedToken, noTokenMinter, type TokenMinter } from './tokenMinter';
 import { fieldIssues } from './zodIssues';
 
 export interface ServiceDeps {
@@ -32,6 +33,8 @@ export interface ServiceDeps {
   signer: Signer;
   /** Opens the server seeds the store keeps encrypted; functions that never roll get noSeedVault. */
   seedVault: SeedVault;
+  /** Derives the tokens of a creation sent with an Idempotency-Key; functions that never create games get none. */
+  tokenMinter?: TokenMinter;
   /** ISO-8601 now; the only clock. */
   now?: () => string;
   /** 32 bytes from a CSPRNG for each new game's seed. */
@@ -91,6 +94,16 @@ export interface CommandOutcome {
 }
 
 const MAX_APPEND_ATTEMPTS = 8;
+/** How long a creation's Idempotency-Key answers the same game. */
+export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Random tokens, or with an Idempotency-Key, tokens derived from it. */
+function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
+  const token = (role: string) => (master ? derivedToken(master, role) : newToken());
+  return { organizer: token(ORGANIZER), players: Object.fromEntries(sides.map((side) => [side, token(side)])) };
+}
 
 const newViewerId = () => `v-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
 
@@ -109,6 +122,7 @@ export class GameService {
   readonly tournaments: Tournaments;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
+  private readonly tokenMinter: TokenMinter;
   private readonly newGameId: () => string;
 
   constructor(private readonly deps: ServiceDeps) {
@@ -119,6 +133,7 @@ export class GameService {
     this.credentials = new Credentials(deps.store, this.viewers, tournamentTokens);
     this.now = deps.now ?? (() => new Date().toISOString());
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
+    this.tokenMinter = deps.tokenMinter ?? noTokenMinter;
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
     this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now);
   }
@@ -146,23 +161,49 @@ export class GameService {
     return this.deps.signer;
   }
 
-  async createGame(body: unknown, tournament?: TournamentEntry): Promise<CreatedGame> {
+  /**
+   * POST /games. With an Idempotency-Key, the same key and request answer the same game and
+   * the same tokens again for a day (the tokens are derived from the key: tokenMinter.ts).
+   */
+  async createGame(body: unknown, tournament?: TournamentEntry, idempotencyKey?: string): Promise<CreatedGame> {
     const parsed = CreateGameBody.safeParse(body);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const ruleset = findRuleset(parsed.data.ruleset);
     if (!ruleset) throw invalidRequest([{ field: 'ruleset', message: `unknown ruleset "${parsed.data.ruleset}"` }]);
+    if (idempotencyKey === undefined) return this.create(parsed.data, tournament);
+    const keyHash = sha256Hex(idempotencyKey);
+    const requestHash = sha256Hex(canonicalJson({ body: parsed.data, tournamentId: tournament?.tournamentId ?? null }));
+    return this.locks.run(`idempotency:${keyHash}`, async () => {
+      const earlier = await this.deps.store.readIdempotency(keyHash);
+      if (earlier) return this.replayCreation(earlier, requestHash);
+      const master = await this.tokenMinter.master(keyHash);
+      const expiresAt = Math.floor(Date.parse(this.now()) / 1000) + IDEMPOTENCY_SECONDS;
+      try {
+        return await this.create(parsed.data, tournament, { master, record: { keyHash, requestHash, gameId: this.newGameId(), expiresAt } });
+      } catch (error) {
+        if (!(error instanceof IdempotencyKeyTaken)) throw error;
+        // Another process created with this key meanwhile: answer with its game.
+        const winner = await this.deps.store.readIdempotency(keyHash);
+        if (!winner) throw new StoreUnavailable(error);
+        return this.replayCreation(winner, requestHash);
+      }
+    });
+  }
+
+  private async create(body: CreateGameBody, tournament?: TournamentEntry, idempotent?: { master: Buffer; record: IdempotencyRecord }): Promise<CreatedGame> {
+    const ruleset = findRuleset(body.ruleset)!;
     const seed = this.randomSeed();
     const commitment = commitmentOf(seed);
     let created;
     try {
-      created = decideCreate(ruleset, parsed.data, commitment);
+      created = decideCreate(ruleset, body, commitment);
     } catch (error) {
       if (error instanceof z.ZodError) throw invalidRequest(fieldIssues(error, 'options'));
       throw error;
     }
     const sides = created.data.sides as string[];
-    const tokens = { organizer: newToken(), players: Object.fromEntries(sides.map((s) => [s, newToken()])) };
-    const gameId = this.newGameId();
+    const tokens = creationTokens(sides, idempotent?.master);
+    const gameId = idempotent?.record.gameId ?? this.newGameId();
     const { commit: first, head } = await this.signCommit(
       {
         gameId,
@@ -171,7 +212,7 @@ export class GameService {
         commandId: 'create',
         actor: ORGANIZER,
         viaOrganizer: false,
-        command: { type: 'CreateGame', payload: parsed.data },
+        command: { type: 'CreateGame', payload: body },
         events: [created],
         dice: [],
         recordedAt: this.now(),
@@ -189,9 +230,33 @@ export class GameService {
     };
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
-    await this.deps.store.createGame(first, secrets, head, sealedSeed);
+    await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotent?.record);
     this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
+  }
+
+  /** The answer to a creation's Idempotency-Key used again: the same game, the same tokens. */
+  private async replayCreation(record: IdempotencyRecord, requestHash: string): Promise<CreatedGame> {
+    if (record.requestHash !== requestHash) {
+      throw new ApplicationError(409, 'idempotency_key_reused', 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', { gameId: record.gameId });
+    }
+    let game: CachedGame;
+    try {
+      game = await this.cache.load(record.gameId);
+    } catch (error) {
+      if (error instanceof ApplicationError && error.status === 404) {
+        throw new ApplicationError(503, 'unavailable', 'The first request with this Idempotency-Key has not finished creating its game. Try again shortly with the same key.');
+      }
+      throw error;
+    }
+    const { state, secrets } = game;
+    const tokens = creationTokens(state.sides, await this.tokenMinter.master(record.keyHash));
+    const stored = secrets.tokenHashes;
+    if (hashToken(tokens.organizer) !== stored.organizer || state.sides.some((side) => hashToken(tokens.players[side]) !== stored.players[side])) {
+      throw new Error('the tokens derived for an Idempotency-Key do not match the stored ones');
+    }
+    const created = state.ruleset.id;
+    return { gameId: state.gameId, ruleset: created, sides: [...state.sides], commitment: state.commitment, version: 1, tokens, ...(secrets.tournamentId ? { tournamentId: secrets.tournamentId } : {}) };
   }
 
   /** POST /games/{id}/commands. */

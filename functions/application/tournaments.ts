@@ -43,10 +43,10 @@ export class Tournaments {
   }
 
   /** POST /games: with a tournament's token the game belongs to that tournament; without a token it stands alone. */
-  async createGame(body: unknown, token: string | undefined): Promise<CreatedGame> {
-    if (token === undefined) return this.games.createGame(body);
+  async createGame(body: unknown, token: string | undefined, idempotencyKey?: string): Promise<CreatedGame> {
+    if (token === undefined) return this.games.createGame(body, undefined, idempotencyKey);
     const tournamentId = await this.tournamentOfToken(token);
-    return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId) });
+    return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId) }, idempotencyKey);
   }
 
   /** GET /tournaments/{id}: its games in creation order, each with its signed head. */

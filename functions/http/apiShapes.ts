@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'version_conflict',
   'game_sealed',
   'command_id_reused',
+  'idempotency_key_reused',
   'payload_too_large',
   'rule_violation',
   'entropy_locked',

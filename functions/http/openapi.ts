@@ -353,12 +353,24 @@ export function openApiDocument() {
           operationId: 'createGame',
           tags: ['games'],
           summary: 'Create a game; answers with its tokens, shown only this once',
-          description: "With a tournament's token, the game belongs to that tournament and the answer names it; without a token, it stands alone.",
+          description:
+            "With a tournament's token, the game belongs to that tournament and the answer names it; without a token, it stands alone. " +
+            'With an Idempotency-Key, the same key and request answer the same game and the same tokens again for 24 hours (a retry after a lost answer); treat the key as a secret for that time.',
           security: [{}, TOURNAMENT_TOKEN],
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'A fresh random value (e.g. a UUID) per game: 1 to 200 printable ASCII characters without spaces.',
+              schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,200}$' },
+              example: '4f0c6e1e-8a51-4a43-9d6b-2f3e9c1d7a55',
+            },
+          ],
           requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
           responses: {
             201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) },
-            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], 413, 503),
+            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], [409, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']], 413, 503),
           },
         },
       },

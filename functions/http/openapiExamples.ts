@@ -213,6 +213,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   not_found: { message: 'No such game.' },
   version_conflict: { message: 'The game is at version 13, not the expected one.', details: { currentVersion: 13 } },
   game_sealed: { message: 'This game is sealed: it accepts no more commands.' },
+  idempotency_key_reused: { message: 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', details: { gameId: 'g-7rT2kQ9xLmN4pW8vYc3Z' } },
   command_id_reused: { message: 'This commandId was already used, at seq 3, for a different command. Use a new commandId for a new command.', details: { seq: 3 } },
   payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
   rule_violation: { message: 'No game turn has started yet: send StartTurn first.', details: { rule: 'france44: commands of a game turn need a started turn (ruling)' } },

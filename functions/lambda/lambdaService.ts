@@ -4,6 +4,7 @@ import { GameService } from '../application/gameService';
 import { kmsSeedVault } from '../application/kmsSeedVault';
 import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
 import { noSeedVault } from '../application/seedVault';
+import { kmsTokenMinter } from '../application/tokenMinter';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { StoreUnavailable } from '../store/eventStore';
 import { KeyRingStore } from '../store/keyRingStore';
@@ -55,10 +56,13 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
   // Only the function that creates games, rolls and seals is given the seed key, and Sign.
   const signs = process.env.ARBITER_SIGNS === 'true';
   const seedKeyId = process.env.SEED_KEY_ID;
+  const tokenKeyId = process.env.TOKEN_KEY_ID;
   return new GameService({
-    store: new DynamoEventStore(client, tableName),
+    // DynamoDB on AWS has transactions: a game's items are created at once.
+    store: new DynamoEventStore(client, tableName, { transactions: true }),
     signer: await unavailableOnFailure(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
     seedVault: seedKeyId ? kmsSeedVault(keys, seedKeyId) : noSeedVault,
+    ...(tokenKeyId ? { tokenMinter: kmsTokenMinter(keys, tokenKeyId) } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** The headers a browser client sends and may read; the same as the AWS stack's CORS settings. */
-const ALLOW_HEADERS = 'authorization, content-type, accept, if-none-match';
+const ALLOW_HEADERS = 'authorization, content-type, accept, if-none-match, idempotency-key';
 const EXPOSE_HEADERS = 'etag, retry-after';
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintOf } from '../../domain/trust/fingerprint';
@@ -61,6 +62,13 @@ export function rotateKey(dataDir: string, at: string): { previous: string; next
 export function loadOrCreateSeedKey(dataDir: string): Buffer {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { value } = ownerOnlyJson(join(dataDir, 'seed-key.json'), () => ({ key: newSeedKey().toString('base64') }));
+  return Buffer.from(value.key, 'base64');
+}
+
+/** The key the tokens of a creation sent with an Idempotency-Key are derived from (tokenMinter.ts). */
+export function loadOrCreateTokenKey(dataDir: string): Buffer {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const { value } = ownerOnlyJson(join(dataDir, 'token-key.json'), () => ({ key: randomBytes(32).toString('base64') }));
   return Buffer.from(value.key, 'base64');
 }
 

@@ -4,6 +4,9 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+  type AttributeValue,
   type DynamoDBClient,
   type QueryCommandOutput,
 } from '@aws-sdk/client-dynamodb';
@@ -11,11 +14,13 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 import {
   GameIdTaken,
+  IdempotencyKeyTaken,
   StoreUnavailable,
   TournamentIdTaken,
   type AppendResult,
   type EventStore,
   type GameSecrets,
+  type IdempotencyRecord,
   type IssuedToken,
   type TournamentRecord,
   type ViewerRecord,
@@ -45,6 +50,21 @@ const tournamentGamesKey = (tournamentId: string) => `${tournamentId}#games`;
 /** From a tournament token's hash to the tournament: a GetItem, never a scan. */
 const tournamentTokenKey = (tokenHash: string) => `tournament-token#${tokenHash}`;
 const MAX_LISTING_ATTEMPTS = 8;
+/** A creation's idempotency record, under the hash of its key; `expiresAt` is the table's TTL attribute. */
+const idempotencyKey = (keyHash: string) => `idempotency#${keyHash}`;
+const idempotencyItem = (record: IdempotencyRecord): Record<string, AttributeValue> => ({
+  pk: { S: idempotencyKey(record.keyHash) },
+  sk: { N: '0' },
+  record: { S: JSON.stringify(record) },
+  expiresAt: { N: String(record.expiresAt) },
+});
+const commitItem = (commit: Commit, head?: GameHead): Record<string, AttributeValue> => ({
+  pk: { S: commit.gameId },
+  sk: { N: String(commit.seq) },
+  commandId: { S: commit.commandId },
+  commit: { S: JSON.stringify(commit) },
+  ...(head ? { head: { S: JSON.stringify(head) } } : {}),
+});
 
 /**
  * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
@@ -56,34 +76,62 @@ export class DynamoEventStore implements EventStore {
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
+    private readonly options: { transactions?: boolean } = {},
   ) {}
 
-  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
+  /**
+   * With transactions (DynamoDB on AWS): every item of the new game, and its idempotency
+   * record, in one TransactWriteItems. Without (dynalite has none): the idempotency record,
+   * the seed, the secrets, then commit 1, each a conditional put; a game is visible only
+   * once commit 1 is stored.
+   */
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
+    const items: Record<string, AttributeValue>[] = [
+      ...(idempotency ? [idempotencyItem(idempotency)] : []),
+      ...(sealedSeed !== undefined ? [{ pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } }] : []),
+      { pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } },
+      commitItem(first, head),
+    ];
     await this.call(async () => {
-      try {
-        if (sealedSeed !== undefined) {
+      if (this.options.transactions) {
+        try {
           await this.client.send(
-            new PutItemCommand({
-              TableName: this.tableName,
-              Item: { pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } },
-              ConditionExpression: 'attribute_not_exists(pk)',
+            new TransactWriteItemsCommand({
+              TransactItems: items.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
             }),
           );
+        } catch (error) {
+          if (!(error instanceof TransactionCanceledException)) throw error;
+          const failed = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed') ?? -1;
+          if (idempotency && failed === 0) throw new IdempotencyKeyTaken();
+          if (failed >= 0) throw new GameIdTaken(first.gameId);
+          throw error;
         }
-        await this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: { pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) throw new GameIdTaken(first.gameId);
-        throw error;
+        return;
+      }
+      for (const [index, Item] of items.entries()) {
+        try {
+          await this.client.send(new PutItemCommand({ TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          if (idempotency && index === 0) throw new IdempotencyKeyTaken();
+          throw new GameIdTaken(first.gameId);
+        }
       }
     });
-    const result = await this.append(first, head);
-    if (!result.ok) throw new GameIdTaken(first.gameId);
+  }
+
+  async readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
+    return this.call(async () => {
+      const result = await this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: idempotencyKey(keyHash) }, sk: { N: '0' } }, ConsistentRead: true }),
+      );
+      const text = result.Item?.record?.S;
+      if (!text) return undefined;
+      const record = JSON.parse(text) as IdempotencyRecord;
+      // DynamoDB deletes expired items some time after they expire: an expired record counts as gone.
+      return record.expiresAt * 1000 > Date.now() ? record : undefined;
+    });
   }
 
   async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
@@ -92,13 +140,7 @@ export class DynamoEventStore implements EventStore {
         await this.client.send(
           new PutItemCommand({
             TableName: this.tableName,
-            Item: {
-              pk: { S: commit.gameId },
-              sk: { N: String(commit.seq) },
-              commandId: { S: commit.commandId },
-              commit: { S: JSON.stringify(commit) },
-              ...(head ? { head: { S: JSON.stringify(head) } } : {}),
-            },
+            Item: commitItem(commit, head),
             ConditionExpression: 'attribute_not_exists(sk)',
           }),
         );
@@ -351,7 +393,7 @@ export class DynamoEventStore implements EventStore {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof GameIdTaken || error instanceof TournamentIdTaken) throw error;
+      if (error instanceof GameIdTaken || error instanceof TournamentIdTaken || error instanceof IdempotencyKeyTaken) throw error;
       if (isUnavailable(error)) throw new StoreUnavailable(error);
       throw error;
     }

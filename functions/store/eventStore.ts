@@ -27,6 +27,18 @@ export interface IssuedToken {
   createdAt: string;
 }
 
+/**
+ * A game creation's Idempotency-Key, stored hashed with the game it created and the hash of
+ * the request, for a day: the same key again answers the same game.
+ */
+export interface IdempotencyRecord {
+  keyHash: string;
+  requestHash: string;
+  gameId: string;
+  /** Unix seconds after which the record may go (the table's TTL). */
+  expiresAt: number;
+}
+
 /** A tournament: its organizer's token, stored hashed. */
 export interface TournamentRecord {
   tournamentId: string;
@@ -51,8 +63,14 @@ export type AppendResult = { ok: true } | { ok: false; existing: Commit };
  * with a conditional put at seq = version + 1 (architecture.md).
  */
 export interface EventStore {
-  /** Stores the seed (sealed by the SeedVault), the secrets, then commit 1 (with its signed head). Fails if the game id is taken. */
-  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void>;
+  /**
+   * Stores the seed (sealed by the SeedVault), the secrets, then commit 1 (with its signed
+   * head), and the creation's idempotency record: at once where the store has transactions,
+   * the record first where it has not. Fails with GameIdTaken if the game id is taken, with
+   * IdempotencyKeyTaken if the key is.
+   */
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void>;
+  readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined>;
   /** The game's sealed seed, from its own item. */
   readSeed(gameId: string): Promise<string | undefined>;
   /** Writes the seed's item (a game stored before seeds had one). */
@@ -92,6 +110,13 @@ export class StoreUnavailable extends Error {
   constructor(cause?: unknown) {
     super('The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.', { cause });
     this.name = 'StoreUnavailable';
+  }
+}
+
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('this Idempotency-Key was used by another creation');
+    this.name = 'IdempotencyKeyTaken';
   }
 }
 

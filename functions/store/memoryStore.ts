@@ -1,6 +1,6 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
-import { GameIdTaken, TournamentIdTaken, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
+import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
 export class MemoryEventStore implements EventStore {
@@ -9,16 +9,24 @@ export class MemoryEventStore implements EventStore {
   private readonly viewers = new Map<string, Map<string, string>>();
   private readonly heads = new Map<string, string>();
   private readonly seeds = new Map<string, string>();
+  private readonly idempotency = new Map<string, string>();
   private readonly issuedTokens = new Map<string, string[]>();
   private readonly tournaments = new Map<string, string>();
   private readonly tournamentGames = new Map<string, string[]>();
 
-  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
+  async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
+    if (idempotency && this.idempotency.has(idempotency.keyHash)) throw new IdempotencyKeyTaken();
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
+    if (idempotency) this.idempotency.set(idempotency.keyHash, JSON.stringify(idempotency));
     if (sealedSeed !== undefined) this.seeds.set(first.gameId, sealedSeed);
     this.secrets.set(first.gameId, JSON.stringify(secrets));
     this.streams.set(first.gameId, [JSON.stringify(first)]);
     if (head) this.heads.set(`${first.gameId}#1`, JSON.stringify(head));
+  }
+
+  async readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
+    const text = this.idempotency.get(keyHash);
+    return text ? JSON.parse(text) : undefined;
   }
 
   async readSeed(gameId: string): Promise<string | undefined> {

@@ -24,6 +24,7 @@ describe('the signing construct', () => {
     const { template } = stack(2);
     template.resourcePropertiesCountIs('AWS::KMS::Key', { KeySpec: 'ECC_NIST_EDWARDS25519', KeyUsage: 'SIGN_VERIFY' }, 2);
     template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true, KeySpec: Match.absent() });
+    template.resourcePropertiesCountIs('AWS::KMS::Key', { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' }, 1);
     for (const key of Object.values(template.findResources('AWS::KMS::Key'))) expect(key.DeletionPolicy).toBe('Retain');
   });
 
@@ -51,7 +52,7 @@ describe('the signing construct', () => {
   it('tells each function the first key, and only the signer the seed key and that it signs', () => {
     const { template } = stack();
     const env = (id: string) => Object.entries(template.findResources('AWS::Lambda::Function')).find(([logical]) => logical.startsWith(id))![1].Properties.Environment?.Variables ?? {};
-    expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SIGNS', 'SEED_KEY_ID', 'SIGNING_KEY_ID']);
+    expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SIGNS', 'SEED_KEY_ID', 'SIGNING_KEY_ID', 'TOKEN_KEY_ID']);
     expect(Object.keys(env('Reads'))).toEqual(['SIGNING_KEY_ID']);
     expect(env('Catalogue')).toEqual({});
   });

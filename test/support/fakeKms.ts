@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -43,6 +43,13 @@ export async function startFakeKms(keys: { signing: string[]; symmetric: string[
           if (input.MessageType !== 'RAW' || input.SigningAlgorithm !== 'ED25519_SHA_512') return fail('ValidationException', 'Ed25519 keys sign RAW messages with ED25519_SHA_512');
           const signature = sign(null, Buffer.from(String(input.Message), 'base64'), key.privateKey);
           return answer(200, { KeyId: keyId, Signature: signature.toString('base64'), SigningAlgorithm: 'ED25519_SHA_512' });
+        }
+        case 'GenerateMac': {
+          const key = symmetric.get(keyId);
+          if (!key) return fail('NotFoundException', `no key ${keyId}`);
+          if (input.MacAlgorithm !== 'HMAC_SHA_256') return fail('ValidationException', 'HMAC_256 keys answer HMAC_SHA_256');
+          const mac = createHmac('sha256', key).update(Buffer.from(String(input.Message), 'base64')).digest();
+          return answer(200, { KeyId: keyId, Mac: mac.toString('base64'), MacAlgorithm: 'HMAC_SHA_256' });
         }
         case 'Encrypt': {
           const key = symmetric.get(keyId);

@@ -5,6 +5,7 @@ import {
   type AppendResult,
   type EventStore,
   type GameSecrets,
+  type IdempotencyRecord,
   type IssuedToken,
   type TournamentRecord,
   type ViewerRecord,
@@ -29,8 +30,11 @@ export class FaultyStore implements EventStore {
     private readonly timeoutMs = 20,
   ) {}
 
-  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string): Promise<void> {
-    return this.run('createGame', () => this.inner.createGame(first, secrets, head, sealedSeed));
+  createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
+    return this.run('createGame', () => this.inner.createGame(first, secrets, head, sealedSeed, idempotency));
+  }
+  readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
+    return this.run('readSecrets', () => this.inner.readIdempotency(keyHash));
   }
   readSeed(gameId: string): Promise<string | undefined> {
     return this.run('readSecrets', () => this.inner.readSeed(gameId));

@@ -12,7 +12,8 @@ const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice:
 function slowFirstRead(inner: EventStore): EventStore {
   let reads = 0;
   return {
-    createGame: (first, secrets, head, seed) => inner.createGame(first, secrets, head, seed),
+    createGame: (first, secrets, head, seed, idempotency) => inner.createGame(first, secrets, head, seed, idempotency),
+    readIdempotency: (keyHash) => inner.readIdempotency(keyHash),
     readSeed: (gameId) => inner.readSeed(gameId),
     writeSeed: (gameId, seed) => inner.writeSeed(gameId, seed),
     append: (commit, head) => inner.append(commit, head),
