@@ -26,7 +26,7 @@ describe('the Lambda service', () => {
     const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
     const send = DynamoDBClient.prototype.send;
     const sent = vi.spyOn(DynamoDBClient.prototype, 'send').mockImplementation(function (this: unknown, command: never) {
-      return send.call(dynamo.client, command);
+      return (send as (this: unknown, command: never) => unknown).call(dynamo.client, command);
     } as never);
     const env = { TABLE_NAME: dynamo.tableName, SIGNING_KEY_ID: FIRST, ARBITER_SIGNS: 'true', AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_KMS: kms.endpoint, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
     const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
