@@ -1,14 +1,51 @@
 // The CDK app (cdk.json): `npm run synth` offline, `npx cdk deploy` with credentials.
+// Settings are context values (`-c name=value`, or cdk.json's "context"); docs/deploy.md lists them.
 import { App } from 'aws-cdk-lib';
-import { ArbiterStack } from './arbiterStack';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ArbiterStack, type ArbiterStackProps } from './arbiterStack';
 
 const app = new App();
-// `cdk deploy -c corsOrigins=<origin>,<origin>` limits CORS to those origins (default: any).
-const corsOrigins = String(app.node.tryGetContext('corsOrigins') ?? '')
-  .split(',')
-  .map((o) => o.trim())
-  .filter(Boolean);
-new ArbiterStack(app, 'Arbiter', {
+const context = (name: string): string | undefined => {
+  const value = app.node.tryGetContext(name);
+  return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
+};
+/** A whole number; `none` for no reservation. */
+const concurrency = (name: string): number | null | undefined => {
+  const value = context(name);
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  if (!/^[0-9]+$/.test(value)) throw new Error(`-c ${name}= takes a whole number or none, not ${JSON.stringify(value)}`);
+  return Number(value);
+};
+const wholeNumber = (name: string): number | undefined => {
+  const value = context(name);
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value)) throw new Error(`-c ${name}= takes a whole number, not ${JSON.stringify(value)}`);
+  return Number(value);
+};
+const retention = wholeNumber('logRetentionDays');
+if (retention !== undefined && !Object.values(RetentionDays).includes(retention)) {
+  throw new Error(`-c logRetentionDays= takes one of CloudWatch's retention periods: ${Object.values(RetentionDays).filter((v) => typeof v === 'number').join(', ')}`);
+}
+
+const props: ArbiterStackProps = {
   description: 'Arbiter: verifiable, event-sourced combat resolution (Lambda, DynamoDB, HTTP API)',
-  corsOrigins,
-});
+  // `-c corsOrigins=<origin>,<origin>` limits CORS to those origins (default: any).
+  corsOrigins: (context('corsOrigins') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean),
+  // `-c alarmTopicArn=<arn>`: an existing topic that gets every alarm too. (The email is the AlarmEmail parameter.)
+  alarmTopicArn: context('alarmTopicArn'),
+  // `-c commandsConcurrency=<n>|none`, `-c readsConcurrency=<n>|none`, `-c accountConcurrency=<n>`.
+  commandsConcurrency: concurrency('commandsConcurrency'),
+  readsConcurrency: concurrency('readsConcurrency'),
+  accountConcurrency: wholeNumber('accountConcurrency'),
+  // `-c logRetentionDays=<days>` (default 30).
+  logRetention: retention as RetentionDays | undefined,
+  // `-c api5xxPer5Minutes=<n>`: the 5xx answers in 5 minutes that raise the Api5xx alarm (default 5).
+  api5xxPer5Minutes: wholeNumber('api5xxPer5Minutes'),
+  // `-c signingKeys=<n>` (default 1): add one, deploy, then npm run rotate-key:aws (docs/deploy.md).
+  signingKeys: wholeNumber('signingKeys'),
+};
+new ArbiterStack(app, 'Arbiter', props);

@@ -20,6 +20,56 @@ export interface Observer {
   request?(record: RequestRecord): void;
 }
 
+/**
+ * The names the deployed functions publish their metrics under (CloudWatch embedded metric
+ * format), shared by the functions and the stack's alarms so the two cannot drift apart.
+ */
+export const METRICS = {
+  namespace: 'Arbiter',
+  /** The `service` dimension every metric carries. */
+  service: 'arbiter',
+  /** One per request; dimensions `route` and `outcome`, as Latency, Commits, Retries and ColdStart. */
+  requests: 'Requests',
+  latency: 'Latency',
+  /** New commits stored (201 to a command). */
+  commits: 'Commits',
+  /** AWS calls retried by the SDK, and conditional writes that lost a race and were decided again. */
+  retries: 'Retries',
+  /** The first request of a container. */
+  coldStarts: 'ColdStart',
+  /** AWS calls that failed for another reason than a lost conditional write; dimension `dependency`. */
+  dependencyErrors: 'DependencyErrors',
+} as const;
+
+/**
+ * The `outcome` dimension of a request: `ok`; `retry` (answered, after the SDK retried a call
+ * or a conditional write lost a race); `refused` (4xx); `conflict` (409 version_conflict);
+ * `throttle` (429, or 503 after a dependency throttled); `unavailable` (any other 503);
+ * `error` (any other 5xx).
+ */
+export const OUTCOMES = ['ok', 'retry', 'refused', 'conflict', 'throttle', 'unavailable', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What the AWS calls of one request met. */
+export interface DependencyTally {
+  /** Attempts beyond the first, summed over the calls. */
+  retries: number;
+  /** Conditional writes refused because another writer got there first. */
+  lostWrites: number;
+  /** Calls that failed because the service throttled them. */
+  throttles: number;
+}
+
+export function outcomeOf(record: Pick<RequestRecord, 'status' | 'errorCode'>, tally: DependencyTally): Outcome {
+  const { status } = record;
+  if (status === 429) return 'throttle';
+  if (status === 503) return tally.throttles > 0 ? 'throttle' : 'unavailable';
+  if (status >= 500) return 'error';
+  if (status === 409 && record.errorCode === 'version_conflict') return 'conflict';
+  if (status >= 400) return 'refused';
+  return tally.retries + tally.lostWrites > 0 ? 'retry' : 'ok';
+}
+
 export const consoleObserver: Observer = {
   unexpected: (error, requestId) => console.error(`[${requestId}] unexpected ${error.name}: ${error.message}\n${error.stack ?? ''}`),
 };
@@ -51,7 +101,7 @@ export function requestRecorder(observer: Observer): MiddlewareObj<ParsedEvent, 
       outcome: status >= 500 ? 'error' : status >= 400 ? 'refused' : 'ok',
       ...(event.pathParameters?.id ? { gameId: event.pathParameters.id.slice(0, 64) } : {}),
       ...event.observed,
-      ...(errorCode ? { errorCode } : {}),
+      ...(typeof errorCode === 'string' ? { errorCode: errorCode.slice(0, 64) } : {}),
     });
   };
   return {

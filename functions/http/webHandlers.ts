@@ -22,17 +22,37 @@ export const WEB_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Where the page's push socket is when it is not /push on this origin (on AWS, the WebSocket
+ * API's wss:// URL): the page is told in a meta element, and the policy lets it connect there.
+ */
+export function pagePushSettings(pushUrl: string | undefined): { meta: string; connectSrc: string } | undefined {
+  if (!pushUrl) return undefined;
+  let url: URL;
+  try {
+    url = new URL(pushUrl);
+  } catch {
+    throw new Error(`PUSH_URL is not a URL: ${JSON.stringify(pushUrl)}`);
+  }
+  if (url.protocol !== 'wss:' || url.username || url.password || url.search || url.hash) throw new Error(`PUSH_URL must be a plain wss:// URL: ${JSON.stringify(pushUrl)}`);
+  const href = url.href.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return { meta: `<meta name="arbiter-push" content="${href}">`, connectSrc: `wss://${url.host}` };
+}
+
 /** GET / and GET /assets/{file}: the web app (issue 14), the same origin as the API. */
-export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer = consoleObserver) {
+export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer = consoleObserver, pushUrl?: string) {
+  const push = pagePushSettings(pushUrl);
+  const policy = push ? WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${push.connectSrc}`) : WEB_CONTENT_SECURITY_POLICY;
   const serve = async (path: string) => {
     const asset = (await assets()).get(path);
     if (!asset) return json(404, errorBody('not_found', `No file ${path}.`));
     const page = asset.contentType.startsWith('text/html');
-    return text(200, asset.body, {
+    const body = page && push ? asset.body.replace('<head>', `<head>\n${push.meta}`) : asset.body;
+    return text(200, body, {
       'content-type': asset.contentType,
       // Unhashed names: the browser asks again each time and gets the new build after a deploy.
       'cache-control': 'no-cache',
-      ...(page ? { 'content-security-policy': WEB_CONTENT_SECURITY_POLICY, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : {}),
+      ...(page ? { 'content-security-policy': policy, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : {}),
     });
   };
   return {

@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dynamoClient, kmsClient } from './awsClients';
 import { GameService } from '../application/gameService';
 import { kmsSeedVault } from '../application/kmsSeedVault';
 import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
@@ -39,8 +39,9 @@ function forget(error: unknown): never {
   throw error;
 }
 
-const dynamo = () => new DynamoDBClient({});
-const kms = () => new KMSClient({});
+// One client per service and container, with timeouts and failure metrics (awsClients.ts).
+const dynamo = () => dynamoClient();
+const kms = () => kmsClient();
 
 async function build(previous: Built | undefined): Promise<Built> {
   const tableName = requireEnv('TABLE_NAME');

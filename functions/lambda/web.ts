@@ -6,4 +6,5 @@ import { routeGroup } from './routeGroup';
 const assets: WebAssets = new Map(Object.entries(files));
 
 // GET / and /assets/{file}: no table, no key; the app's files are part of the bundle.
-export const handler = routeGroup(webHandlers(async () => assets, powertoolsObserver));
+// PUSH_URL: the WebSocket API the page follows timelines on (infra/push.ts).
+export const handler = routeGroup(webHandlers(async () => assets, powertoolsObserver, process.env.PUSH_URL));

@@ -1,11 +1,13 @@
-// /#/games/{gameId}?token={token}: the game's header, one row per commit, new commits by
-// long-poll (after / wait / If-None-Match), reconnecting with backoff.
+// /#/games/{gameId}?token={token}: the game's header, one row per commit, new commits
+// pushed over a WebSocket (push.ts) or, when that is not there, by long-poll (after / wait /
+// If-None-Match), reconnecting with backoff.
 import { ApiError, api, gamePath, request, serverKeys } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { commandBox } from './commandBox';
 import { commitRow, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { organizerTools } from './organizerTools';
+import { followByPush, pushUrl, type PushHandlers } from './push';
 
 interface GameView {
   gameId: string;
@@ -20,6 +22,13 @@ interface GameView {
 
 const WAIT_SECONDS = 20;
 const MAX_BACKOFF_MS = 8_000;
+const PAGE = 1000;
+const MAX_CATCH_UP_PAGES = 10_000;
+/** After a push socket that held closes (idle, 2-hour limit, a restart): reconnect this soon. */
+const PUSH_RETRY_MS = 1_000;
+/** After one that failed: long-poll at least this long before trying push again, doubling up to the maximum. */
+const PUSH_BACKOFF_MS = 15_000;
+const MAX_PUSH_BACKOFF_MS = 5 * 60_000;
 
 export function timelinePage(root: HTMLElement, gameId: string, token: string): () => void {
   const stop = new AbortController();
@@ -163,34 +172,116 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     connection.say(`${words} (${error.status})`, 'error');
   };
 
+  // ---- following: push when the server offers it, long-poll otherwise (docs/push.md) ----
+  // `after` is the last seq shown: every path adds only the commit after it, so nothing is shown twice or skipped.
+  let after = 0;
+  let etag: string | undefined;
+  const live = (transport: 'push' | 'poll') => {
+    connection.dataset.transport = transport;
+    if (connection.dataset.kind !== 'ok') connection.say('Live: new commits appear as they are stored.', 'ok');
+  };
+  let refreshing: Promise<void> | undefined;
+  let refreshAgain = false;
+  /** The header follows the commits; refreshes are never stacked. */
+  const refreshSoon = () => {
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
+    refreshing = refreshGame()
+      .catch(() => {})
+      .finally(() => {
+        refreshing = undefined;
+        if (refreshAgain) {
+          refreshAgain = false;
+          refreshSoon();
+        }
+      });
+  };
+
+  /** One page of the commits after `after`; with `wait`, held until one exists (a long poll). */
+  const readPage = async (wait: number, announce: boolean): Promise<'more' | 'done' | 'fatal'> => {
+    const response = await request('GET', gamePath(gameId, `/events?after=${after}&limit=${PAGE}${wait ? `&wait=${wait}` : ''}`), {
+      token,
+      headers: wait && etag ? { 'if-none-match': etag } : {},
+      signal: stop.signal,
+    });
+    if (response.status === 401 || response.status === 403 || response.status === 404) {
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+      fatal(new ApiError(response.status, body.error?.code ?? '', body.error?.message ?? ''));
+      return 'fatal';
+    }
+    if (response.status === 304) return 'done';
+    if (!response.ok) throw new Error(`status ${response.status}`);
+    etag = response.headers.get('etag') ?? undefined;
+    const page = (await response.json()) as { version: number; commits: Commit[] };
+    const commits = page.commits.filter((c) => c.seq > after);
+    if (!commits.length) return 'done';
+    const lines = await textLines(after, commits.length);
+    addCommits(commits, lines, announce);
+    after = commits[commits.length - 1].seq;
+    return page.commits.length === PAGE ? 'more' : 'done';
+  };
+
+  /** Everything after `after`, over HTTP, without waiting. */
+  const catchUp = async (announce: boolean): Promise<'done' | 'fatal'> => {
+    for (let pages = 0; pages < MAX_CATCH_UP_PAGES; pages++) {
+      const read = await readPage(0, announce);
+      if (read !== 'more') return read;
+    }
+    return 'done';
+  };
+
+  class Fatal extends Error {}
+  const pushHandlers: PushHandlers = {
+    subscribed: () => live('push'),
+    async commit(commit, line) {
+      if (commit.seq <= after) return;
+      // A hole (a commit pushed ahead of one missed): filled over HTTP first, so rows stay in order.
+      if (commit.seq > after + 1 && (await catchUp(true)) === 'fatal') throw new Fatal();
+      if (commit.seq !== after + 1) return;
+      addCommits([commit], new Map([[commit.seq, line]]), true);
+      after = commit.seq;
+      refreshSoon();
+    },
+    async gap(_after, version) {
+      if (version > after && (await catchUp(true)) === 'fatal') throw new Fatal();
+      refreshSoon();
+    },
+  };
+
   const follow = async () => {
-    let after = 0;
-    let etag: string | undefined;
+    // The game so far, over HTTP; then live.
+    if ((await catchUp(false)) === 'fatal') return;
+    if (after > (game?.version ?? 0)) await refreshGame();
+    const url = pushUrl();
+    let pushRefused = false;
+    let nextPush = 0;
+    let pushDelay = 0;
     let backoff = 500;
-    let first = true;
     while (!stop.signal.aborted) {
       try {
-        const response = await request('GET', gamePath(gameId, `/events?after=${after}&limit=1000&wait=${WAIT_SECONDS}`), {
-          token,
-          headers: etag ? { 'if-none-match': etag } : {},
-          signal: stop.signal,
-        });
-        if (response.status === 401 || response.status === 403 || response.status === 404) {
-          const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-          return fatal(new ApiError(response.status, body.error?.code ?? '', body.error?.message ?? ''));
+        if (url && !pushRefused && Date.now() >= nextPush) {
+          const end = await followByPush(url, gameId, token, after, pushHandlers, stop.signal);
+          if (stop.signal.aborted) return;
+          connection.dataset.transport = 'poll';
+          // Refused as a reader: long-poll says why (401, 404). Otherwise push is tried again: soon after a
+          // socket that held (an idle or 2-hour close), later and later after one that never did.
+          if (end.kind === 'refused' && ['unauthenticated', 'not_found', 'forbidden'].includes(end.code)) pushRefused = true;
+          pushDelay = end.kind === 'closed' && end.subscribed ? PUSH_RETRY_MS : Math.min(Math.max(pushDelay * 2, PUSH_BACKOFF_MS), MAX_PUSH_BACKOFF_MS);
+          nextPush = Date.now() + pushDelay;
+          // Whatever the socket did not bring before it ended.
+          if ((await catchUp(true)) === 'fatal') return;
+          continue;
         }
-        if (response.status !== 304 && !response.ok) throw new Error(`status ${response.status}`);
-        if (connection.dataset.kind !== 'ok') connection.say('Live: new commits appear as they are stored.', 'ok');
+        // Long-poll until push is due again.
+        const wait = url && !pushRefused ? Math.max(1, Math.min(WAIT_SECONDS, Math.ceil((nextPush - Date.now()) / 1000))) : WAIT_SECONDS;
+        const before = after;
+        const read = await readPage(wait, true);
+        if (read === 'fatal') return;
+        live('poll');
         backoff = 500;
-        if (response.status === 304) continue;
-        etag = response.headers.get('etag') ?? undefined;
-        const page = (await response.json()) as { version: number; commits: Commit[] };
-        if (!page.commits.length) continue;
-        const lines = await textLines(after, page.commits.length);
-        addCommits(page.commits, lines, !first);
-        after = page.commits[page.commits.length - 1].seq;
-        if (!first || page.version > (game?.version ?? 0)) await refreshGame();
-        first = false;
+        if (after > before) refreshSoon();
       } catch (error) {
         if (stop.signal.aborted) return;
         if (error instanceof ApiError) return fatal(error);

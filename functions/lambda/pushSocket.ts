@@ -1,0 +1,23 @@
+import { socketHandler } from '../push/awsSocket';
+import { originsOf } from '../push/origin';
+import { gameStore, gateway, readService, subscriptionStore } from './pushService';
+
+// Built on first use, kept while the container is warm.
+let built: ReturnType<typeof socketHandler> | undefined;
+
+/** $connect, $disconnect and every message of the push WebSocket API (docs/push.md). */
+export const handler = (event: Parameters<ReturnType<typeof socketHandler>>[0]) => {
+  if (!built) {
+    const store = gameStore();
+    const service = readService(store);
+    built = socketHandler({
+      service: async () => service,
+      viewers: async () => store,
+      subscriptions: subscriptionStore(),
+      gateway: gateway(),
+      // Default `*`: the token in the subscribe message authorizes, never a cookie.
+      allowedOrigins: originsOf(process.env.PUSH_ALLOWED_ORIGINS ?? '*'),
+    });
+  }
+  return built(event);
+};

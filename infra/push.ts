@@ -1,0 +1,250 @@
+import { CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
+import { BUNDLE } from './bundling';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** The push functions' entry points (built with the project's bundling settings, infra/bundling.ts). */
+export const PUSH_ENTRIES = {
+  pushSocket: 'functions/lambda/pushSocket.ts',
+  pushStream: 'functions/lambda/pushStream.ts',
+} as const;
+
+/** The stage clients connect to: wss://…/live. */
+export const PUSH_STAGE = 'live';
+
+export interface PushProps {
+  /** The game table, with its stream enabled as StreamViewType KEYS_ONLY: no item's content ever reaches the stream. */
+  table: ITable;
+  /** Origins whose pages may open the socket (the web app's, the CORS list); default any: the token in the subscribe message authorizes. */
+  allowedOrigins?: string[];
+  /** Messages per second across the WebSocket stage, and the burst above it. */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /** Access logs of the stage (needs the account's API Gateway CloudWatch role, set once per region); default on. */
+  accessLogs?: boolean;
+  /** Log retention of the push functions and the stage. */
+  logRetention?: RetentionDays;
+}
+
+/**
+ * Pushed timelines on AWS (docs/push.md): an API Gateway WebSocket API whose one function
+ * answers $connect, $disconnect and each message, a connections table (TTL), and a stream
+ * function that sends each new commit of the game table to its game's subscribers. Neither
+ * function may read a seed item, sign, or use any key; the stream function reads only
+ * commit items. Same protocol code as the local server (functions/push).
+ */
+export class ArbiterPush extends Construct {
+  readonly api: WebSocketApi;
+  readonly stage: WebSocketStage;
+  readonly connections: Table;
+  readonly socketFunction: NodejsFunction;
+  readonly streamFunction: NodejsFunction;
+  /** wss://… : what clients connect to (the web app's `arbiter-push` meta, and the page's connect-src). */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: PushProps) {
+    super(scope, id);
+    if (!props.table.tableStreamArn) throw new Error('the game table needs a stream (StreamViewType KEYS_ONLY) for push');
+    const retention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    this.connections = new Table(this, 'Connections', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: 'expiresAt',
+      // Who is connected now: nothing to keep when the stack goes.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.socketFunction = this.pushFunction('Socket', PUSH_ENTRIES.pushSocket, retention, Duration.seconds(10));
+    this.streamFunction = this.pushFunction('Stream', PUSH_ENTRIES.pushStream, retention, Duration.seconds(30));
+
+    const integration = (name: string) => new WebSocketLambdaIntegration(name, this.socketFunction);
+    this.api = new WebSocketApi(this, 'Api', {
+      apiName: `${Stack.of(this).stackName}-push`,
+      description: 'Arbiter: new commits pushed to web timelines (docs/push.md)',
+      connectRouteOptions: { integration: integration('ConnectIntegration') },
+      disconnectRouteOptions: { integration: integration('DisconnectIntegration') },
+      defaultRouteOptions: { integration: integration('MessageIntegration') },
+    });
+    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
+    const accessLogs = props.accessLogs ?? true;
+    this.stage = new WebSocketStage(this, 'Stage', {
+      webSocketApi: this.api,
+      stageName: PUSH_STAGE,
+      autoDeploy: true,
+      throttle,
+      ...(accessLogs
+        ? {
+            accessLogSettings: {
+              destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention, removalPolicy: RemovalPolicy.RETAIN })),
+              // No message body is ever logged: it holds the token.
+              format: AccessLogFormat.custom(
+                JSON.stringify({
+                  requestId: '$context.requestId',
+                  connectionId: '$context.connectionId',
+                  eventType: '$context.eventType',
+                  routeKey: '$context.routeKey',
+                  status: '$context.status',
+                  requestTime: '$context.requestTimeEpoch',
+                  ip: '$context.identity.sourceIp',
+                  error: '$context.error.messageString',
+                  integrationError: '$context.integration.error',
+                }),
+              ),
+            },
+          }
+        : {}),
+    });
+    this.url = this.stage.url;
+    const callbackUrl = this.stage.callbackUrl;
+
+    const common = { CONNECTIONS_TABLE_NAME: this.connections.tableName, PUSH_CALLBACK_URL: callbackUrl, TABLE_NAME: props.table.tableName };
+    for (const [name, value] of Object.entries(common)) {
+      this.socketFunction.addEnvironment(name, value);
+      this.streamFunction.addEnvironment(name, value);
+    }
+    this.socketFunction.addEnvironment('PUSH_ALLOWED_ORIGINS', (props.allowedOrigins?.length ? props.allowedOrigins : ['*']).join(','));
+
+    // The socket function authorizes as the reads function does: the game's items, never a seed.
+    this.socketFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [props.table.tableArn] }));
+    this.socketFunction.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`] } },
+      }),
+    );
+    this.socketFunction.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'], resources: [this.connections.tableArn] }),
+    );
+    this.socketFunction.addToRolePolicy(new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [this.connectionsArn('POST')] }));
+
+    // The stream function reads commit items only: partition keys that are game ids, with no '#'.
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': ['*#*'] } },
+      }),
+    );
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['*#*'] } },
+      }),
+    );
+    this.streamFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], resources: [this.connections.tableArn] }));
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [this.connectionsArn('POST'), this.connectionsArn('DELETE')] }),
+    );
+    this.streamFunction.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 100,
+        // One batch at a time per shard: a game's commits go out in seq order.
+        parallelizationFactor: 1,
+        // A push older than a minute is worth less than the client's own catch-up (docs/push.md).
+        maxRecordAge: Duration.minutes(1),
+        retryAttempts: 2,
+        bisectBatchOnError: true,
+        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY') })],
+      }),
+    );
+
+    // cdk-nag (AwsSolutions): what this construct cannot do otherwise, each with its reason.
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Each subscription is authorized by a token of its game, sent in the subscribe message (docs/push.md): a token in the connect URL would land in access logs.',
+    });
+    for (const fn of [this.socketFunction, this.streamFunction]) {
+      Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and, for the stream function, dynamodb:ListStreams: these actions take no resource. Every other statement names its resource.',
+      });
+    }
+    for (const [fn, methods] of [[this.socketFunction, ['POST']], [this.streamFunction, ['POST', 'DELETE']]] as const) {
+      for (const method of methods) {
+        Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
+          id: this.connectionsFinding(method),
+          reason: 'API Gateway names a connection when it opens: the grant covers this stage\'s connections (@connections/*) and no other API or stage.',
+        });
+      }
+    }
+    Validations.of(this.connections).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'Who is connected now, kept at most a few hours (TTL): nothing a point-in-time restore could give back.',
+    });
+
+    new CfnOutput(this, 'PushUrl', { value: this.url, description: 'The push WebSocket (docs/push.md): the web app connects here, falling back to long-poll' });
+  }
+
+  /** arn:…:execute-api:<region>:<account>:<api>/<stage>/<METHOD>/@connections/* */
+  private connectionsArn(method: 'POST' | 'DELETE'): string {
+    return Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `${PUSH_STAGE}/${method}/@connections/*` });
+  }
+
+  /** cdk-nag's id of the wildcard finding on connectionsArn(method), as it renders that ARN. */
+  private connectionsFinding(method: 'POST' | 'DELETE'): string {
+    const stack = Stack.of(this);
+    const literal = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
+    const api = stack.getLogicalId(this.api.node.defaultChild as CfnElement);
+    return `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:${literal(stack.region, 'AWS::Region')}:${literal(stack.account, 'AWS::AccountId')}:<${api}>/${PUSH_STAGE}/${method}/@connections/*]`;
+  }
+
+  private pushFunction(name: string, entry: string, retention: RetentionDays, timeout: Duration): NodejsFunction {
+    const logGroup = new LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
+    // A role of its own with no managed policy: it may write its own logs, and what infra/push.ts grants.
+    const role = new Role(this, `${name}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `Arbiter push ${name.toLowerCase()} function` });
+    logGroup.grantWrite(role);
+    return new NodejsFunction(this, `${name}Function`, {
+      entry: join(ROOT, entry),
+      handler: 'handler',
+      projectRoot: ROOT,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 256,
+      timeout,
+      role,
+      logGroup,
+      // X-Ray traces of each invocation, as the stack's other functions.
+      tracing: Tracing.ACTIVE,
+      environment: {
+        POWERTOOLS_SERVICE_NAME: 'arbiter-push',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourceMap,
+        target: BUNDLE.target,
+        format: OutputFormat.ESM,
+        mainFields: BUNDLE.mainFields,
+        banner: BUNDLE.banner,
+        externalModules: BUNDLE.externalModules,
+        bundleAwsSDK: true,
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+      },
+    });
+  }
+}
+
+/** Adds push to a stack: `addPush(this, { table })`, the table's stream being KEYS_ONLY. */
+export function addPush(scope: Construct, props: PushProps): ArbiterPush {
+  return new ArbiterPush(scope, 'Push', props);
+}
