@@ -10,6 +10,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
 import { addPush } from './push';
+import { addExportStorage } from './exportStorage';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
@@ -258,10 +259,14 @@ export class ArbiterStack extends Stack {
     // ---- timelines pushed over a WebSocket API (docs/push.md); long-poll stays the fallback ----
     const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });
     functions.web.addEnvironment('PUSH_URL', push.url);
+
+    // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
+    const exportStorage = addExportStorage(this, { writers: [functions.reads], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
+    functions.web.addEnvironment('EXPORT_ORIGIN', exportStorage.origin);
     this.addAlarm('PushStreamIteratorAge', {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 60_000,
-      description: 'New commits reach WebSocket subscribers more than a minute late (the stream function is behind or failing); clients still catch up over HTTP. docs/deploy.md',
+      description: 'New commits reach WebSocket subscribers more than a minute late (the stream function is behind or failing); clients still catch up over HTTP. docs/deploy.md#pushstreamiteratorage',
     });
 
     // ---- the API, with JSON access logs ----

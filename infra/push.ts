@@ -190,7 +190,8 @@ export class ArbiterPush extends Construct {
       reason: 'Who is connected now, kept at most a few hours (TTL): nothing a point-in-time restore could give back.',
     });
 
-    new CfnOutput(this, 'PushUrl', { value: this.url, description: 'The push WebSocket (docs/push.md): the web app connects here, falling back to long-poll' });
+    // Named PushUrl in the stack's outputs (as docs/push.md and docs/deploy.md say), not by its path in the construct tree.
+    new CfnOutput(this, 'PushUrl', { value: this.url, description: 'The push WebSocket (docs/push.md): the web app connects here, falling back to long-poll' }).overrideLogicalId('PushUrl');
   }
 
   /** arn:…:execute-api:<region>:<account>:<api>/<stage>/<METHOD>/@connections/* */

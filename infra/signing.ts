@@ -53,7 +53,8 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
     new PolicyStatement({
       actions: ['kms:Encrypt', 'kms:Decrypt'],
       resources: [seedKey.keyArn],
-      conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] } },
+      // ForAllValues alone also holds for a request with no encryption context: Null requires one, so every call names its game.
+      conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } },
     }),
   );
   props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [tokenKey.keyArn] }));

@@ -1,6 +1,9 @@
 import { textLine } from '../../domain/game/textLine';
 import { invalidRequest, type FieldIssue } from '../application/errors';
 import type { GameService } from '../application/gameService';
+import { cappedEvents } from '../application/eventPages';
+import { gameExport, type ExportDelivery } from '../application/exports';
+import { exportResult } from './exportAnswer';
 import { consoleObserver, observe, type Observer } from './observe';
 import { bearerToken, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
 import { route } from './route';
@@ -26,7 +29,7 @@ function matchesVersion(event: HttpEvent, version: number): boolean {
 const etagOf = (version: number) => `"${version}"`;
 
 /** The routes of games: create, command, read, export, verify, the signed head, and the keys that sign them. */
-export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver) {
+export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver, exports?: ExportDelivery) {
   const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
   return {
@@ -56,7 +59,8 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
       const wait = queryInt(event, 'wait', 0, 0, 20, issues);
       if (issues.length) throw invalidRequest(issues);
-      const page = await (await service()).events(gameIdOf(event), bearerToken(event), after, limit, wait);
+      // At most `limit` commits and at most MAX_PAGE_BYTES of them (eventPages.ts).
+      const page = await cappedEvents(await service(), gameIdOf(event), bearerToken(event), after, limit, wait);
       const etag = etagOf(page.version);
       // http-api.md: If-None-Match with the current version is a 304, whatever the page (the same URL at the same version is the same answer).
       if (matchesVersion(event, page.version)) return notModified(etag);
@@ -66,7 +70,8 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
     }, observer),
 
-    exportGame: route(async (event) => json(200, await (await service()).exportBundle(gameIdOf(event), bearerToken(event))), observer),
+    // Inline when it fits one response; otherwise stored once per version and answered with a link (exports.ts).
+    exportGame: route(async (event) => exportResult(await gameExport(await service(), exports, gameIdOf(event), bearerToken(event))), observer),
 
     verifyGame: route(async (event) => json(200, await (await service()).verify(gameIdOf(event), bearerToken(event))), observer),
 
@@ -81,6 +86,6 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
 
     keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),
 
-    ...tournamentHandlers(service, observer),
+    ...tournamentHandlers(service, observer, exports),
   };
 }

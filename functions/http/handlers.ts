@@ -1,3 +1,4 @@
+import type { ExportDelivery } from '../application/exports';
 import type { GameService } from '../application/gameService';
 import { apiDocsHandlers } from './apiDocsHandlers';
 import { catalogueHandlers } from './catalogueHandlers';
@@ -16,6 +17,8 @@ export function createHandlers(
   verifierSource: () => Promise<string>,
   observer: Observer = consoleObserver,
   webAssets: () => Promise<WebAssets> = noWebApp,
+  /** Where exports too large for one response go (exports.ts); none: always inline. */
+  exports?: ExportDelivery,
 ) {
-  return { ...catalogueHandlers(observer), ...gameHandlers(service, observer), ...verifierHandlers(verifierSource, observer), ...webHandlers(webAssets, observer), ...apiDocsHandlers(observer) };
+  return { ...catalogueHandlers(observer), ...gameHandlers(service, observer, exports), ...verifierHandlers(verifierSource, observer), ...webHandlers(webAssets, observer), ...apiDocsHandlers(observer) };
 }

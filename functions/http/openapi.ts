@@ -146,6 +146,23 @@ const TOURNAMENT_TOKEN = { tournamentToken: [] };
 const PUBLIC: Json[] = [];
 /** Reads: a token of the game, or none for a game created with `"public": true`. */
 const READ = [GAME_TOKEN, TOURNAMENT_TOKEN, {}];
+
+/** An export too large for one response: stored, and answered with its link (docs/exports.md). */
+const STORED_EXPORT = {
+  description: 'stored: follow Location (without the Authorization header) within five minutes; the body repeats the link',
+  headers: { Location: { $ref: '#/components/headers/Location' } },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['url', 'expiresAt', 'bytes'],
+        properties: { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
+        additionalProperties: false,
+      },
+      example: { url: 'http://127.0.0.1:8787/exports/games/g-7rT2kQ9xLmN4pW8vYc3Z/12-3f9a.json?X-Amz-Expires=300', expiresAt: '2026-11-23T12:05:00.000Z', bytes: 6_481_220 },
+    },
+  },
+};
 /** Acting on a game: its token (organizer, side, spectator link), or its tournament's, which acts as its organizer. */
 const ACT = [GAME_TOKEN, TOURNAMENT_TOKEN];
 
@@ -304,6 +321,7 @@ export function openApiDocument() {
       headers: {
         ETag: { description: 'the game\'s version, quoted: send it back as If-None-Match', schema: { type: 'string', pattern: '^"\\d+"$' }, example: '"3"' },
         RetryAfter: { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 }, example: 1 },
+        Location: { description: 'the time-limited link of the stored export: GET it without your token', schema: { type: 'string', format: 'uri' } },
       },
     },
     paths: {
@@ -445,7 +463,12 @@ export function openApiDocument() {
           summary: 'The export bundle (fairness-v1 §7): every commit, the keys, the key log and a signed head',
           security: READ,
           parameters: [gameIdParameter],
-          responses: { 200: { description: 'the bundle', content: jsonContent(ref('ExportBundle'), one(example.exportBundle)) }, ...noBody(401, 404, 503) },
+          description: 'An export that fits one response (5 MiB) comes inline; a larger one is stored once per version and answered with a 303 to a link valid for five minutes (docs/exports.md).',
+          responses: {
+            200: { description: 'the bundle', content: jsonContent(ref('ExportBundle'), one(example.exportBundle)) },
+            303: STORED_EXPORT,
+            ...noBody(401, 404, 503),
+          },
         },
       },
       '/games/{id}/verify': {
@@ -585,6 +608,7 @@ export function openApiDocument() {
                 },
               },
             },
+            303: STORED_EXPORT,
             ...noBody([401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503),
           },
         },

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { gzipSync } from 'node:zlib';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
@@ -47,4 +48,45 @@ export function bearerToken(event: HttpEvent): string | undefined {
 export function wantsText(event: HttpEvent): boolean {
   const accept = header(event, 'accept') ?? '';
   return /(^|,)\s*text\/plain\b/i.test(accept);
+}
+
+/** Bodies smaller than this are sent as they are: gzip would save a few bytes for the time it takes. */
+export const MIN_GZIP_BYTES = 1024;
+
+const COMPRESSIBLE = /^(application\/(json|x-ndjson|javascript)|text\/[a-z]+|image\/svg\+xml)\b/i;
+
+/** Accept-Encoding names gzip (or `*`) with a weight above 0. */
+export function acceptsGzip(event: HttpEvent): boolean {
+  return (header(event, 'accept-encoding') ?? '').split(',').some((entry) => {
+    const [name, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    const weight = params.find((p) => p.startsWith('q='));
+    return (name === 'gzip' || name === '*') && (weight === undefined || Number(weight.slice(2)) > 0);
+  });
+}
+
+/**
+ * The answer gzipped when the client accepts it and the body is text of at least
+ * MIN_GZIP_BYTES: base64 with `isBase64Encoded`, as API Gateway carries binary from Lambda
+ * (the local server decodes it the same way). The ETag stays the game's version: answers are
+ * never stored (no-store) and no range is served, so nothing compares it byte for byte, and
+ * If-None-Match with it is a 304 in either coding. `Vary: Accept-Encoding` on every text
+ * answer that could have been compressed.
+ */
+export function compressed(event: HttpEvent, result: HttpResult): HttpResult {
+  const body = result.body;
+  const type = result.headers['content-type'] ?? '';
+  if (!body || result.isBase64Encoded || result.headers['content-encoding'] || !COMPRESSIBLE.test(type)) return result;
+  const raw = Buffer.from(body, 'utf8');
+  if (raw.length < MIN_GZIP_BYTES) return result;
+  const headers = { ...result.headers, vary: varyWith(result.headers.vary) };
+  if (!acceptsGzip(event)) return { ...result, headers };
+  const zipped = gzipSync(raw).toString('base64');
+  // Base64 grows by a third: a body that barely compresses goes as it is.
+  if (zipped.length >= raw.length) return { ...result, headers };
+  return { ...result, headers: { ...headers, 'content-encoding': 'gzip' }, body: zipped, isBase64Encoded: true };
+}
+
+function varyWith(vary: string | undefined): string {
+  if (!vary) return 'accept-encoding';
+  return /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary) ? vary : `${vary}, accept-encoding`;
 }

@@ -39,10 +39,19 @@ export function pagePushSettings(pushUrl: string | undefined): { meta: string; c
   return { meta: `<meta name="arbiter-push" content="${href}">`, connectSrc: `wss://${url.host}` };
 }
 
+/** Where stored exports' links point (on AWS, the bucket's https origin): the verify page follows them. */
+function exportConnectSrc(exportOrigin: string | undefined): string | undefined {
+  if (!exportOrigin) return undefined;
+  const url = new URL(exportOrigin);
+  if (url.protocol !== 'https:' || url.href !== `${url.origin}/`) throw new Error(`EXPORT_ORIGIN must be a plain https:// origin: ${JSON.stringify(exportOrigin)}`);
+  return url.origin;
+}
+
 /** GET / and GET /assets/{file}: the web app (issue 14), the same origin as the API. */
-export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer = consoleObserver, pushUrl?: string) {
+export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer = consoleObserver, pushUrl?: string, exportOrigin?: string) {
   const push = pagePushSettings(pushUrl);
-  const policy = push ? WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${push.connectSrc}`) : WEB_CONTENT_SECURITY_POLICY;
+  const connectTo = [push?.connectSrc, exportConnectSrc(exportOrigin)].filter(Boolean);
+  const policy = connectTo.length ? WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${connectTo.join(' ')}`) : WEB_CONTENT_SECURITY_POLICY;
   const serve = async (path: string) => {
     const asset = (await assets()).get(path);
     if (!asset) return json(404, errorBody('not_found', `No file ${path}.`));

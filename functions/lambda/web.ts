@@ -7,4 +7,5 @@ const assets: WebAssets = new Map(Object.entries(files));
 
 // GET / and /assets/{file}: no table, no key; the app's files are part of the bundle.
 // PUSH_URL: the WebSocket API the page follows timelines on (infra/push.ts).
-export const handler = routeGroup(webHandlers(async () => assets, powertoolsObserver, process.env.PUSH_URL));
+// EXPORT_ORIGIN: the bucket stored exports are linked in (infra/exportStorage.ts), which the verify page fetches from.
+export const handler = routeGroup(webHandlers(async () => assets, powertoolsObserver, process.env.PUSH_URL, process.env.EXPORT_ORIGIN));

@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../http/middleware';
 import { errorBody, json, type HttpEvent, type HttpResult } from '../http/respond';
 import { matchRoute } from '../http/routes';
 import { CorsPolicy, isPreflight } from './cors';
+import { LOCAL_EXPORT_PATH, type EmbeddedS3 } from './embeddedS3';
 
 type Handlers = ReturnType<typeof createHandlers>;
 
@@ -15,21 +16,30 @@ const TRANSPORT_LIMIT = MAX_BODY_BYTES + 1;
  * Turns node:http requests into API Gateway v2 events for the same handlers the
  * Lambda functions run: no route is implemented twice.
  */
-export function createLocalServer(handlers: Handlers, cors: CorsPolicy = new CorsPolicy([])): Server {
+export function createLocalServer(handlers: Handlers, cors: CorsPolicy = new CorsPolicy([]), exportLinks?: EmbeddedS3['serveLink']): Server {
   return createServer((req, res) => {
-    handle(handlers, cors, req, res).catch(() => {
+    handle(handlers, cors, req, res, exportLinks).catch(() => {
       if (!res.headersSent) write(res, json(500, errorBody('internal_error', 'Something went wrong on our side.')));
       else res.destroy();
     });
   });
 }
 
-async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage, res: ServerResponse, exportLinks?: EmbeddedS3['serveLink']): Promise<void> {
   // Split by hand: `new URL()` would read a path such as "//x/y" as a host, or throw.
   const rawUrl = req.url ?? '/';
   const queryAt = rawUrl.indexOf('?');
   const url = { pathname: queryAt >= 0 ? rawUrl.slice(0, queryAt) : rawUrl, search: queryAt >= 0 ? rawUrl.slice(queryAt) : '' };
   const method = req.method ?? 'GET';
+  // The links of large exports: where AWS's would point at the bucket, the local ones point here (embeddedS3.ts).
+  if (exportLinks && url.pathname.startsWith(LOCAL_EXPORT_PATH)) {
+    req.resume();
+    // A page of an allowed origin may follow its export's redirect here, Authorization and all.
+    if (isPreflight(req)) return write(res, { statusCode: 204, headers: { 'cache-control': 'no-store', ...cors.preflightHeaders(req) }, body: '' });
+    const answer = await exportLinks({ method, path: url.pathname, query: url.search.slice(1), host: req.headers.host });
+    write(res, { statusCode: answer.status, headers: withCors(answer.headers, cors.headersFor(req)), body: answer.body.toString('base64'), isBase64Encoded: true });
+    return;
+  }
   const match = matchRoute(method, url.pathname);
   if (!match.route && match.pathKnown && isPreflight(req)) {
     req.resume();
@@ -47,7 +57,13 @@ async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage
   const body = await readBody(req);
   const event = toEvent(req, url, method, match.route.path, match.pathParameters, body);
   const result = await handlers[match.route.handler](event, { awsRequestId: event.requestContext.requestId });
-  write(res, { ...result, headers: { ...result.headers, ...allowed } });
+  write(res, { ...result, headers: withCors(result.headers, allowed) });
+}
+
+/** The answer's headers and CORS's, both Vary lists kept (`accept-encoding` and `origin`). */
+function withCors(headers: Record<string, string>, allowed: Record<string, string>): Record<string, string> {
+  const vary = [headers.vary, allowed.vary].filter(Boolean).join(', ');
+  return { ...headers, ...allowed, ...(vary ? { vary } : {}) };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -114,5 +130,6 @@ function toEvent(
 
 function write(res: ServerResponse, result: HttpResult): void {
   res.writeHead(result.statusCode, result.headers);
-  res.end(result.body ?? '');
+  // A gzipped (or any binary) answer comes base64-encoded, as API Gateway takes it from Lambda.
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 }

@@ -9,19 +9,26 @@ import type { Observer } from '../http/observe';
 import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../store/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
+import { startEmbeddedS3 } from './embeddedS3';
 import { CorsPolicy } from './cors';
 import { encryptPlainSeeds } from './encryptPlainSeeds';
 import { createLocalServer } from './httpAdapter';
+import { attachPush, watchViewerRevocations, type PushHub } from './pushServer';
+import type { PushLimits } from '../push/protocol';
 import { localVerifierSource } from './verifierSource';
 import { localWebAssets } from './webAssets';
 import { sealDataDir } from './dataDir';
-import { loadKeyRing, loadOrCreateSeedKey } from './keyFiles';
+import { loadKeyRing, loadOrCreateSeedKey, loadOrCreateTokenKey } from './keyFiles';
+import { hmacTokenMinter } from '../application/tokenMinter';
+import { randomBytes } from 'node:crypto';
 
 export interface LocalService {
   url: string;
   port: number;
   service: GameService;
   store: EventStore;
+  /** New commits pushed over WebSocket at /push on the same port (docs/push.md). */
+  push: PushHub;
   close(): Promise<void>;
 }
 
@@ -37,6 +44,10 @@ export interface LocalOptions {
   corsOrigins?: readonly string[];
   /** Wraps the store, e.g. to inject faults in tests. */
   wrapStore?: (store: EventStore) => EventStore;
+  /** Exports larger than this go through the export store and a link (exports.ts); smaller in tests. */
+  exportInlineMaxBytes?: number;
+  /** The push channel's limits, where a test needs them smaller (idle time, buffers). */
+  pushLimits?: Partial<PushLimits>;
 }
 
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
@@ -50,23 +61,35 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   if (options.dataDir) await encryptPlainSeeds(dynamo, dynamoStore, seedVault);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
-  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, soleWriter: true });
-  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets), new CorsPolicy(options.corsOrigins ?? []));
+  const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
+  // Spectator-link revocations are announced to the push channel, which ends the subscriptions made with them.
+  const watched = watchViewerRevocations(store);
+  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true });
+  // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
+  let publicUrl = '';
+  const exportStore = await startEmbeddedS3({ directory: options.dataDir ? join(options.dataDir, 'exports') : undefined, publicUrl: () => publicUrl });
+  const exports = { store: exportStore.store, inlineMaxBytes: options.exportInlineMaxBytes };
+  const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets, exports), new CorsPolicy(options.corsOrigins ?? []), exportStore.serveLink);
+  const push = attachPush({ server, service, viewers: store, viewerRevocations: watched, allowedOrigins: options.corsOrigins ?? [], limits: options.pushLimits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  publicUrl = `http://${host}:${port}`;
   return {
     url: `http://${host}:${port}`,
     port,
     service,
     store,
+    push,
     close: async () => {
+      await push.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo.close();
+      await exportStore.close();
     },
   };
 }

@@ -19,6 +19,21 @@ if ('heldBy' in lock) {
   process.exit(1);
 }
 const { ring, created } = loadKeyRing(dataDir);
+
+// Listened for before the server starts: a stop asked for while it starts waits for the start, then closes cleanly.
+let stopping = false;
+let started: Awaited<ReturnType<typeof startLocalService>> | undefined;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  if (!started) return;
+  await started.close();
+  lock.release();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS) }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
@@ -28,6 +43,7 @@ const local = await startLocalService({ dataDir, keyRing: ring, port, host, cors
   lock.release();
   process.exit(1);
 });
+started = local;
 console.log(`Arbiter listening on ${local.url}`);
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
 console.log(`  signing key fingerprint: ${local.service.signer.fingerprint}`);
@@ -37,15 +53,10 @@ for (const retired of local.service.signer.keysDocument().keys.filter((k) => k.s
 console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
 console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
 console.log(`  web app: ${local.url}/ (create a game, follow it live, verify an export)`);
+console.log(`  push: ${local.url.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
 console.log(`  try: curl -s ${local.url}/rulesets`);
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await local.close();
-  lock.release();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+if (stopping) {
+  stopping = false;
+  await stop();
+}

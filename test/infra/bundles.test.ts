@@ -1,13 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
 import { verifyExport } from '../../domain/verify/verifyExport';
+import { ArbiterStack } from '../../infra/arbiterStack';
 import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
 import { buildBundles } from '../../infra/build';
-import { startFakeSecretsManager } from '../support/fakeSecretsManager';
+import { PUSH_ENTRIES } from '../../infra/push';
+import { startFakeKms } from '../support/fakeKms';
+import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
+import { startTransactingProxy } from './transactingDynamo';
 import { run, writeTemp } from '../support/runCli';
 import { buildVerifierBundle } from '../../verifier/bundle';
 import { buildWebAssets } from '../../web/build';
@@ -15,21 +22,81 @@ import { WEB_CONTENT_SECURITY_POLICY } from '../../functions/http/webHandlers';
 import { API_DOCS_CONTENT_SECURITY_POLICY, API_DOCS_SCRIPT, apiDocsAssetsFromPackage } from '../../functions/http/apiDocsHandlers';
 import { gunzipSync } from 'node:zlib';
 
-const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-signing';
-const SEED_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:arbiter-seed-key';
+// Loopback stand-ins of the keys infra/signing.ts creates: two Ed25519 signing keys (the second for a rotation), the seed key and the token key.
+const REGION = 'eu-west-1';
+const SIGNING_KEY = `arn:aws:kms:${REGION}:000000000000:key/signing-1`;
+const NEXT_SIGNING_KEY = `arn:aws:kms:${REGION}:000000000000:key/signing-2`;
+const SEED_KEY = `arn:aws:kms:${REGION}:000000000000:key/seeds`;
+const TOKEN_KEY = `arn:aws:kms:${REGION}:000000000000:key/tokens`;
+const KEYS = { signing: [SIGNING_KEY, NEXT_SIGNING_KEY], encrypt: [SEED_KEY], mac: [TOKEN_KEY] };
+/** The push WebSocket's id, and a URL suffix that is no real host. */
+const PUSH_API = 'push0api';
+const URL_SUFFIX = 'aws.invalid';
+const PUSH_URL = `wss://${PUSH_API}.execute-api.${REGION}.${URL_SUFFIX}/live`;
+
 let bundles: Awaited<ReturnType<typeof buildBundles>>;
-let dynamo: Awaited<ReturnType<typeof startLoopbackDynamo>>;
-let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
+let dynalite: Awaited<ReturnType<typeof startLoopbackDynamo>>;
+/** dynalite behind a proxy that answers TransactWriteItems (transactingDynamo.ts). */
+let dynamo: { endpoint: string; tableName: string; close: () => Promise<void> };
+let kms: Awaited<ReturnType<typeof startFakeKms>>;
+/** KMS as each function's role may use it: the grants of the synthesized stack, enforced on loopback (kmsAsGranted.ts). */
+const kmsFor = {} as Record<LambdaName, Awaited<ReturnType<typeof startKmsAsGranted>>>;
+
+type Resource = { Type: string; Properties: Record<string, any> };
+/**
+ * The stack as an operator has it before a first rotation (`-c signingKeys=2`, docs/deploy.md):
+ * each function runs below with the environment and the KMS grants this template gives it.
+ */
+let deployed: { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
+
+/** The loopback stand-in of what the template names; anything without one fails the test, so a new setting is never passed on unread. */
+function standIn(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]] };
+  const refs: Record<string, string> = { Commits: dynamo.tableName, PushApi: PUSH_API, 'AWS::Region': REGION, 'AWS::URLSuffix': URL_SUFFIX };
+  const arns: Record<string, string> = { SigningKey1: SIGNING_KEY, SigningKey2: NEXT_SIGNING_KEY, SeedKey: SEED_KEY, TokenKey: TOKEN_KEY };
+  if (v.Ref && refs[named(v.Ref)]) return refs[named(v.Ref)];
+  if (v['Fn::GetAtt']?.[1] === 'Arn' && arns[named(v['Fn::GetAtt'][0])]) return arns[named(v['Fn::GetAtt'][0])];
+  // The exports bucket: no export in these games comes near the size that is stored there (exports.ts), so its host is never asked.
+  if (v['Fn::GetAtt']?.[1] === 'RegionalDomainName' && named(v['Fn::GetAtt'][0]) === 'ExportStorageExports') return `arbiter-exports.s3.${REGION}.${URL_SUFFIX}`;
+  if (v['Fn::Join']) return v['Fn::Join'][1].map(standIn).join(v['Fn::Join'][0]);
+  throw new Error(`no loopback stand-in for ${JSON.stringify(value)}: give it one in bundles.test.ts`);
+}
+const deployedFunction = (name: LambdaName) => {
+  const found = Object.entries(deployed.Resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && named(id) === `${name[0].toUpperCase()}${name.slice(1)}Function`);
+  expect(found, name).toHaveLength(1);
+  return found[0][1];
+};
+/** A function's environment variables as the stack sets them, with the loopback stand-ins. */
+const environmentOf = (name: LambdaName) => Object.fromEntries(Object.entries(deployedFunction(name).Properties.Environment?.Variables ?? {}).map(([k, v]) => [k, standIn(v)]));
+/** A function's KMS statements as the stack grants them, with the loopback stand-ins of the keys. */
+function kmsGrantsOf(name: LambdaName): KmsGrant[] {
+  const role = deployedFunction(name).Properties.Role['Fn::GetAtt'][0];
+  return Object.values(deployed.Resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === role))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Effect: 'Allow' | 'Deny'; Action: string | string[]; Resource: unknown; Condition?: KmsGrant['condition'] }[])
+    .filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:')))
+    .map((s) => ({ effect: s.Effect, actions: [s.Action].flat(), resources: [s.Resource].flat().map(standIn), condition: s.Condition }));
+}
 
 beforeAll(async () => {
   bundles = await buildBundles(join(mkdtempSync(join(tmpdir(), 'arbiter-bundles-')), 'lambda'));
-  dynamo = await startLoopbackDynamo('arbiter-bundle-test');
-  secrets = await startFakeSecretsManager({ [SECRET_ARN]: 'a'.repeat(64), [SEED_SECRET_ARN]: 'b'.repeat(64) });
+  dynalite = await startLoopbackDynamo('arbiter-bundle-test');
+  dynamo = { ...(await startTransactingProxy(dynalite)), tableName: dynalite.tableName };
+  kms = await startFakeKms({ signing: KEYS.signing, symmetric: [...KEYS.encrypt, ...KEYS.mac] });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  deployed = Template.fromStack(new ArbiterStack(app, 'Arbiter', { signingKeys: 2 })).toJSON() as typeof deployed;
+  for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) kmsFor[name] = await startKmsAsGranted(kms.endpoint, KEYS, kmsGrantsOf(name));
 });
 afterAll(async () => {
+  for (const proxy of Object.values(kmsFor)) await proxy.close();
   await dynamo?.close();
-  await secrets?.close();
+  await dynalite?.close();
+  await kms?.close();
 });
+/** The KMS calls a function made so far, as `Operation key` lines, refused ones marked. */
+const kmsUse = (name: LambdaName) => kmsFor[name].calls.map((c) => `${c.operation} ${c.keyId}${c.refused ? ` REFUSED ${c.refused}` : ''}`);
 
 const event = (method: string, path: string, template: string, options: { body?: unknown; token?: string; params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string> } = {}) => ({
   version: '2.0',
@@ -48,16 +115,13 @@ const event = (method: string, path: string, template: string, options: { body?:
 async function invoke(name: LambdaName, events: unknown[]) {
   const resultsFile = writeTemp('results.json', '');
   const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
-    TABLE_NAME: dynamo.tableName,
-    SIGNING_KEY_SECRET_ARN: SECRET_ARN,
-    // As the stack wires it: only the commands function may open seeds.
-    ...(name === 'commands' ? { SEED_KEY_SECRET_ARN: SEED_SECRET_ARN } : {}),
-    AWS_REGION: 'eu-west-1',
+    // As the stack sets it (infra/arbiterStack.ts, infra/signing.ts, infra/push.ts): only commands is told it signs and given the seed and token keys.
+    ...environmentOf(name),
+    AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AWS_ENDPOINT_URL_KMS: kmsFor[name].endpoint,
     POWERTOOLS_DEV: 'false',
   });
   expect(result.code, result.stderr).toBe(0);
@@ -65,21 +129,52 @@ async function invoke(name: LambdaName, events: unknown[]) {
   return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
+/** The push functions' bundles, built as the stack builds them (infra/push.ts: the project's bundling settings); push.test.ts runs them. */
+async function buildPushBundles(): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'arbiter-push-sizes-'));
+  const sizes: Record<string, number> = {};
+  for (const [name, entry] of Object.entries(PUSH_ENTRIES)) {
+    const outfile = join(dir, name, BUNDLE.outFile);
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: BUNDLE.target,
+      format: BUNDLE.format,
+      minify: BUNDLE.minify,
+      sourcemap: BUNDLE.sourceMap,
+      mainFields: BUNDLE.mainFields,
+      banner: { js: BUNDLE.banner },
+      external: BUNDLE.externalModules,
+      alias: BUNDLE.alias,
+      logLevel: 'warning',
+    });
+    sizes[name] = statSync(outfile).size;
+  }
+  return sizes;
+}
+
 describe('the built Lambda bundles', () => {
   it('are each at most 500 KB minified', () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
-  it('are the sizes the README reports, within 10 KB', () => {
+  it('are the sizes the README reports, within 10 KB, the push functions\' too', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) {
+    const sizes: Record<string, number> = { ...Object.fromEntries(Object.entries(bundles).map(([name, b]) => [name, b.bytes])), ...(await buildPushBundles()) };
+    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length);
+    for (const [name, bytes] of Object.entries(sizes)) {
+      expect(bytes, name).toBeLessThanOrEqual(BUNDLE.maxBytes);
       const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
-      expect(Math.abs(reported - bundles[name].bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
+      expect(Math.abs(reported - bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
     }
   });
 
-  it('answer a whole game across the three functions, reading the signing secret once per process', async () => {
-    const readsBefore = secrets.reads();
+  it('answer a whole game across the three functions with the environment and KMS grants the stack gives them, reading each public key once per process', async () => {
+    const publicKeysBefore = kms.calls('GetPublicKey');
+    const signsBefore = kms.calls('Sign');
+    const [commandsBefore, readsBefore] = [kmsFor.commands.calls.length, kmsFor.reads.calls.length];
     const created = await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice', title: 'on Lambda' } })]);
     expect(created.replies[0].statusCode).toBe(201);
     const game = created.replies[0].json;
@@ -107,22 +202,60 @@ describe('the built Lambda bundles', () => {
     expect(reads.replies[3].json.ok).toBe(true);
     expect(reads.replies[4].json.keys[0].kid).toBe(commands.replies[0].json.commit.kid);
 
-    // Each secret read once per fresh process, not once per request: two commands processes
-    // read the signing and the seed secrets, the reads process only the signing secret.
-    expect(secrets.reads() - readsBefore).toBe(5);
-    // Structured logs: the request records are there; the tokens and the secret are not.
+    // The public key read once per fresh process (two commands processes and a reads one), not once per request;
+    // only the commands processes sign (each new commit, and its signed head).
+    expect(kms.calls('GetPublicKey') - publicKeysBefore).toBe(3);
+    expect(kms.calls('Sign') - signsBefore).toBeGreaterThanOrEqual(2);
+    // Each within its role's grants and its keys' usage: commands signs with the first key and seals and opens seeds
+    // with the seed key; reads only reads the public key.
+    const used = (name: LambdaName, from: number) => [...new Set(kmsUse(name).slice(from))].sort();
+    expect(used('commands', commandsBefore)).toEqual([`Decrypt ${SEED_KEY}`, `Encrypt ${SEED_KEY}`, `GetPublicKey ${SIGNING_KEY}`, `Sign ${SIGNING_KEY}`]);
+    expect(used('reads', readsBefore)).toEqual([`GetPublicKey ${SIGNING_KEY}`]);
+    // Structured logs: the request records are there, with their route and outcome; the tokens are not.
     const logs = created.logs + commands.logs + reads.logs;
     expect(logs).toContain('"commandType":"Roll"');
-    for (const secret of ['a'.repeat(64), 'b'.repeat(64), game.tokens.organizer, game.tokens.players.player1]) expect(logs).not.toContain(secret);
+    expect(logs).toContain('"route":"POST /games/{id}/commands"');
+    expect(logs).toMatch(/"outcome":"(ok|retry)"/);
+    for (const secret of [game.tokens.organizer, game.tokens.players.player1, game.tokens.players.player2]) expect(logs).not.toContain(secret);
   });
 
-  it('rotate the signing key with npm run rotate-key:aws: new processes sign with the new key and publish the log; the old pin still verifies', async () => {
+  it('create a game once for an Idempotency-Key: a retry in another process gets the same game and tokens, derived with the token key', async () => {
+    const body = { ruleset: 'dice', title: 'retried' };
+    const headers = { 'idempotency-key': `bundle-test-${Date.now()}` };
+    const macsBefore = kms.calls('GenerateMac');
+    const first = await invoke('commands', [event('POST', '/games', '/games', { body, headers })]);
+    const retry = await invoke('commands', [event('POST', '/games', '/games', { body, headers })]);
+    expect(first.replies[0].statusCode).toBe(201);
+    expect(retry.replies[0].json).toMatchObject({ gameId: first.replies[0].json.gameId, tokens: first.replies[0].json.tokens });
+    expect(kms.calls('GenerateMac') - macsBefore).toBeGreaterThanOrEqual(2);
+    expect(kmsUse('commands').filter((c) => c.startsWith('GenerateMac'))).toEqual(expect.arrayContaining([`GenerateMac ${TOKEN_KEY}`]));
+    expect(kmsUse('commands').filter((c) => c.startsWith('GenerateMac') && c !== `GenerateMac ${TOKEN_KEY}`)).toEqual([]);
+  });
+
+  it('rotate the signing key as docs/deploy.md says (npm run rotate-key:aws with the outputs TableName and SigningKeyArns): new processes sign with the new key and publish the log; the old pin still verifies', async () => {
     const before = (await invoke('reads', [event('GET', '/keys', '/keys')])).replies[0].json;
     const created = (await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice' } })])).replies[0].json;
-    const aws = { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
-    const rotated = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', SECRET_ARN], aws);
+    const table = standIn(deployed.Outputs.TableName.Value);
+    const [first, next, ...more] = standIn(deployed.Outputs.SigningKeyArns.Value).split(',');
+    expect([first, next, more]).toEqual([SIGNING_KEY, NEXT_SIGNING_KEY, []]);
+    // The operator's KMS permissions as docs/deploy.md lists them: GetPublicKey on both keys, Sign on the current one.
+    const operator = await startKmsAsGranted(kms.endpoint, KEYS, [
+      { effect: 'Allow', actions: ['kms:GetPublicKey'], resources: [first, next] },
+      { effect: 'Allow', actions: ['kms:Sign'], resources: [first] },
+    ]);
+    const aws = { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, AWS_ENDPOINT_URL_KMS: operator.endpoint };
+    const rotated = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next], aws);
+    await operator.close();
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(rotated.stdout).toContain(`retired: ${before.keys[0].fingerprint}`);
+    expect(operator.refused()).toEqual([]);
+    const printed = rotated.stdout.trim().split('\n');
+    expect(printed[0]).toBe('Signing key rotated (key log statement 1, signed by the old key).');
+    expect(printed[1]).toBe(`  retired: ${before.keys[0].fingerprint}`);
+    expect(printed[2]).toMatch(/^  current: ed25519:\S+$/);
+    // Run again, it refuses: the log never forks.
+    const again = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next], { ...aws, AWS_ENDPOINT_URL_KMS: kms.endpoint });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('is already the current key');
 
     const params = { params: { id: created.gameId } };
     const played = await invoke('commands', [
@@ -135,20 +268,23 @@ describe('the built Lambda bundles', () => {
     expect(keys.json.log).toHaveLength(1);
     expect(exported.json.commits.map((c: { kid: string }) => c.kid)).toEqual([before.keys[0].kid, keys.json.keys[0].kid, keys.json.keys[0].kid]);
     expect(verifyExport(exported.json, { trusted: [before.keys[0].fingerprint] })).toMatchObject({ ok: true, exitCode: 0 });
+    expect(keys.json.keys[0].fingerprint).toBe(printed[2].replace('  current: ', ''));
+    // The new key signs, under the grants of the stack deployed with -c signingKeys=2.
+    expect(kmsUse('commands')).toContain(`Sign ${NEXT_SIGNING_KEY}`);
+    expect(kmsFor.commands.refused()).toEqual([]);
+    expect(kmsFor.reads.refused()).toEqual([]);
   });
 
   it('serve the standalone verifier at GET /verifier.mjs from a function that holds nothing else', async () => {
-    const readsBefore = secrets.reads();
     const served = await invoke('verifier', [event('GET', '/verifier.mjs', '/verifier.mjs')]);
     const [reply] = served.replies;
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(reply.body).toBe(await buildVerifierBundle());
-    expect(secrets.reads()).toBe(readsBefore);
+    expect(kmsUse('verifier')).toEqual([]);
   });
 
   it('serve the web app at GET / and /assets/{file} from a function that holds nothing else', async () => {
-    const readsBefore = secrets.reads();
     const built = await buildWebAssets();
     const served = await invoke('web', [
       event('GET', '/', '/'),
@@ -159,18 +295,25 @@ describe('the built Lambda bundles', () => {
     const [page, js, css, missing] = served.replies;
     expect(served.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toBe(WEB_CONTENT_SECURITY_POLICY);
-    expect(page.body).toBe(built.get('/')!.body);
+    // The stack tells the page where the push socket is (PUSH_URL, the PushUrl output): named in a meta element, allowed by the policy.
+    expect(environmentOf('web').PUSH_URL).toBe(PUSH_URL);
+    const meta = `<meta name="arbiter-push" content="${PUSH_URL}">`;
+    // And where stored exports' links point (EXPORT_ORIGIN, the exports bucket), for the verify page.
+    expect(environmentOf('web').EXPORT_ORIGIN).toBe(`https://arbiter-exports.s3.${REGION}.${URL_SUFFIX}`);
+    expect(page.headers['content-security-policy']).toBe(
+      WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' wss://${new URL(PUSH_URL).host} https://arbiter-exports.s3.${REGION}.${URL_SUFFIX}`),
+    );
+    expect(page.body).toContain(meta);
+    expect(page.body.replace(`\n${meta}`, '')).toBe(built.get('/')!.body);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.body).toBe(built.get('/assets/app.js')!.body);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     for (const reply of [page, js, css]) expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(missing.json.error.code).toBe('not_found');
-    expect(secrets.reads()).toBe(readsBefore);
+    expect(kmsUse('web')).toEqual([]);
   });
 
   it('serve the API reference at GET /docs, its script gzipped when the client accepts it, from a function that holds nothing else', async () => {
-    const readsBefore = secrets.reads();
     const script = (await apiDocsAssetsFromPackage()).get(API_DOCS_SCRIPT)!;
     const file = API_DOCS_SCRIPT.split('/').at(-1)!;
     const served = await invoke('docs', [
@@ -188,11 +331,10 @@ describe('the built Lambda bundles', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('body' in script ? script.body : '');
     expect(missing.json.error.code).toBe('not_found');
-    expect(secrets.reads()).toBe(readsBefore);
+    expect(kmsUse('docs')).toEqual([]);
   });
 
-  it('serves the catalogue without the table or the secret', async () => {
-    const readsBefore = secrets.reads();
+  it('serves the catalogue without the table or a key', async () => {
     const catalogue = await invoke('catalogue', [
       event('GET', '/health', '/health'),
       event('GET', '/rulesets', '/rulesets'),
@@ -202,6 +344,6 @@ describe('the built Lambda bundles', () => {
     ]);
     expect(catalogue.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 404]);
     expect(catalogue.replies[2].json.result.total).toBe(7);
-    expect(secrets.reads()).toBe(readsBefore);
+    expect(kmsUse('catalogue')).toEqual([]);
   });
 });

@@ -2,10 +2,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LAMBDA_ENTRIES } from '../../infra/bundling';
+import { PUSH_ENTRIES } from '../../infra/push';
 import { run } from '../support/runCli';
 
+type Resource = { Type: string; Properties: Record<string, any> };
+
 describe('npm run synth', () => {
-  it('writes the template with the pinned CDK CLI, with no AWS credentials', async () => {
+  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands function alone', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'arbiter-synth-')), 'cdk.out');
     const result = await run('npm', ['run', 'synth', '--', '--output', out], {
       AWS_ACCESS_KEY_ID: '',
@@ -15,11 +19,22 @@ describe('npm run synth', () => {
       AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
     });
     expect(result.code, result.stderr).toBe(0);
-    const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8'));
-    expect(Object.values(template.Resources).filter((r) => (r as { Type: string }).Type === 'AWS::Lambda::Function')).toHaveLength(6);
+    const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
+    const resources = Object.entries(template.Resources);
+    const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    // The six functions behind the HTTP API and the two push functions.
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
-    for (const asset of Object.values(assets.files) as { source: { path: string } }[]) {
-      if (asset.source.path.startsWith('asset.')) expect(existsSync(join(out, asset.source.path, 'index.mjs'))).toBe(true);
-    }
+    const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
+    expect(bundled).toHaveLength(functions.length);
+    for (const asset of bundled) expect(existsSync(join(out, asset.source.path, 'index.mjs'))).toBe(true);
+
+    // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands role may sign.
+    const signers = resources.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('"kms:Sign"'));
+    expect(signers).toHaveLength(1);
+    const commandsRole = functions.find(([id]) => id.startsWith('CommandsFunction'))![1].Properties.Role['Fn::GetAtt'][0];
+    expect(signers[0][1].Properties.Roles).toEqual([{ Ref: commandsRole }]);
+    expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
+    expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications']));
   });
 });

@@ -203,7 +203,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
   const readPage = async (wait: number, announce: boolean): Promise<'more' | 'done' | 'fatal'> => {
     const response = await request('GET', gamePath(gameId, `/events?after=${after}&limit=${PAGE}${wait ? `&wait=${wait}` : ''}`), {
       token,
-      headers: wait && etag ? { 'if-none-match': etag } : {},
+      // Only once caught up: If-None-Match naming the current version is a 304 whatever the page.
+      headers: wait && etag === `"${after}"` ? { 'if-none-match': etag } : {},
       signal: stop.signal,
     });
     if (response.status === 401 || response.status === 403 || response.status === 404) {
@@ -220,7 +221,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     const lines = await textLines(after, commits.length);
     addCommits(commits, lines, announce);
     after = commits[commits.length - 1].seq;
-    return page.commits.length === PAGE ? 'more' : 'done';
+    // A page may be cut short by its byte cap: more follow while the game is ahead of it.
+    return after < page.version ? 'more' : 'done';
   };
 
   /** Everything after `after`, over HTTP, without waiting. */

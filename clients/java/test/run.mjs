@@ -264,7 +264,8 @@ try {
 const dataDir = mkdtempSync(join(tmpdir(), 'arbiter-java-rotation-'));
 try {
   const stateFile = join(build, 'rotation-state.json');
-  let server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir });
+  // Its exports are all stored and linked (303), as a long game's are: the kit follows the link without its token.
+  let server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir, exportInlineMaxBytes: 1024 });
   const oldFingerprint = server.service.signer.fingerprint;
   try {
     results.push(await runJava('RotationLiveTests', ['before', server.url, oldFingerprint, stateFile]));
@@ -274,7 +275,7 @@ try {
   const rotate = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'functions/local/rotateKey.ts')], { cwd: root, env: { ...process.env, ARBITER_DATA_DIR: dataDir }, encoding: 'utf8' });
   if (rotate.stdout.trim()) console.log(rotate.stdout.trimEnd().replace(/^/gm, '   rotate-key: '));
   if (rotate.status !== 0) fail(`rotate-key failed on ${dataDir}: ${rotate.stderr}`);
-  server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir });
+  server = await startLocalService({ host: '127.0.0.1', port: 0, dataDir, exportInlineMaxBytes: 1024 });
   try {
     const newFingerprint = server.service.signer.fingerprint;
     console.log(`local server ${server.url} restarted after the rotation: ${oldFingerprint} -> ${newFingerprint}`);

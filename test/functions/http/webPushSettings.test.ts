@@ -26,4 +26,11 @@ describe("the web app's page on AWS, where the push socket has its own address",
     expect(pagePushSettings('wss://x.test/"><script>')?.meta).toBe('<meta name="arbiter-push" content="wss://x.test/%22%3E%3Cscript%3E">');
     expect(pagePushSettings('wss://x.test/a&b')?.meta).toBe('<meta name="arbiter-push" content="wss://x.test/a&#38;b">');
   });
+
+  it('lets the verify page follow a stored export to the bucket, and nowhere else', async () => {
+    const reply = await webHandlers(async () => page, undefined, undefined, 'https://arbiter-exports.s3.eu-west-1.amazonaws.com').webPage(event, {} as never);
+    expect(reply.headers['content-security-policy']).toBe(WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", "connect-src 'self' https://arbiter-exports.s3.eu-west-1.amazonaws.com"));
+    expect(() => webHandlers(async () => page, undefined, undefined, 'https://x.test/path')).toThrow(/plain https/);
+    expect(() => webHandlers(async () => page, undefined, undefined, 'http://x.test')).toThrow(/plain https/);
+  });
 });

@@ -219,6 +219,8 @@ public final class ArbiterClient {
                 int status = http.getResponseCode();
                 String text = readAll(status >= 400 ? http.getErrorStream() : http.getInputStream());
                 if (status >= 200 && status < 300) return text;
+                // An export too large for one answer is stored and linked (303): fetched from the link, without the token.
+                if (status == 303 && "GET".equals(method)) return followLink(http.getURL(), http.getHeaderField("Location"), accept);
                 if (status == 503) {
                     String retryAfter = http.getHeaderField("Retry-After");
                     long seconds = parseRetryAfter(retryAfter);
@@ -243,6 +245,33 @@ public final class ArbiterClient {
             }
         }
         throw new Unavailable(lastProblem + " after " + maxAttempts + " attempts");
+    }
+
+    /** GET a stored export's time-limited link: http or https only, never with the bearer token, never further redirected. */
+    private String followLink(URL from, String location, String accept) throws ArbiterException, IOException {
+        if (location == null || location.isEmpty()) throw new ArbiterException(303, "bad_answer", "the server answered 303 without a link");
+        URL link;
+        try {
+            link = from.toURI().resolve(location).toURL();
+        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+            throw new ArbiterException(303, "bad_answer", "the server's link is not a URL");
+        }
+        if (!"https".equals(link.getProtocol()) && !"http".equals(link.getProtocol())) throw new ArbiterException(303, "bad_answer", "the server's link is not http or https");
+        HttpURLConnection http = (HttpURLConnection) link.openConnection();
+        try {
+            http.setRequestMethod("GET");
+            http.setConnectTimeout(connectTimeoutMs);
+            http.setReadTimeout(readTimeoutMs);
+            http.setInstanceFollowRedirects(false);
+            http.setUseCaches(false);
+            http.setRequestProperty("Accept", accept);
+            int status = http.getResponseCode();
+            String text = readAll(status >= 400 ? http.getErrorStream() : http.getInputStream());
+            if (status == 200) return text;
+            throw new ArbiterException(status, "link_failed", "the stored export's link answered HTTP " + status);
+        } finally {
+            http.disconnect();
+        }
     }
 
     static long parseRetryAfter(String value) {
