@@ -6,7 +6,7 @@ import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/a
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Function as LambdaFunction, Runtime, Tracing, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
 import { addPush } from './push';
@@ -19,7 +19,7 @@ import { METRICS } from '../functions/http/observe';
 import { ROUTES } from '../functions/http/routes';
 import type { Dependency } from '../functions/lambda/powertools';
 import { ROUTE_GROUPS } from '../functions/lambda/routeGroups';
-import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from './bundling';
+import { functionBundling, LAMBDA_ENTRIES, type LambdaName } from './bundling';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -223,24 +223,7 @@ export class ArbiterStack extends Stack {
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
           NODE_OPTIONS: '--enable-source-maps',
         },
-        bundling: {
-          minify: BUNDLE.minify,
-          sourceMap: BUNDLE.sourceMap,
-          target: BUNDLE.target,
-          format: OutputFormat.ESM,
-          mainFields: BUNDLE.mainFields,
-          banner: BUNDLE.banner,
-          externalModules: BUNDLE.externalModules,
-          bundleAwsSDK: true,
-          // One argument per alias (`--alias:from=to`): a repeated `--alias` key would keep only the last.
-          esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-          // The verifier's text and the web app's files are built first, for the aliases above to find them.
-          commandHooks: {
-            beforeBundling: (inputDir) => BEFORE_BUNDLING[name].map((script) => `cd "${inputDir}" && node --import tsx ${script}`),
-            beforeInstall: () => [],
-            afterBundling: () => [],
-          },
-        },
+        bundling: functionBundling(BEFORE_BUNDLING[name]),
       });
       if (TABLE_ACTIONS[name].length) {
         fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_ACTIONS[name], resources: [table.tableArn] }));

@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_VERIFIER_BYTES } from '../verifier/bundle';
-import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from './bundling';
+import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from './bundling';
 import { VERIFIER_FILE, writeVerifierFiles } from './verifierFiles';
 import { gzippedBytes, MAX_WEB_GZIP_BYTES } from '../web/build';
 import { writeWebFiles } from './webFiles';
@@ -19,21 +19,7 @@ export async function buildBundles(outDir = 'dist/lambda'): Promise<Record<Lambd
   const results = {} as Record<LambdaName, { file: string; bytes: number }>;
   for (const [name, entry] of Object.entries(LAMBDA_ENTRIES) as [LambdaName, string][]) {
     const file = join(outDir, name, BUNDLE.outFile);
-    await build({
-      entryPoints: [entry],
-      outfile: file,
-      bundle: true,
-      platform: 'node',
-      target: BUNDLE.target,
-      format: BUNDLE.format,
-      minify: BUNDLE.minify,
-      sourcemap: BUNDLE.sourceMap,
-      mainFields: BUNDLE.mainFields,
-      banner: { js: BUNDLE.banner },
-      external: BUNDLE.externalModules,
-      alias: BUNDLE.alias,
-      logLevel: 'warning',
-    });
+    await build(esbuildOptions(entry, file));
     results[name] = { file, bytes: statSync(file).size };
   }
   return results;

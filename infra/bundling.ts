@@ -1,3 +1,6 @@
+import type { BuildOptions } from 'esbuild';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
 /**
  * How every Lambda bundle is built, once: the CDK stack (NodejsFunction) and
  * `npm run build` both read this, so the bundle the tests load is the one deployed.
@@ -39,3 +42,44 @@ export const BUNDLE = {
   outFile: 'index.mjs',
   maxBytes: 500 * 1024,
 };
+
+/** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: BUNDLE.target,
+    format: BUNDLE.format,
+    minify: BUNDLE.minify,
+    sourcemap: BUNDLE.sourceMap,
+    mainFields: BUNDLE.mainFields,
+    banner: { js: BUNDLE.banner },
+    external: BUNDLE.externalModules,
+    alias: BUNDLE.alias,
+    logLevel: 'warning',
+  };
+}
+
+/** The same settings for a NodejsFunction of the stack; `beforeBundling` writes what the bundle embeds first. */
+export function functionBundling(beforeBundling: readonly string[] = []): BundlingOptions {
+  return {
+    minify: BUNDLE.minify,
+    sourceMap: BUNDLE.sourceMap,
+    target: BUNDLE.target,
+    format: OutputFormat.ESM,
+    mainFields: BUNDLE.mainFields,
+    banner: BUNDLE.banner,
+    externalModules: BUNDLE.externalModules,
+    bundleAwsSDK: true,
+    // One argument per alias (`--alias:from=to`): a repeated `--alias` key would keep only the last.
+    esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    // The verifier's text and the web app's files are built first, for the aliases above to find them.
+    commandHooks: {
+      beforeBundling: (inputDir) => beforeBundling.map((script) => `cd "${inputDir}" && node --import tsx ${script}`),
+      beforeInstall: () => [],
+      afterBundling: () => [],
+    },
+  };
+}

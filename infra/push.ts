@@ -6,12 +6,12 @@ import { AttributeType, BillingMode, Table, type ITable } from 'aws-cdk-lib/aws-
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
-import { BUNDLE } from './bundling';
+import { functionBundling } from './bundling';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -230,17 +230,7 @@ export class ArbiterPush extends Construct {
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         NODE_OPTIONS: '--enable-source-maps',
       },
-      bundling: {
-        minify: BUNDLE.minify,
-        sourceMap: BUNDLE.sourceMap,
-        target: BUNDLE.target,
-        format: OutputFormat.ESM,
-        mainFields: BUNDLE.mainFields,
-        banner: BUNDLE.banner,
-        externalModules: BUNDLE.externalModules,
-        bundleAwsSDK: true,
-        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
-      },
+      bundling: functionBundling(),
     });
   }
 }

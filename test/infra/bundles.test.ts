@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
 import { verifyExport } from '../../domain/verify/verifyExport';
 import { ArbiterStack } from '../../infra/arbiterStack';
-import { BUNDLE, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
+import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
 import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { startFakeKms } from '../support/fakeKms';
@@ -135,21 +135,7 @@ async function buildPushBundles(): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
   for (const [name, entry] of Object.entries(PUSH_ENTRIES)) {
     const outfile = join(dir, name, BUNDLE.outFile);
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: BUNDLE.target,
-      format: BUNDLE.format,
-      minify: BUNDLE.minify,
-      sourcemap: BUNDLE.sourceMap,
-      mainFields: BUNDLE.mainFields,
-      banner: { js: BUNDLE.banner },
-      external: BUNDLE.externalModules,
-      alias: BUNDLE.alias,
-      logLevel: 'warning',
-    });
+    await build(esbuildOptions(entry, outfile));
     sizes[name] = statSync(outfile).size;
   }
   return sizes;

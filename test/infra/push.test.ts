@@ -14,7 +14,7 @@ import { GameService } from '../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../functions/application/signer';
 import { DynamoEventStore } from '../../functions/store/dynamoStore';
-import { BUNDLE } from '../../infra/bundling';
+import { BUNDLE, esbuildOptions } from '../../infra/bundling';
 import { addPush, PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { run, writeTemp } from '../support/runCli';
@@ -153,21 +153,7 @@ describe('the push bundles, built with the project\'s bundling settings', () => 
     dir = mkdtempSync(join(tmpdir(), 'arbiter-push-bundles-'));
     for (const [name, entry] of Object.entries(PUSH_ENTRIES) as [keyof typeof PUSH_ENTRIES, string][]) {
       const file = join(dir, name, BUNDLE.outFile);
-      await build({
-        entryPoints: [entry],
-        outfile: file,
-        bundle: true,
-        platform: 'node',
-        target: BUNDLE.target,
-        format: BUNDLE.format,
-        minify: BUNDLE.minify,
-        sourcemap: BUNDLE.sourceMap,
-        mainFields: BUNDLE.mainFields,
-        banner: { js: BUNDLE.banner },
-        external: BUNDLE.externalModules,
-        alias: BUNDLE.alias,
-        logLevel: 'warning',
-      });
+      await build(esbuildOptions(entry, file));
       bundles[name] = { file, bytes: statSync(file).size };
     }
     dynamo = await startLoopbackDynamo('push-bundle-games');
