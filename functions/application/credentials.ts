@@ -1,9 +1,8 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ORGANIZER } from '../../domain/ruleset';
 import type { EventStore, IssuedToken } from '../store/eventStore';
 import { ApplicationError, unauthenticated } from './errors';
 import type { CachedGame } from './gameCache';
-import { hashToken, newToken } from './tokens';
+import { hashMatches, hashToken, newToken, presentedHash, randomId } from './tokens';
 import type { TournamentTokens } from './tournamentTokens';
 import type { Viewers } from './viewers';
 
@@ -11,7 +10,6 @@ import type { Viewers } from './viewers';
 export const SPECTATOR = Symbol('spectator');
 export type Identity = string | typeof SPECTATOR;
 
-const newTokenId = () => `k-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
 
 /**
  * Who holds a bearer token in a game. A role's token is the one its creation issued until
@@ -30,8 +28,8 @@ export class Credentials {
   /** 401 for no token, or a token that is not one of this game's. */
   async identify(game: CachedGame, token: string | undefined): Promise<Identity> {
     if (!token) throw unauthenticated();
-    const presented = Buffer.from(hashToken(token), 'hex');
-    const matches = (hash: string) => timingSafeEqual(presented, Buffer.from(hash, 'hex'));
+    const presented = presentedHash(token);
+    const matches = (hash: string) => hashMatches(presented, hash);
     const { credentials } = game.state;
     const { tokenHashes } = game.secrets;
     if (!credentials.has(ORGANIZER) && matches(tokenHashes.organizer)) return ORGANIZER;
@@ -65,7 +63,7 @@ export class Credentials {
    */
   async issue(game: CachedGame, role: string, createdAt: string): Promise<{ tokenId: string; token: string }> {
     const token = newToken();
-    const record: IssuedToken = { tokenId: newTokenId(), role, tokenHash: hashToken(token), createdAt };
+    const record: IssuedToken = { tokenId: randomId('k'), role, tokenHash: hashToken(token), createdAt };
     await this.store.addIssuedToken(game.state.gameId, record);
     if (game.issuedTokens) game.issuedTokens = [...game.issuedTokens, record];
     return { tokenId: record.tokenId, token };

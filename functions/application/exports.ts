@@ -64,9 +64,7 @@ export async function gameExport(service: GameService, delivery: ExportDelivery 
  * new each time: a large one is stored under the hash of its content.
  */
 export async function tournamentExport(service: GameService, delivery: ExportDelivery | undefined, tournamentId: string, token: string | undefined): Promise<ExportAnswer> {
-  const lines: string[] = [];
-  for await (const line of service.tournaments.exportLines(tournamentId, token)) lines.push(line);
-  const body = lines.join('');
+  const body = await service.tournaments.exportText(tournamentId, token);
   if (!delivery || carriedBytes(body) <= (delivery.inlineMaxBytes ?? INLINE_EXPORT_MAX_BYTES)) return inline(body, NDJSON_TYPE);
   const bytes = Buffer.from(body, 'utf8');
   const key = `tournaments/${tournamentId}/${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.ndjson`;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
@@ -24,7 +24,7 @@ import { TournamentTokens } from './tournamentTokens';
 import { Tournaments } from './tournaments';
 import { ApplicationError, commandIdReused, invalidRequest, notFound, versionConflict } from './errors';
 import type { Signer } from './signer';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken, randomId, sha256Hex } from './tokens';
 import { derivedToken, noTokenMinter, type TokenMinter } from './tokenMinter';
 import { fieldIssues } from './zodIssues';
 
@@ -97,15 +97,12 @@ const MAX_APPEND_ATTEMPTS = 8;
 /** How long a creation's Idempotency-Key answers the same game. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
 /** Random tokens, or with an Idempotency-Key, tokens derived from it. */
 function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
   const token = (role: string) => (master ? derivedToken(master, role) : newToken());
   return { organizer: token(ORGANIZER), players: Object.fromEntries(sides.map((side) => [side, token(side)])) };
 }
 
-const newViewerId = () => `v-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
 
 /**
  * The application: load the stream, fold, decide, append one commit. No rule
@@ -377,8 +374,7 @@ export class GameService {
   async revokeToken(gameId: string, token: string | undefined, role: string) {
     return this.locks.run(gameId, async () => {
       const game = await this.tokenCommandGame(gameId, token, role, 'revoke tokens');
-      const tag = randomBytes(6).readUIntBE(0, 6).toString(36);
-      const outcome = await this.decideAndAppend(game, token, { commandId: `revoke-${tag}`, command: { type: 'RevokeToken', payload: { role } } });
+      const outcome = await this.decideAndAppend(game, token, { commandId: randomId('revoke'), command: { type: 'RevokeToken', payload: { role } } });
       return { gameId, role, version: outcome.version, commit: outcome.commit };
     });
   }
@@ -541,7 +537,7 @@ export class GameService {
     const request = ViewerRequest.safeParse(body ?? {});
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const viewerToken = newToken();
-    const viewerId = newViewerId();
+    const viewerId = randomId('v');
     const { label } = request.data;
     await this.viewers.add(game, { viewerId, tokenHash: hashToken(viewerToken), ...(label ? { label } : {}), createdAt: this.now(), revoked: false });
     return { viewerId, token: viewerToken, ...(label ? { label } : {}) };

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { EventStore, TournamentRecord } from '../store/eventStore';
 import { notFound, unauthenticated } from './errors';
-import { hashToken } from './tokens';
+import { hashMatches, presentedHash } from './tokens';
 
 const TOURNAMENT_ID = /^t-[A-Za-z0-9_-]{1,62}$/;
 const KEPT = 1000;
@@ -42,5 +41,5 @@ export class TournamentTokens {
 }
 
 function sameHash(hash: string, token: string): boolean {
-  return timingSafeEqual(Buffer.from(hash, 'hex'), Buffer.from(hashToken(token), 'hex'));
+  return hashMatches(presentedHash(token), hash);
 }

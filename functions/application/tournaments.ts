@@ -69,7 +69,7 @@ export class Tournaments {
    * GET /tournaments/{id}/export: NDJSON, a header line and then each game's export
    * (fairness-v1 §7) on a line of its own, read one game at a time.
    */
-  async *exportLines(tournamentId: string, token: string | undefined): AsyncGenerator<string> {
+  async exportText(tournamentId: string, token: string | undefined): Promise<string> {
     const record = await this.tokens.authenticate(tournamentId, token);
     const ids = await this.store.listTournamentGames(tournamentId);
     const bundles: ExportBundle[] = [];
@@ -78,8 +78,7 @@ export class Tournaments {
       if (bundle) bundles.push(bundle);
     }
     const header: TournamentExportHeader = { format: TOURNAMENT_EXPORT_FORMAT, tournamentId, name: record.name, exportedAt: this.now(), games: bundles.length };
-    yield `${JSON.stringify(header)}\n`;
-    for (const bundle of bundles) yield `${JSON.stringify(bundle)}\n`;
+    return [header, ...bundles].map((line) => `${JSON.stringify(line)}\n`).join('');
   }
 
   /** The tournament a bearer token on POST /games belongs to; 401 for any other token, rather than a game nobody listed. */

@@ -1,13 +1,18 @@
-import { timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { playerText } from '../../domain/playerText';
 import type { EventStore, ViewerRecord } from '../store/eventStore';
 import type { CachedGame } from './gameCache';
-import { hashToken } from './tokens';
+import { hashMatches, presentedHash } from './tokens';
 
 export const ViewerRequest = z.strictObject({
   label: playerText(64).optional().describe('who the link is for, e.g. "club stream"'),
 });
+
+/** The live (not revoked) link among these that this token belongs to. */
+export function liveViewerOf(viewers: readonly ViewerRecord[], token: string): ViewerRecord | undefined {
+  const presented = presentedHash(token);
+  return viewers.find((v) => !v.revoked && hashMatches(presented, v.tokenHash));
+}
 
 /**
  * Read-only spectator links: a viewer token reads a game, its events, head and export,
@@ -22,8 +27,7 @@ export class Viewers {
 
   /** The live (not revoked) viewer this token belongs to. */
   async find(game: CachedGame, token: string): Promise<ViewerRecord | undefined> {
-    const presented = Buffer.from(hashToken(token), 'hex');
-    return (await this.list(game)).find((v) => !v.revoked && timingSafeEqual(presented, Buffer.from(v.tokenHash, 'hex')));
+    return liveViewerOf(await this.list(game), token);
   }
 
   async add(game: CachedGame, viewer: ViewerRecord): Promise<void> {

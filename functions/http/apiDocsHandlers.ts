@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { consoleObserver, type Observer } from './observe';
-import { errorBody, header, json, text, type HttpEvent, type HttpResult } from './respond';
+import { acceptsGzip, errorBody, json, text, type HttpEvent, type HttpResult } from './respond';
 import { route } from './route';
 
 /**
@@ -86,15 +86,6 @@ export function gzippedApiDocsAssets(assets: ApiDocsAssets): ApiDocsAssets {
       'body' in asset ? { contentType: asset.contentType, gzipBase64: gzipSync(asset.body, { level: 9 }).toString('base64') } : asset,
     ]),
   );
-}
-
-/** Accept-Encoding names gzip (or *) with a weight above 0. */
-export function acceptsGzip(event: HttpEvent): boolean {
-  return (header(event, 'accept-encoding') ?? '').split(',').some((entry) => {
-    const [name, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
-    const weight = params.find((p) => p.startsWith('q='));
-    return (name === 'gzip' || name === '*') && (weight === undefined || Number(weight.slice(2)) > 0);
-  });
 }
 
 /** The page and its script, in the style of webHandlers: `apiDocsPage` for GET /docs, `apiDocsAsset` for GET /docs/assets/{file}. */

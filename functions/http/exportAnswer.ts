@@ -1,7 +1,5 @@
 import type { ExportAnswer } from '../application/exports';
-import type { HttpResult } from './respond';
-
-const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+import { answer as respond, json, type HttpResult } from './respond';
 
 /**
  * An export as HTTP: inline, 200; stored, 303 See Other to its time-limited link (a GET that
@@ -10,10 +8,6 @@ const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'n
  * clients that do not follow redirects: `{ "url", "expiresAt", "bytes" }`.
  */
 export function exportResult(answer: ExportAnswer): HttpResult {
-  if (answer.kind === 'inline') return { statusCode: 200, headers: { ...BASE_HEADERS, 'content-type': answer.contentType }, body: answer.body };
-  return {
-    statusCode: 303,
-    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', location: answer.url },
-    body: JSON.stringify({ url: answer.url, expiresAt: answer.expiresAt, bytes: answer.bytes }),
-  };
+  if (answer.kind === 'inline') return respond(200, answer.contentType, answer.body);
+  return json(303, { url: answer.url, expiresAt: answer.expiresAt, bytes: answer.bytes }, { location: answer.url });
 }

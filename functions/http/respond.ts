@@ -6,16 +6,17 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: numbe
 
 const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
+/** A body of any type, with the headers every answer carries. */
+export function answer(statusCode: number, contentType: string, body: string, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode, headers: { ...BASE_HEADERS, 'content-type': contentType, ...headers }, body };
+}
+
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
-  return {
-    statusCode,
-    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: JSON.stringify(body),
-  };
+  return answer(statusCode, 'application/json; charset=utf-8', JSON.stringify(body), headers);
 }
 
 export function text(statusCode: number, body: string, headers: Record<string, string> = {}): HttpResult {
-  return { statusCode, headers: { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8', ...headers }, body };
+  return answer(statusCode, 'text/plain; charset=utf-8', body, headers);
 }
 
 export function noContent(): HttpResult {

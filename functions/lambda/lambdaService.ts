@@ -8,6 +8,7 @@ import { kmsTokenMinter } from '../application/tokenMinter';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { StoreUnavailable } from '../store/eventStore';
 import { KeyRingStore } from '../store/keyRingStore';
+import { isTransientAwsError } from '../store/transientErrors';
 
 /** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
 export const KEY_RING_REFRESH_MS = 60_000;
@@ -72,17 +73,9 @@ async function unavailableOnFailure<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (isTransient(error)) throw new StoreUnavailable(error);
+    if (isTransientAwsError(error)) throw new StoreUnavailable(error);
     throw error;
   }
-}
-
-const TRANSIENT = new Set(['ThrottlingException', 'KMSInternalException', 'DependencyTimeoutException', 'TimeoutError', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'InternalServerError', 'ServiceUnavailable']);
-
-function isTransient(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  return TRANSIENT.has(error.name) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT';
 }
 
 function requireEnv(name: string): string {

@@ -1,8 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Commit } from '../../domain/fairness/hashChain';
 import { ApplicationError } from '../application/errors';
 import type { GameService } from '../application/gameService';
-import { hashToken } from '../application/tokens';
+import { liveViewerOf } from '../application/viewers';
 import { StoreUnavailable, type EventStore } from '../store/eventStore';
 import type { Identity } from './delivery';
 import { pushError, type PushError, type PushErrorCode, type PushLimits, type SubscribeRequest } from './protocol';
@@ -59,8 +58,7 @@ async function identityOf(
   if (role === null) throw new ApplicationError(401, 'unauthenticated', 'A token of this game is needed.');
   // GameService names a spectator link "spectator", which a side may also be called: the link's record decides.
   if (role === 'spectator') {
-    const presented = Buffer.from(hashToken(token), 'hex');
-    const viewer = (await viewers.readViewers(gameId)).find((v) => !v.revoked && timingSafeEqual(presented, Buffer.from(v.tokenHash, 'hex')));
+    const viewer = liveViewerOf(await viewers.readViewers(gameId), token);
     if (viewer) return `viewer:${viewer.viewerId}`;
     if (!sides.includes('spectator')) throw new ApplicationError(401, 'unauthenticated', 'This spectator link no longer reads this game.');
   }

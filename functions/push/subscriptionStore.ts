@@ -1,5 +1,6 @@
 import { DeleteItemCommand, PutItemCommand, QueryCommand, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { StoreUnavailable } from '../store/eventStore';
+import { isTransientAwsError } from '../store/transientErrors';
 import { isIdentity, type Identity } from './delivery';
 
 /** A subscription as the AWS path keeps it between Lambda invocations. */
@@ -109,7 +110,7 @@ export class DynamoSubscriptions implements SubscriptionStore {
     try {
       return await operation();
     } catch (error) {
-      if (isUnavailable(error)) throw new StoreUnavailable(error);
+      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
       throw error;
     }
   }
@@ -135,12 +136,4 @@ export class DynamoSubscriptions implements SubscriptionStore {
     }
     return items;
   }
-}
-
-const UNAVAILABLE = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'ServiceUnavailable', 'InternalServerError', 'TimeoutError', 'RequestTimeout']);
-
-function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  return UNAVAILABLE.has(error.name) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503;
 }

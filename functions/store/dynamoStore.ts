@@ -25,6 +25,7 @@ import {
   type TournamentRecord,
   type ViewerRecord,
 } from './eventStore';
+import { isTransientAwsError } from './transientErrors';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 const secretsKey = (gameId: string) => `${gameId}#secrets`;
@@ -394,32 +395,10 @@ export class DynamoEventStore implements EventStore {
       return await operation();
     } catch (error) {
       if (error instanceof GameIdTaken || error instanceof TournamentIdTaken || error instanceof IdempotencyKeyTaken) throw error;
-      if (isUnavailable(error)) throw new StoreUnavailable(error);
+      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
       throw error;
     }
   }
-}
-
-const UNAVAILABLE = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'ServiceUnavailable',
-  'InternalServerError',
-  'TimeoutError',
-  'RequestTimeout',
-]);
-
-function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  return (
-    UNAVAILABLE.has(error.name) ||
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === 'ETIMEDOUT' ||
-    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503
-  );
 }
 
 export const TABLE_KEY_SCHEMA = {

@@ -11,7 +11,7 @@ function stack(generations?: number) {
   const fn = (id: string) => new LambdaFunction(scope, id, { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => {}') });
   const commands = fn('Commands');
   const reads = fn('Reads');
-  const other = fn('Catalogue');
+  fn('Catalogue');
   addSigning(scope, { table, signer: commands, publishers: [reads], generations });
   return { template: Template.fromStack(scope), scope };
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { buildCommit } from '../../../domain/game/buildCommit';
 import { verifyBundle, type ExportBundle } from '../../../domain/verify/verifyBundle';
-import { signerFromKey, signWith } from '../../../functions/application/signer';
+import { signWith } from '../../../functions/application/signer';
 import { memoryService } from '../../support/memoryService';
 import { copyOf, forged, honestExport, newKey } from './signedExports';
 

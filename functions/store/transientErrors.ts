@@ -1,0 +1,30 @@
+/** AWS errors that mean "try again shortly": throttling, timeouts, a service briefly down. */
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TimeoutError',
+  'RequestTimeout',
+  // KMS's own names for the same.
+  'KMSInternalException',
+  'DependencyTimeoutException',
+]);
+
+/**
+ * A call that failed for a while rather than for good: throttled, timed out, unreachable or
+ * answered 503. These become StoreUnavailable (503 with Retry-After); anything else (access
+ * denied, a disabled key) is a fault, logged with its cause.
+ */
+export function isTransientAwsError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  return (
+    TRANSIENT.has(error.name) ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503
+  );
+}
