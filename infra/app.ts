@@ -47,5 +47,8 @@ const props: ArbiterStackProps = {
   api5xxPer5Minutes: wholeNumber('api5xxPer5Minutes'),
   // `-c signingKeys=<n>` (default 1): add one, deploy, then npm run rotate-key:aws (docs/deploy.md).
   signingKeys: wholeNumber('signingKeys'),
+  // `-c abandonedGameDays=<days>` (default 90; 0: games never expire), `-c creationQuotaPerHour=<n>` (default 60; 0: none).
+  abandonedGameDays: wholeNumber('abandonedGameDays'),
+  creationQuotaPerHour: wholeNumber('creationQuotaPerHour'),
 };
 new ArbiterStack(app, 'Arbiter', props);

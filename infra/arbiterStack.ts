@@ -11,6 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
 import { addPush } from './push';
 import { addExportStorage } from './exportStorage';
+import { GameExpiry } from './gameExpiry';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
@@ -77,6 +78,14 @@ export const DEFAULTS = {
   logRetention: RetentionDays.ONE_MONTH,
   /** API 5xx answers in 5 minutes that raise the alarm. */
   api5xxPer5Minutes: 5,
+  /** Days without a command after which an unsealed game of no tournament is deleted. */
+  abandonedGameDays: 90,
+  /** Games and tournaments one address may create in an hour without a tournament's token. */
+  creationQuotaPerHour: 60,
+  /** The longest a long poll holds a `reads` function: pushed timelines are the way to wait (docs/push.md). */
+  longPollMaxSeconds: 10,
+  /** Creations per second across the API (POST /games, POST /tournaments), and the burst above it. */
+  creationThrottle: { rateLimit: 10, burstLimit: 20 },
 } as const;
 
 /** Lambda keeps at least this many concurrent executions unreserved in every account. */
@@ -103,6 +112,10 @@ export interface ArbiterStackProps extends StackProps {
   api5xxPer5Minutes?: number;
   /** How many KMS signing keys the stack holds (default 1): one more before each rotation (docs/deploy.md). */
   signingKeys?: number;
+  /** Days without a command after which an unsealed game of no tournament is deleted (DEFAULTS.abandonedGameDays); 0 = never. */
+  abandonedGameDays?: number;
+  /** Creations per address per hour without a tournament's token (DEFAULTS.creationQuotaPerHour); 0 = no quota. */
+  creationQuotaPerHour?: number;
 }
 
 export class ArbiterStack extends Stack {
@@ -146,6 +159,8 @@ export class ArbiterStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       // Keys only: the push function reads each new commit itself, so no item's content (a seed, a token hash) enters the stream.
       stream: StreamViewType.KEYS_ONLY,
+      // Idempotency records, creation counts and the leases of expiring games end by themselves.
+      timeToLiveAttribute: 'expiresAt',
     });
     this.table = table;
 
@@ -243,6 +258,15 @@ export class ArbiterStack extends Stack {
     const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });
     functions.web.addEnvironment('PUSH_URL', push.url);
 
+    // ---- abandoned games deleted, creations counted (docs/deploy.md#abandoned-games-and-the-creation-quota) ----
+    const abandonedGameDays = props.abandonedGameDays ?? DEFAULTS.abandonedGameDays;
+    const creationQuotaPerHour = props.creationQuotaPerHour ?? DEFAULTS.creationQuotaPerHour;
+    for (const [name, n] of Object.entries({ abandonedGameDays, creationQuotaPerHour })) {
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 for none): got ${n}`);
+    }
+    new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
+    functions.reads.addEnvironment('LONG_POLL_MAX_SECONDS', String(DEFAULTS.longPollMaxSeconds));
+
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
     const exportStorage = addExportStorage(this, { writers: [functions.reads], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
     functions.web.addEnvironment('EXPORT_ORIGIN', exportStorage.origin);
@@ -267,6 +291,9 @@ export class ArbiterStack extends Stack {
     const throttle = props.throttle ?? DEFAULTS.throttle;
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
+    // Creating needs no token: the whole API creates at most this fast, whatever the quota per address allows.
+    const creations = { ThrottlingRateLimit: DEFAULTS.creationThrottle.rateLimit, ThrottlingBurstLimit: DEFAULTS.creationThrottle.burstLimit };
+    stage.routeSettings = { 'POST /games': creations, 'POST /tournaments': creations };
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: logRetention, removalPolicy: RemovalPolicy.RETAIN });
     stage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: JSON.stringify(ACCESS_LOG_FORMAT) };
 

@@ -14,6 +14,8 @@ export interface GameState {
   commitment: string;
   version: number;
   lastHash: string;
+  /** When the last commit was recorded (ISO-8601): a game's age is read from its chain. */
+  lastRecordedAt: string;
   entropy: EntropyEntry[];
   /** A die was rolled: entropy is locked (fairness-v1 §2). */
   diceRolled: boolean;
@@ -40,6 +42,7 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
     ...state,
     version: commit.seq,
     lastHash: commit.hash,
+    lastRecordedAt: commit.recordedAt,
     diceRolled: state.diceRolled || commit.dice.length > 0,
   };
   next.commandIds.set(commit.commandId, commit.seq);
@@ -84,6 +87,7 @@ function createdState(commit: Commit): GameState {
     commitment: data.commitment,
     version: 1,
     lastHash: commit.hash,
+    lastRecordedAt: commit.recordedAt,
     entropy: [],
     diceRolled: commit.dice.length > 0,
     sealed: false,

@@ -5,6 +5,8 @@ export class ApplicationError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** Headers the answer carries (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApplicationError';

@@ -27,6 +27,8 @@ import type { Signer } from './signer';
 import { hashToken, newToken, randomId, sha256Hex } from './tokens';
 import { derivedToken, noTokenMinter, type TokenMinter } from './tokenMinter';
 import { fieldIssues } from './zodIssues';
+import { abandonedAt, expires, gameAbandoned, leaseEnd, rearms, type ExpiryPolicy, type GameLeases } from './gameExpiry';
+import type { CreationQuota } from './creationQuota';
 
 export interface ServiceDeps {
   store: EventStore;
@@ -40,6 +42,12 @@ export interface ServiceDeps {
   /** 32 bytes from a CSPRNG for each new game's seed. */
   randomSeed?: () => Buffer;
   newGameId?: () => string;
+  /** Games of no tournament left unsealed expire after this policy's days without a command; none: never. */
+  expiry?: ExpiryPolicy;
+  /** Where their leases are kept (needed with `expiry`). */
+  leases?: GameLeases;
+  /** Counts creations by client (POST /games without a tournament's token, POST /tournaments); none: unbounded. */
+  creationQuota?: CreationQuota;
   /** How many games a warm process keeps folded. */
   cacheSize?: number;
   /**
@@ -132,7 +140,8 @@ export class GameService {
     this.randomSeed = deps.randomSeed ?? (() => randomBytes(32));
     this.tokenMinter = deps.tokenMinter ?? noTokenMinter;
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
-    this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now);
+    if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
+    this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now, deps.creationQuota);
   }
 
   /**
@@ -142,6 +151,11 @@ export class GameService {
   onCommit(listener: (commit: Commit) => void): () => void {
     this.commitListeners.add(listener);
     return () => void this.commitListeners.delete(listener);
+  }
+
+  /** A game deleted from the store (an abandoned game swept) leaves the cache. */
+  forgetGame(gameId: string): void {
+    this.cache.forget(gameId);
   }
 
   private announce(commit: Commit): void {
@@ -162,17 +176,23 @@ export class GameService {
    * POST /games. With an Idempotency-Key, the same key and request answer the same game and
    * the same tokens again for a day (the tokens are derived from the key: tokenMinter.ts).
    */
-  async createGame(body: unknown, tournament?: TournamentEntry, idempotencyKey?: string): Promise<CreatedGame> {
+  async createGame(body: unknown, tournament?: TournamentEntry, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
     const parsed = CreateGameBody.safeParse(body);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const ruleset = findRuleset(parsed.data.ruleset);
     if (!ruleset) throw invalidRequest([{ field: 'ruleset', message: `unknown ruleset "${parsed.data.ruleset}"` }]);
-    if (idempotencyKey === undefined) return this.create(parsed.data, tournament);
+    // A tournament's games count against no client: its organizer holds a token.
+    const admit = () => (tournament ? Promise.resolve() : this.deps.creationQuota?.admit(client));
+    if (idempotencyKey === undefined) {
+      await admit();
+      return this.create(parsed.data, tournament);
+    }
     const keyHash = sha256Hex(idempotencyKey);
     const requestHash = sha256Hex(canonicalJson({ body: parsed.data, tournamentId: tournament?.tournamentId ?? null }));
     return this.locks.run(`idempotency:${keyHash}`, async () => {
       const earlier = await this.deps.store.readIdempotency(keyHash);
       if (earlier) return this.replayCreation(earlier, requestHash);
+      await admit();
       const master = await this.tokenMinter.master(keyHash);
       const expiresAt = Math.floor(Date.parse(this.now()) / 1000) + IDEMPOTENCY_SECONDS;
       try {
@@ -227,6 +247,8 @@ export class GameService {
     };
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
+    // Armed first too: a lease whose game was never stored is swept as nothing.
+    if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt));
     await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotent?.record);
     this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
@@ -303,6 +325,10 @@ export class GameService {
       const replay = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
       if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
       authorize(game.state, command.type, actor, viaOrganizer);
+      const expiry = this.deps.expiry;
+      if (expires(expiry, game.state, game.secrets.tournamentId) && abandonedAt(expiry, game.state.lastRecordedAt) <= Date.parse(this.now())) {
+        throw gameAbandoned(expiry, game.state.lastRecordedAt);
+      }
       if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
         // The cache may be behind what the client saw: judge against the store.
         const cachedVersion = game.state.version;
@@ -339,7 +365,9 @@ export class GameService {
         throw error;
       }
       if (appended.ok) {
+        const before = game.state;
         game.state = evolveGame(game.state, commit);
+        await this.keepLease(before, game.state, game.secrets.tournamentId);
         this.cache.offer(gameId, game);
         this.waiters.notify(gameId);
         this.announce(commit);
@@ -354,6 +382,22 @@ export class GameService {
         if (again) return { created: false, version: game.state.version, commit: again, state: game.state };
         throw versionConflict(game.state.version);
       }
+    }
+  }
+
+  /**
+   * A command on a new day re-arms the game's lease; sealing drops it. A failure here costs
+   * nothing but a write: the sweep judges a game by its last commit, re-arming a lease that
+   * ended too soon and keeping a sealed game.
+   */
+  private async keepLease(before: GameState, after: GameState, tournamentId: string | undefined): Promise<void> {
+    const { expiry, leases } = this.deps;
+    try {
+      if (!expires(expiry, before, tournamentId)) return;
+      if (after.sealed) await leases!.disarm(after.gameId);
+      else if (rearms(before.lastRecordedAt, after.lastRecordedAt)) await leases!.arm(after.gameId, leaseEnd(expiry, after.lastRecordedAt));
+    } catch {
+      // Logged where the store's calls are observed (functions/lambda/powertools.ts); the commit is stored.
     }
   }
 
@@ -428,6 +472,7 @@ export class GameService {
       entropy: { contributions: s.entropy.length, locked: s.diceRolled },
       state: s.ruleset.present(s.rules),
       role: identity === SPECTATOR ? 'spectator' : identity,
+      abandonedAt: expires(this.deps.expiry, s, game.secrets.tournamentId) ? new Date(abandonedAt(this.deps.expiry, s.lastRecordedAt)).toISOString() : null,
     };
   }
 

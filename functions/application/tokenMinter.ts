@@ -9,30 +9,40 @@ import { createHmac } from 'node:crypto';
 export interface TokenMinter {
   /** 32 bytes for this key (by its hash); the same key, the same bytes. */
   master(keyHash: string): Promise<Buffer>;
+  /** A keyed hash of a client's address, for the creation quota: the store never holds the address itself. */
+  clientKey(address: string): Promise<string>;
 }
 
 const LABEL = 'arbiter-creation-tokens:v1|';
+const CLIENT_LABEL = 'arbiter-creation-quota:v1|';
 
 /** The local server's: HMAC-SHA256 under a key in its data directory. */
 export function hmacTokenMinter(key: Buffer): TokenMinter {
   if (key.length !== 32) throw new Error('a token key has 32 bytes');
-  return { master: async (keyHash) => createHmac('sha256', key).update(`${LABEL}${keyHash}`, 'utf8').digest() };
+  const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest();
+  return {
+    master: async (keyHash) => mac(`${LABEL}${keyHash}`),
+    clientKey: async (address) => mac(`${CLIENT_LABEL}${address}`).toString('base64url'),
+  };
 }
 
 /** On AWS: KMS GenerateMac with an HMAC key that only the creating function may use. */
 export function kmsTokenMinter(client: KMSClient, keyId: string): TokenMinter {
+  const mac = async (text: string) => {
+    const answer = await client.send(new GenerateMacCommand({ KeyId: keyId, MacAlgorithm: 'HMAC_SHA_256', Message: Buffer.from(text, 'utf8') }));
+    const bytes = Buffer.from(answer.Mac ?? new Uint8Array());
+    if (bytes.length !== 32) throw new Error('KMS answered a MAC that is not 32 bytes');
+    return bytes;
+  };
   return {
-    async master(keyHash) {
-      const answer = await client.send(new GenerateMacCommand({ KeyId: keyId, MacAlgorithm: 'HMAC_SHA_256', Message: Buffer.from(`${LABEL}${keyHash}`, 'utf8') }));
-      const mac = Buffer.from(answer.Mac ?? new Uint8Array());
-      if (mac.length !== 32) throw new Error('KMS answered a MAC that is not 32 bytes');
-      return mac;
-    },
+    master: (keyHash) => mac(`${LABEL}${keyHash}`),
+    clientKey: async (address) => (await mac(`${CLIENT_LABEL}${address}`)).toString('base64url'),
   };
 }
 
 export const noTokenMinter: TokenMinter = {
   master: () => Promise.reject(new Error('this function may not create games')),
+  clientKey: () => Promise.reject(new Error('this function may not create games')),
 };
 
 /** A role's token from the creation's master bytes: as long and as random-looking as newToken's. */

@@ -8,6 +8,7 @@ import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../dom
 import { CreateTournamentRequest } from './tournamentShapes';
 import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues } from './zodIssues';
+import type { CreationQuota } from './creationQuota';
 
 /** How many games of a tournament are read at once for its listing. */
 const READ_AHEAD = 8;
@@ -24,12 +25,14 @@ export class Tournaments {
     private readonly games: GameService,
     private readonly tokens: TournamentTokens,
     private readonly now: () => string,
+    private readonly quota?: CreationQuota,
   ) {}
 
   /** POST /tournaments: its token is shown this once. */
-  async create(body: unknown) {
+  async create(body: unknown, client?: string) {
     const request = CreateTournamentRequest.safeParse(body ?? {});
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
+    await this.quota?.admit(client);
     const token = newToken();
     const record = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token) };
     try {
@@ -43,8 +46,8 @@ export class Tournaments {
   }
 
   /** POST /games: with a tournament's token the game belongs to that tournament; without a token it stands alone. */
-  async createGame(body: unknown, token: string | undefined, idempotencyKey?: string): Promise<CreatedGame> {
-    if (token === undefined) return this.games.createGame(body, undefined, idempotencyKey);
+  async createGame(body: unknown, token: string | undefined, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
+    if (token === undefined) return this.games.createGame(body, undefined, idempotencyKey, client);
     const tournamentId = await this.tournamentOfToken(token);
     return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId) }, idempotencyKey);
   }

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'game_sealed',
   'command_id_reused',
   'idempotency_key_reused',
+  'game_abandoned',
+  'creation_quota',
   'payload_too_large',
   'rule_violation',
   'entropy_locked',
@@ -35,7 +37,7 @@ export const ErrorShape = z.strictObject({
     details: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('by code: issues [{ field, message }] (invalid_request), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes (payload_too_large)'),
+      .describe('by code: issues [{ field, message }] (invalid_request), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes (payload_too_large), lastCommandAt and afterDays (game_abandoned), perHour and retryAfterSeconds (creation_quota)'),
   }),
 });
 
@@ -103,6 +105,7 @@ export const GameViewShape = z.strictObject({
   entropy: z.strictObject({ contributions: z.int(), locked: z.boolean().describe('a die was rolled: no more entropy') }),
   state: z.unknown().describe("the ruleset's view of the game"),
   role: z.string().nullable().describe('who the token is: "organizer", a side or "spectator"; null for a public game read without one of its tokens'),
+  abandonedAt: z.string().nullable().describe('when the game is abandoned if it gets no command before (it then takes no more commands and is deleted); null when it never is: sealed, in a tournament, or on a deployment where games do not expire'),
 });
 
 export const CommandAcceptedShape = z.strictObject({ version: z.int(), commit: CommitShape });

@@ -5,7 +5,7 @@ import { cappedEvents } from '../application/eventPages';
 import { gameExport, type ExportDelivery } from '../application/exports';
 import { exportResult } from './exportAnswer';
 import { consoleObserver, observe, type Observer } from './observe';
-import { bearerToken, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
+import { bearerToken, clientAddress, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
 import { route } from './route';
 import { tournamentHandlers } from './tournamentHandlers';
 
@@ -29,7 +29,10 @@ function matchesVersion(event: HttpEvent, version: number): boolean {
 const etagOf = (version: number) => `"${version}"`;
 
 /** The routes of games: create, command, read, export, verify, the signed head, and the keys that sign them. */
-export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver, exports?: ExportDelivery) {
+/** The longest a long poll (`wait`) may hold a request: http-api.md's 20 s, or less where a held request costs (AWS: LONG_POLL_MAX_SECONDS). */
+export const LONG_POLL_MAX_SECONDS = 20;
+
+export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver, exports?: ExportDelivery, longPollMaxSeconds = LONG_POLL_MAX_SECONDS) {
   const service = typeof getService === 'function' ? getService : async () => getService;
   const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
   return {
@@ -40,7 +43,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(idempotencyKey)) {
         throw invalidRequest([{ field: 'Idempotency-Key', message: 'an Idempotency-Key is 1 to 200 printable ASCII characters without spaces, e.g. a random UUID' }]);
       }
-      return json(201, await (await service()).tournaments.createGame(event.parsedBody, token, idempotencyKey));
+      return json(201, await (await service()).tournaments.createGame(event.parsedBody, token, idempotencyKey, clientAddress(event)));
     }, observer),
 
     getGame: route(async (event) => json(200, await (await service()).view(gameIdOf(event), bearerToken(event))), observer),
@@ -57,8 +60,10 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       const issues: FieldIssue[] = [];
       const after = queryInt(event, 'after', 0, 0, 999_999_999, issues);
       const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
-      const wait = queryInt(event, 'wait', 0, 0, 20, issues);
+      const asked = queryInt(event, 'wait', 0, 0, LONG_POLL_MAX_SECONDS, issues);
       if (issues.length) throw invalidRequest(issues);
+      // A shorter hold than asked is still a long poll: the client asks again, as after any empty page.
+      const wait = Math.min(asked, longPollMaxSeconds);
       // At most `limit` commits and at most MAX_PAGE_BYTES of them (eventPages.ts).
       const page = await cappedEvents(await service(), gameIdOf(event), bearerToken(event), after, limit, wait);
       const etag = etagOf(page.version);

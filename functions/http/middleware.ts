@@ -62,7 +62,7 @@ export function errorMapper(unexpected: (error: Error, requestId: string) => voi
 }
 
 export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}): HttpResult {
-  if (error instanceof ApplicationError) return json(error.status, errorBody(error.code, error.message, error.details));
+  if (error instanceof ApplicationError) return json(error.status, errorBody(error.code, error.message, error.details), error.headers);
   if (error instanceof DomainError) return json(domainStatus(error), errorBody(error.code, error.message, error.details));
   if (error instanceof StoreUnavailable) {
     return json(503, errorBody('unavailable', error.message), { 'retry-after': '1' });

@@ -91,8 +91,10 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'forbidden: this role may never do this',
   404: 'not_found: no such game',
   409: 'version_conflict (details.currentVersion), game_sealed or command_id_reused (details.seq)',
+  410: 'game_abandoned: the game had no command for the deployment\'s days (details.afterDays) and was not sealed: it takes no more commands and is being deleted',
   413: 'payload_too_large: bodies over 64 KB',
   422: 'rule_violation: the rules refuse it now (details.rule names the rule)',
+  429: "creation_quota: this address created its quota of games and tournaments this hour (details.perHour); retry after Retry-After seconds, or create with a tournament's token",
   500: 'internal_error: a fault of the service, never of the request; retrying with the same commandId is safe',
   503: 'unavailable: the store throttled or timed out; retry after Retry-After seconds (with the same commandId)',
 };
@@ -102,8 +104,10 @@ const CODES_BY_STATUS: Record<number, ErrorCode[]> = {
   403: ['forbidden'],
   404: ['not_found'],
   409: ['version_conflict', 'game_sealed', 'command_id_reused'],
+  410: ['game_abandoned'],
   413: ['payload_too_large'],
   422: ['rule_violation'],
+  429: ['creation_quota'],
   500: ['internal_error'],
   503: ['unavailable'],
 };
@@ -121,7 +125,7 @@ function errors(...specs: ErrorSpec[]): Json {
         String(status),
         {
           description,
-          ...(status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+          ...(status === 503 || status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
           content: jsonContent(ref('Error'), { examples }),
         },
       ];
@@ -388,7 +392,7 @@ export function openApiDocument() {
           requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
           responses: {
             201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) },
-            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], [409, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']], 413, 503),
+            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], [409, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']], 413, 429, 503),
           },
         },
       },
@@ -423,6 +427,7 @@ export function openApiDocument() {
               404,
               409,
               413,
+              410,
               [422, 'rule_violation (details.rule) or entropy_locked: the rules refuse it now', ['rule_violation', 'entropy_locked']],
               503,
             ),
@@ -535,6 +540,7 @@ export function openApiDocument() {
               [403, "forbidden: only the organizer or the game's tournament reissues tokens"],
               [404, 'not_found: no such game, or no such role in it'],
               [409, 'game_sealed: a sealed game takes no commit', ['game_sealed']],
+              410,
               503,
             ),
           },
@@ -553,6 +559,7 @@ export function openApiDocument() {
               [403, "forbidden: only the organizer or the game's tournament revokes tokens"],
               [404, 'not_found: no such game, or no such role in it'],
               [409, 'game_sealed: a sealed game takes no commit', ['game_sealed']],
+              410,
               [422, "rule_violation: the side's token is already revoked, or the role is the organizer"],
               503,
             ),
@@ -569,7 +576,7 @@ export function openApiDocument() {
           requestBody: { required: false, content: jsonContent(ref('CreateTournamentRequest'), one({ name: 'Club championship 2026, round 1' })) },
           responses: {
             201: { description: 'created', content: jsonContent(ref('TournamentCreated'), one(example.tournamentCreated)) },
-            ...errors(400, 413, 503),
+            ...errors(400, 413, 429, 503),
           },
         },
       },

@@ -143,6 +143,7 @@ export const gameView = {
   entropy: { contributions: 1, locked: true },
   state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 } },
   role: 'player1',
+  abandonedAt: '2027-02-20T19:12:40.118Z',
 };
 
 const publicKey = {
@@ -218,6 +219,15 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
   rule_violation: { message: 'No game turn has started yet: send StartTurn first.', details: { rule: 'france44: commands of a game turn need a started turn (ruling)' } },
   entropy_locked: { message: 'Entropy can only be added before the first die of the game is rolled.' },
+  game_abandoned: {
+    message:
+      'This game was abandoned: it had no command for 90 days after 2026-08-01T18:04:11.520Z and was not sealed, so it takes no more commands and is being deleted. Sealed games and tournament games are kept.',
+    details: { lastCommandAt: '2026-08-01T18:04:11.520Z', afterDays: 90 },
+  },
+  creation_quota: {
+    message: "This address has created 60 games or tournaments this hour, the most one address may without a tournament's token. Try again in 23 minutes, or create the games with a tournament's token.",
+    details: { perHour: 60, retryAfterSeconds: 1380 },
+  },
   unavailable: { message: 'The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.' },
   method_not_allowed: { message: 'PUT is not allowed here.' },
   internal_error: { message: 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.' },

@@ -45,6 +45,11 @@ export function bearerToken(event: HttpEvent): string | undefined {
   return match?.[1];
 }
 
+/** The address the request came from, as API Gateway (or the local server) saw it: the creation quota counts by it. */
+export function clientAddress(event: HttpEvent): string | undefined {
+  return event.requestContext?.http?.sourceIp || undefined;
+}
+
 /** Accept: text/plain asks for chat-log lines (http-api.md "Text for chat logs"). */
 export function wantsText(event: HttpEvent): boolean {
   const accept = header(event, 'accept') ?? '';

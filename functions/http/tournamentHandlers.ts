@@ -2,7 +2,7 @@ import type { GameService } from '../application/gameService';
 import { tournamentExport, type ExportDelivery } from '../application/exports';
 import { exportResult } from './exportAnswer';
 import { consoleObserver, type Observer } from './observe';
-import { bearerToken, json } from './respond';
+import { bearerToken, clientAddress, json } from './respond';
 import { route } from './route';
 
 /** Tournaments, and the token routes of a game that a tournament's organizer (or the game's) uses. */
@@ -10,7 +10,7 @@ export function tournamentHandlers(service: () => Promise<GameService>, observer
   const idOf = (event: { pathParameters?: Record<string, string | undefined> }) => event.pathParameters?.id ?? '';
   const roleOf = (event: { pathParameters?: Record<string, string | undefined> }) => event.pathParameters?.role ?? '';
   return {
-    createTournament: route(async (event) => json(201, await (await service()).tournaments.create(event.parsedBody)), observer),
+    createTournament: route(async (event) => json(201, await (await service()).tournaments.create(event.parsedBody, clientAddress(event))), observer),
 
     getTournament: route(async (event) => json(200, await (await service()).tournaments.listing(idOf(event), bearerToken(event))), observer),
 

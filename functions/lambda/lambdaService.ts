@@ -6,6 +6,10 @@ import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
 import { noSeedVault } from '../application/seedVault';
 import { kmsTokenMinter } from '../application/tokenMinter';
 import { DynamoEventStore } from '../store/dynamoStore';
+import { DynamoGameLeases } from '../store/dynamoGameLeases';
+import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
+import { CreationQuota, quotaPolicyOf } from '../application/creationQuota';
+import { expiryPolicyOf } from '../application/gameExpiry';
 import { StoreUnavailable } from '../store/eventStore';
 import { KeyRingStore } from '../store/keyRingStore';
 import { isTransientAwsError } from '../store/transientErrors';
@@ -59,12 +63,20 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
   const signs = process.env.ARBITER_SIGNS === 'true';
   const seedKeyId = process.env.SEED_KEY_ID;
   const tokenKeyId = process.env.TOKEN_KEY_ID;
+  const tokenMinter = tokenKeyId ? kmsTokenMinter(keys, tokenKeyId) : undefined;
+  const quota = quotaPolicyOf(process.env.CREATION_QUOTA_PER_HOUR, 'CREATION_QUOTA_PER_HOUR');
+  const now = () => new Date().toISOString();
   return new GameService({
     // DynamoDB on AWS has transactions: a game's items are created at once.
     store: new DynamoEventStore(client, tableName, { transactions: true }),
     signer: await unavailableOnFailure(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
     seedVault: seedKeyId ? kmsSeedVault(keys, seedKeyId) : noSeedVault,
-    ...(tokenKeyId ? { tokenMinter: kmsTokenMinter(keys, tokenKeyId) } : {}),
+    now,
+    // Every function tells when a game would be abandoned; only the commands function arms leases.
+    expiry: expiryPolicyOf(process.env.ABANDONED_GAME_DAYS, 'ABANDONED_GAME_DAYS'),
+    leases: new DynamoGameLeases(client, tableName),
+    ...(tokenMinter ? { tokenMinter } : {}),
+    ...(tokenMinter && quota ? { creationQuota: new CreationQuota(new DynamoCreationCounter(client, tableName), quota, now, tokenMinter.clientKey) } : {}),
   });
 }
 

@@ -20,6 +20,12 @@ import { localWebAssets } from './webAssets';
 import { sealDataDir } from './dataDir';
 import { loadKeyRing, loadOrCreateSeedKey, loadOrCreateTokenKey } from './keyFiles';
 import { hmacTokenMinter } from '../application/tokenMinter';
+import { AbandonedGames } from '../application/abandonedGames';
+import { CreationQuota, type QuotaPolicy } from '../application/creationQuota';
+import type { ExpiryPolicy } from '../application/gameExpiry';
+import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
+import { DynamoGameLeases } from '../store/dynamoGameLeases';
+import { LocalSweeper } from './localSweeper';
 import { randomBytes } from 'node:crypto';
 
 export interface LocalService {
@@ -29,6 +35,8 @@ export interface LocalService {
   store: EventStore;
   /** New commits pushed over WebSocket at /push on the same port (docs/push.md). */
   push: PushHub;
+  /** Present when games expire: sweeps hourly, and on demand in tests. */
+  sweeper?: LocalSweeper;
   close(): Promise<void>;
 }
 
@@ -48,7 +56,14 @@ export interface LocalOptions {
   exportInlineMaxBytes?: number;
   /** The push channel's limits, where a test needs them smaller (idle time, buffers). */
   pushLimits?: Partial<PushLimits>;
+  /** Games left unsealed expire after this many days without a command (ARBITER_ABANDONED_GAME_DAYS); none: never. */
+  expiry?: ExpiryPolicy;
+  /** Creations per hour per address (ARBITER_CREATION_QUOTA_PER_HOUR); none: unbounded. */
+  creationQuota?: QuotaPolicy;
+  /** The service's clock, where a test needs to move it. */
+  now?: () => string;
 }
+
 
 /** The whole service on one process: embedded DynamoDB, the handlers, a node:http front. */
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
@@ -64,7 +79,11 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
   // Spectator-link revocations are announced to the push channel, which ends the subscriptions made with them.
   const watched = watchViewerRevocations(store);
-  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true });
+  const now = options.now ?? (() => new Date().toISOString());
+  const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
+  const creationQuota = options.creationQuota && new CreationQuota(new DynamoCreationCounter(dynamo.client, dynamo.tableName), options.creationQuota, now, tokenMinter.clientKey);
+  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, now, expiry: options.expiry, leases, creationQuota });
+  const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = '';
   const exportStore = await startEmbeddedS3({ directory: options.dataDir ? join(options.dataDir, 'exports') : undefined, publicUrl: () => publicUrl });
@@ -84,7 +103,9 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     service,
     store,
     push,
+    sweeper,
     close: async () => {
+      await sweeper?.stop();
       await push.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,10 +8,22 @@ import { lockDataDir } from './dataDirLock';
 import { loadKeyRing } from './keyFiles';
 import { corsOriginsOf } from './cors';
 import { startLocalService } from './localService';
+import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
+import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
+
+let expiry: ExpiryPolicy | undefined;
+let creationQuota: QuotaPolicy | undefined;
+try {
+  expiry = expiryPolicyOf(process.env.ARBITER_ABANDONED_GAME_DAYS, 'ARBITER_ABANDONED_GAME_DAYS');
+  creationQuota = quotaPolicyOf(process.env.ARBITER_CREATION_QUOTA_PER_HOUR, 'ARBITER_CREATION_QUOTA_PER_HOUR');
+} catch (error) {
+  console.error(`Arbiter could not start: ${(error as Error).message}`);
+  process.exit(1);
+}
 
 const lock = lockDataDir(dataDir);
 if ('heldBy' in lock) {
@@ -34,7 +46,7 @@ const stop = async () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS) }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,
@@ -54,6 +66,8 @@ console.log('    publish it: players and organizers pin it to verify exports (do
 console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
 console.log(`  web app: ${local.url}/ (create a game, follow it live, verify an export)`);
 console.log(`  push: ${local.url.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
+if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);
+if (creationQuota) console.log(`  creation quota: ${creationQuota.perHour} games or tournaments per address per hour`);
 console.log(`  try: curl -s ${local.url}/rulesets`);
 
 if (stopping) {

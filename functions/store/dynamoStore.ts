@@ -28,17 +28,17 @@ import {
 import { isTransientAwsError } from './transientErrors';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
-const secretsKey = (gameId: string) => `${gameId}#secrets`;
+export const secretsKey = (gameId: string) => `${gameId}#secrets`;
 /**
  * The server seed, apart from everything else: the functions that only read are denied
  * every partition key ending in #seed (an IAM dynamodb:LeadingKeys condition, infra/signing.ts).
  */
 export const SEED_KEY_SUFFIX = '#seed';
-const seedKey = (gameId: string) => `${gameId}${SEED_KEY_SUFFIX}`;
+export const seedKey = (gameId: string) => `${gameId}${SEED_KEY_SUFFIX}`;
 /** Spectator links: one item each under the game's viewers key, sk taken from the viewer id. */
-const viewersKey = (gameId: string) => `${gameId}#viewers`;
+export const viewersKey = (gameId: string) => `${gameId}#viewers`;
 /** Tokens issued after creation: one item each under the game's tokens key, sk taken from the token id. */
-const tokensKey = (gameId: string) => `${gameId}#tokens`;
+export const tokensKey = (gameId: string) => `${gameId}#tokens`;
 /** `v-…` and `k-…` ids carry a base-36 number, which is their item's sort key. */
 const numberedSk = (prefix: string, id: string) => {
   const match = new RegExp(`^${prefix}-([0-9a-z]{1,10})$`).exec(id);

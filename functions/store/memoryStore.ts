@@ -1,5 +1,7 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
+import type { GameLeases } from '../application/gameExpiry';
+import type { CreationCounter } from '../application/creationQuota';
 import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
@@ -120,5 +122,59 @@ export class MemoryEventStore implements EventStore {
 
   async listTournamentGames(tournamentId: string): Promise<string[]> {
     return [...(this.tournamentGames.get(tournamentId) ?? [])];
+  }
+
+  /** Every item of the game, as the sweep of an abandoned game deletes them. */
+  forgetGame(gameId: string): void {
+    for (const map of [this.streams, this.secrets, this.viewers, this.seeds, this.issuedTokens]) map.delete(gameId);
+    for (const key of [...this.heads.keys()]) if (key.startsWith(`${gameId}#`)) this.heads.delete(key);
+  }
+
+  hasAnythingOf(gameId: string): boolean {
+    return [this.streams, this.secrets, this.viewers, this.seeds, this.issuedTokens].some((map) => map.has(gameId)) || [...this.heads.keys()].some((key) => key.startsWith(`${gameId}#`));
+  }
+}
+
+/** The leases of a MemoryEventStore's games, for tests. */
+export class MemoryGameLeases implements GameLeases {
+  readonly leases = new Map<string, number>();
+
+  constructor(private readonly store: MemoryEventStore) {}
+
+  async arm(gameId: string, expiresAt: number): Promise<void> {
+    this.leases.set(gameId, expiresAt);
+  }
+
+  async disarm(gameId: string): Promise<void> {
+    this.leases.delete(gameId);
+  }
+
+  async due(now: number, limit: number): Promise<string[]> {
+    return [...this.leases].filter(([, end]) => end <= now).slice(0, limit).map(([gameId]) => gameId);
+  }
+
+  async lastCommit(gameId: string): Promise<{ recordedAt: string; sealed: boolean } | undefined> {
+    const commits = await this.store.read(gameId, 0);
+    const last = commits.at(-1);
+    if (!last) return undefined;
+    return { recordedAt: last.recordedAt, sealed: commits.some((c) => c.events.some((e) => e.type === 'GameSealed')) };
+  }
+
+  async deleteGame(gameId: string): Promise<void> {
+    this.store.forgetGame(gameId);
+    this.leases.delete(gameId);
+  }
+}
+
+/** Creation counts in memory, for tests. */
+export class MemoryCreationCounter implements CreationCounter {
+  readonly counts = new Map<string, number>();
+
+  async count(client: string, windowEnd: number, limit: number): Promise<boolean> {
+    const key = `${client}#${windowEnd}`;
+    const n = this.counts.get(key) ?? 0;
+    if (n >= limit) return false;
+    this.counts.set(key, n + 1);
+    return true;
   }
 }

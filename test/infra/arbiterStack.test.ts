@@ -8,7 +8,7 @@ import { METRICS } from '../../functions/http/observe';
 import { ROUTES } from '../../functions/http/routes';
 import { ROUTE_GROUPS } from '../../functions/lambda/routeGroups';
 import { SEED_KEY_SUFFIX } from '../../functions/store/dynamoStore';
-import { ACCESS_LOG_FORMAT, ArbiterStack, DEFAULTS, type ArbiterStackProps } from '../../infra/arbiterStack';
+import { ACCESS_LOG_FORMAT, ArbiterStack, DEFAULTS, READ_TIMEOUT, type ArbiterStackProps } from '../../infra/arbiterStack';
 import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
 
@@ -31,7 +31,8 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 /** The functions behind the HTTP API (infra/bundling.ts), then the push functions (infra/push.ts), by logical id without its hash. */
 const HTTP_FUNCTIONS = Object.keys(LAMBDA_ENTRIES).map((name) => `${name[0].toUpperCase()}${name.slice(1)}Function`);
 const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction'];
-const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS];
+const SWEEP_FUNCTION = 'GameExpirySweepFunction';
+const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION];
 
 /** A logical id without CDK's hash suffix: `Commits06B76583` → `Commits`. */
 const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
@@ -169,7 +170,7 @@ describe('the Arbiter stack', () => {
     expect(connections.Properties.StreamSpecification).toBeUndefined();
   });
 
-  it('runs eight functions (six behind the HTTP API, two for push) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
+  it('runs nine functions (six behind the HTTP API, two for push, one that deletes abandoned games) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
     expect(Object.keys(PUSH_ENTRIES)).toHaveLength(PUSH_FUNCTIONS.length);
     const functions = functionsOf(template);
     expect(Object.keys(functions).map(named).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -216,7 +217,40 @@ describe('the Arbiter stack', () => {
       EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Commits'), 'StreamArn'] },
       StartingPosition: 'LATEST',
     });
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+  });
+
+  it('deletes abandoned games: leases and creation counts expire by TTL, and only the TTL removal of a lease reaches the sweep function', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { KeySchema: Match.arrayWith([{ AttributeName: 'pk', KeyType: 'HASH' }]), TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionNamed(template, SWEEP_FUNCTION)[0] },
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Commits'), 'StreamArn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['REMOVE'],
+              userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+              dynamodb: { Keys: { pk: { S: [{ prefix: 'lease#' }] } } },
+            }),
+          },
+        ],
+      },
+    });
+    expect(envOf(SWEEP_FUNCTION).ABANDONED_GAME_DAYS).toBe(String(DEFAULTS.abandonedGameDays));
+    expect(envOf('CommandsFunction')).toMatchObject({ ABANDONED_GAME_DAYS: '90', CREATION_QUOTA_PER_HOUR: String(DEFAULTS.creationQuotaPerHour) });
+    expect(envOf('ReadsFunction')).toMatchObject({ ABANDONED_GAME_DAYS: '90', LONG_POLL_MAX_SECONDS: '10' });
+    // The sweep may delete a seed item, never read it (or the secrets).
+    for (const action of TABLE_READS) for (const pk of [SEED_ITEM, SECRETS_ITEM]) expect(mayOnTable(SWEEP_FUNCTION, action, pk), `${action} ${pk}`).toBe(false);
+    expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:BatchWriteItem', SEED_ITEM)).toBe(true);
+    expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:PutItem', SEED_ITEM)).toBe(false);
+    expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:PutItem', 'lease#g-7kq2')).toBe(true);
+    // Games that never expire: no sweep function, and the functions are told so.
+    const keep = synth({ abandonedGameDays: 0, creationQuotaPerHour: 0 });
+    expect(Object.keys(functionsOf(keep)).map(named)).not.toContain(SWEEP_FUNCTION);
+    expect(envOf('CommandsFunction', keep)).toMatchObject({ ABANDONED_GAME_DAYS: '0', CREATION_QUOTA_PER_HOUR: '0' });
+    expect(() => synth({ abandonedGameDays: -1 })).toThrow(/abandonedGameDays/);
   });
 
   it('limits CORS to the origins given in the stack context, and the push socket to the same origins', () => {
@@ -226,9 +260,12 @@ describe('the Arbiter stack', () => {
     expect(envOf('PushSocketFunction').PUSH_ALLOWED_ORIGINS).toBe('*');
   });
 
-  it('throttles the HTTP stage, and gives the long-poll route time for a 20 s wait within the gateway limit', () => {
+  it('throttles the HTTP stage, creations harder, and gives the long-poll route time for its wait within the gateway limit', () => {
     const { http } = apiIds();
     expect(stageOf(http).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: DEFAULTS.throttle.rateLimit, ThrottlingBurstLimit: DEFAULTS.throttle.burstLimit });
+    const creations = { ThrottlingRateLimit: DEFAULTS.creationThrottle.rateLimit, ThrottlingBurstLimit: DEFAULTS.creationThrottle.burstLimit };
+    expect(stageOf(http).RouteSettings).toEqual({ 'POST /games': creations, 'POST /tournaments': creations });
+    expect(DEFAULTS.longPollMaxSeconds).toBeLessThan(READ_TIMEOUT.toSeconds());
     const integrations = ofApi('AWS::ApiGatewayV2::Integration', http);
     expect(integrations.length).toBeGreaterThan(0);
     for (const i of integrations) expect(i.Properties.TimeoutInMillis).toBeLessThanOrEqual(30_000);
@@ -297,6 +334,9 @@ describe('the Arbiter stack', () => {
         'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
         'Allow kms:Decrypt,kms:Encrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"}}',
         'Allow kms:GenerateMac → TokenKey.Arn',
+        // Creation counts (the quota) and the leases of sealed games.
+        'Allow dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["quota#*"]}}',
+        'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
       ],
       ReadsFunction: [
         ...logsAndTraces('readsLogs'),
@@ -329,6 +369,14 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
       ],
+      GameExpirySweepFunction: [
+        ...logsAndTraces('GameExpirySweepLogs'),
+        'Allow dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:Query → Commits.Arn',
+        'Allow dynamodb:PutItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
+        'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets"]}}',
+        'Allow dynamodb:ListStreams → *',
+        'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
+      ],
     };
     expect(Object.keys(expected).sort()).toEqual([...ALL_FUNCTIONS].sort());
     for (const [fn, grants] of Object.entries(expected)) expect(grantsOf(fn), fn).toEqual(grants.sort());
@@ -341,7 +389,11 @@ describe('the Arbiter stack', () => {
       for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction')) expect(mayOnTable(fn, action, SEED_ITEM), `${fn} ${action} ${SEED_ITEM}`).toBe(false);
     }
     for (const action of TABLE_WRITES) {
-      for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction')) expect(mayOnTable(fn, action, SEED_ITEM), `${fn} ${action} ${SEED_ITEM}`).toBe(false);
+      // The sweep of abandoned games deletes seeds (never reads or writes one: 'deletes abandoned games' above).
+      const deletes = action === 'dynamodb:DeleteItem' || action === 'dynamodb:BatchWriteItem';
+      for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && !(deletes && f === SWEEP_FUNCTION))) {
+        expect(mayOnTable(fn, action, SEED_ITEM), `${fn} ${action} ${SEED_ITEM}`).toBe(false);
+      }
     }
     // The commands function seals, opens and writes them.
     expect(mayOnTable('CommandsFunction', 'dynamodb:GetItem', SEED_ITEM)).toBe(true);

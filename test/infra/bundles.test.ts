@@ -11,6 +11,7 @@ import { ArbiterStack } from '../../infra/arbiterStack';
 import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
 import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
+import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { startFakeKms } from '../support/fakeKms';
 import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
@@ -129,11 +130,11 @@ async function invoke(name: LambdaName, events: unknown[]) {
   return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
-/** The push functions' bundles, built as the stack builds them (infra/push.ts: the project's bundling settings); push.test.ts runs them. */
+/** The push and sweep functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts: the project's bundling settings); push.test.ts runs the push ones. */
 async function buildPushBundles(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-push-sizes-'));
   const sizes: Record<string, number> = {};
-  for (const [name, entry] of Object.entries(PUSH_ENTRIES)) {
+  for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES })) {
     const outfile = join(dir, name, BUNDLE.outFile);
     await build(esbuildOptions(entry, outfile));
     sizes[name] = statSync(outfile).size;
@@ -146,10 +147,10 @@ describe('the built Lambda bundles', () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
-  it('are the sizes the README reports, within 10 KB, the push functions\' too', async () => {
+  it('are the sizes the README reports, within 10 KB, the push and sweep functions\' too', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const sizes: Record<string, number> = { ...Object.fromEntries(Object.entries(bundles).map(([name, b]) => [name, b.bytes])), ...(await buildPushBundles()) };
-    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length);
+    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length);
     for (const [name, bytes] of Object.entries(sizes)) {
       expect(bytes, name).toBeLessThanOrEqual(BUNDLE.maxBytes);
       const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
@@ -195,7 +196,8 @@ describe('the built Lambda bundles', () => {
     // Each within its role's grants and its keys' usage: commands signs with the first key and seals and opens seeds
     // with the seed key; reads only reads the public key.
     const used = (name: LambdaName, from: number) => [...new Set(kmsUse(name).slice(from))].sort();
-    expect(used('commands', commandsBefore)).toEqual([`Decrypt ${SEED_KEY}`, `Encrypt ${SEED_KEY}`, `GetPublicKey ${SIGNING_KEY}`, `Sign ${SIGNING_KEY}`]);
+    // (GenerateMac with the token key: the creation quota's keyed hash of the address.)
+    expect(used('commands', commandsBefore)).toEqual([`Decrypt ${SEED_KEY}`, `Encrypt ${SEED_KEY}`, `GenerateMac ${TOKEN_KEY}`, `GetPublicKey ${SIGNING_KEY}`, `Sign ${SIGNING_KEY}`]);
     expect(used('reads', readsBefore)).toEqual([`GetPublicKey ${SIGNING_KEY}`]);
     // Structured logs: the request records are there, with their route and outcome; the tokens are not.
     const logs = created.logs + commands.logs + reads.logs;

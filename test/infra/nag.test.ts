@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../functions/http/routes';
 import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { ArbiterStack } from '../../infra/arbiterStack';
+import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
 
 /** The synthesized stack (its aspects applied, so every alarm exists) and cdk-nag's AwsSolutions findings on it. */
@@ -98,7 +99,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
     // X-Ray and the stream's ListStreams name no resource; a push function posts to whichever connection of its own stage;
     // the connections table holds nothing a restore could give back.
     const counts = Object.fromEntries([...new Set(bare.findings.map((f) => f.rule))].map((rule) => [rule, bare.findings.filter((f) => f.rule === rule).length]));
-    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length;
+    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length;
     expect(counts).toEqual({
       'AwsSolutions-APIG4': ROUTES.length + 3,
       'AwsSolutions-IAM5[Resource::*]': functions,
@@ -108,7 +109,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [exportsRule(stack)]: 1,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
-    // (and one for the reads role's grant on the exports bucket's exports/ prefix).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 1);
+    // (and one for the reads role's grant on the exports bucket's exports/ prefix, one for the sweep function's role).
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 1 + 1);
   });
 });

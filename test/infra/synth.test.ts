@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { PUSH_ENTRIES } from '../../infra/push';
+import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -23,7 +24,7 @@ describe('npm run synth', () => {
     const resources = Object.entries(template.Resources);
     const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
     // The six functions behind the HTTP API and the two push functions.
-    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length);
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);

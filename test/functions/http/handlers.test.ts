@@ -4,6 +4,7 @@ import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVau
 import { GameService } from '../../../functions/application/gameService';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { createHandlers } from '../../../functions/http/handlers';
+import { gameHandlers } from '../../../functions/http/gameHandlers';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
 import type { HttpEvent } from '../../../functions/http/respond';
@@ -86,5 +87,29 @@ describe('the request record', () => {
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ route: 'POST /games/{id}/commands', status: 201, outcome: 'ok', gameId: game.gameId, seq: 2, commandType: 'Roll' });
     expect(JSON.stringify(records)).not.toContain(game.tokens.players.player1);
+  });
+});
+
+describe('long polls', () => {
+  it('hold a request for at most the server\'s limit, whatever wait the client asks (at most 20)', async () => {
+    const { service } = memoryService('long-poll');
+    const game = await service.createGame({ ruleset: 'dice' });
+    const waits: (number | undefined)[] = [];
+    const events = service.events.bind(service);
+    service.events = (gameId, token, after, limit, wait) => {
+      waits.push(wait);
+      return events(gameId, token, after, limit, 0);
+    };
+    const asking = (wait: string) => ({
+      ...event('GET', `/games/${game.gameId}/events`, 'GET /games/{id}/events', undefined, { id: game.gameId }),
+      headers: { authorization: `Bearer ${game.tokens.organizer}` },
+      queryStringParameters: { after: '1', wait },
+    });
+    const limited = gameHandlers(service, undefined, undefined, 10);
+    expect((await limited.listEvents(asking('20'))).statusCode).toBe(200);
+    expect((await limited.listEvents(asking('4'))).statusCode).toBe(200);
+    expect((await gameHandlers(service).listEvents(asking('20'))).statusCode).toBe(200);
+    expect((await limited.listEvents(asking('21'))).statusCode).toBe(400);
+    expect(waits).toEqual([10, 4, 20]);
   });
 });

@@ -1,0 +1,55 @@
+import { ApplicationError } from './errors';
+
+/** How many games (and tournaments) one client may create in an hour. */
+export interface QuotaPolicy {
+  perHour: number;
+}
+
+/**
+ * Counts one creation of `client` in the window ending at `windowEnd` (unix seconds), if it
+ * has had fewer than `limit` there; false when it has not. The count is kept until
+ * `windowEnd` and then expires.
+ */
+export interface CreationCounter {
+  count(client: string, windowEnd: number, limit: number): Promise<boolean>;
+}
+
+const HOUR_SECONDS = 60 * 60;
+
+export function quotaPolicyOf(perHour: string | undefined, source: string): QuotaPolicy | undefined {
+  if (perHour === undefined || perHour.trim() === '' || perHour.trim() === '0') return undefined;
+  const n = Number(perHour);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error(`${source} is a whole number of creations per hour from 1 to 1000000 (or 0 for no quota): got ${JSON.stringify(perHour)}`);
+  return { perHour: n };
+}
+
+/**
+ * POST /games without a tournament's token and POST /tournaments need no token, so each
+ * client (its address, kept only as a keyed hash for the hour) may create `perHour` of them
+ * an hour; beyond, 429 with Retry-After until the hour ends. A creation answered again for
+ * its Idempotency-Key is not counted again.
+ */
+export class CreationQuota {
+  constructor(
+    private readonly counter: CreationCounter,
+    private readonly policy: QuotaPolicy,
+    private readonly now: () => string,
+    /** A keyed hash of the client's address: the store never holds the address. */
+    private readonly clientKey: (address: string) => Promise<string>,
+  ) {}
+
+  async admit(address: string | undefined): Promise<void> {
+    const now = Math.floor(Date.parse(this.now()) / 1000);
+    const windowEnd = (Math.floor(now / HOUR_SECONDS) + 1) * HOUR_SECONDS;
+    const client = await this.clientKey(address ?? 'unknown');
+    if (await this.counter.count(client, windowEnd, this.policy.perHour)) return;
+    const retryAfter = windowEnd - now;
+    throw new ApplicationError(
+      429,
+      'creation_quota',
+      `This address has created ${this.policy.perHour} games or tournaments this hour, the most one address may without a tournament's token. Try again in ${Math.ceil(retryAfter / 60)} minutes, or create the games with a tournament's token.`,
+      { perHour: this.policy.perHour, retryAfterSeconds: retryAfter },
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+}

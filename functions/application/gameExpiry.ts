@@ -1,0 +1,79 @@
+import type { GameState } from '../../domain/game/gameState';
+import { ApplicationError } from './errors';
+
+/**
+ * Games left unsealed: a game of no tournament that gets no command for `afterDays` days is
+ * abandoned; it takes no more commands and is deleted (docs/deploy.md, "Abandoned games").
+ * Sealed games and tournament games are kept.
+ */
+export interface ExpiryPolicy {
+  afterDays: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * The sweeper deletes a game only this long after it became abandoned: a command accepted
+ * by a process whose clock runs a little behind is never deleted with it.
+ */
+export const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * A timer item per expiring game: the store deletes it when it is due (DynamoDB's TTL on
+ * AWS; the local server's hourly sweep), which starts the sweep of its game. It is a trigger,
+ * not the truth: the sweep judges the game by its last commit.
+ */
+export interface GameLeases {
+  /** Sets the game's lease to end at `expiresAt` (unix seconds), creating it if need be. */
+  arm(gameId: string, expiresAt: number): Promise<void>;
+  /** The game never expires (sealed). */
+  disarm(gameId: string): Promise<void>;
+  /** Games whose lease ended at or before `now` (unix seconds), at most `limit` (the local sweep; AWS's TTL does this itself). */
+  due(now: number, limit: number): Promise<string[]>;
+  /** What the sweep judges a game by: its last commit's time and whether it is sealed; undefined when nothing of it is stored. */
+  lastCommit(gameId: string): Promise<{ recordedAt: string; sealed: boolean } | undefined>;
+  /** Deletes every item of the game: its commits, seed, secrets, spectator links, tokens, and lease last. */
+  deleteGame(gameId: string): Promise<void>;
+}
+
+export function expiryPolicyOf(days: string | undefined, source: string): ExpiryPolicy | undefined {
+  if (days === undefined || days.trim() === '' || days.trim() === '0') return undefined;
+  const afterDays = Number(days);
+  if (!Number.isInteger(afterDays) || afterDays < 1 || afterDays > 3650) {
+    throw new Error(`${source} is a whole number of days from 1 to 3650 (or 0 for never): got ${JSON.stringify(days)}`);
+  }
+  return { afterDays };
+}
+
+/** Whether this game can expire at all under the policy. */
+export function expires(policy: ExpiryPolicy | undefined, state: GameState, tournamentId: string | undefined): policy is ExpiryPolicy {
+  return policy !== undefined && !state.sealed && tournamentId === undefined;
+}
+
+/** The moment (ms) a game whose last command was recorded at `lastRecordedAt` is abandoned. */
+export function abandonedAt(policy: ExpiryPolicy, lastRecordedAt: string): number {
+  return Date.parse(lastRecordedAt) + policy.afterDays * DAY_MS;
+}
+
+/**
+ * A lease armed by a command recorded at `recordedAt` ends at the end of its UTC day plus
+ * the policy's days (unix seconds): never before the game is abandoned, and the same for
+ * every command of one day, so that a game is re-armed at most once a day.
+ */
+export function leaseEnd(policy: ExpiryPolicy, recordedAt: string): number {
+  const endOfDay = (Math.floor(Date.parse(recordedAt) / DAY_MS) + 1) * DAY_MS;
+  return Math.ceil((endOfDay + policy.afterDays * DAY_MS + SWEEP_GRACE_MS) / 1000);
+}
+
+/** A command on a new UTC day re-arms the lease: the one armed before would end too soon. */
+export function rearms(previousRecordedAt: string, recordedAt: string): boolean {
+  return Math.floor(Date.parse(previousRecordedAt) / DAY_MS) !== Math.floor(Date.parse(recordedAt) / DAY_MS);
+}
+
+export function gameAbandoned(policy: ExpiryPolicy, lastRecordedAt: string): ApplicationError {
+  return new ApplicationError(
+    410,
+    'game_abandoned',
+    `This game was abandoned: it had no command for ${policy.afterDays} days after ${lastRecordedAt} and was not sealed, so it takes no more commands and is being deleted. Sealed games and tournament games are kept.`,
+    { lastCommandAt: lastRecordedAt, afterDays: policy.afterDays },
+  );
+}

@@ -1,0 +1,144 @@
+import {
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type QueryCommandOutput,
+  type ScanCommandOutput,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import type { Commit } from '../../domain/fairness/hashChain';
+import type { GameHead } from '../../domain/trust/gameHead';
+import type { GameLeases } from '../application/gameExpiry';
+import { secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
+import { StoreUnavailable } from './eventStore';
+import { isTransientAwsError } from './transientErrors';
+
+/**
+ * A game's lease: `lease#<game id>`, sk 0, with `expiresAt`, the table's TTL attribute. The
+ * prefix lets the sweep function's stream filter pick out leases that TTL removed.
+ */
+export const LEASE_KEY_PREFIX = 'lease#';
+const leaseKey = (gameId: string) => ({ pk: { S: `${LEASE_KEY_PREFIX}${gameId}` }, sk: { N: '0' } });
+/** BatchWriteItem takes at most 25 requests. */
+const BATCH = 25;
+/** Unprocessed deletes are sent again at most this many times before the sweep gives up (and is retried). */
+const MAX_BATCH_ATTEMPTS = 8;
+
+/** The leases of expiring games in the game table, and the deletion of an abandoned game's items. */
+export class DynamoGameLeases implements GameLeases {
+  constructor(
+    private readonly client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {}
+
+  async arm(gameId: string, expiresAt: number): Promise<void> {
+    await this.call(() =>
+      this.client.send(new PutItemCommand({ TableName: this.tableName, Item: { ...leaseKey(gameId), expiresAt: { N: String(expiresAt) } } })),
+    );
+  }
+
+  async disarm(gameId: string): Promise<void> {
+    await this.call(() => this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key: leaseKey(gameId) })));
+  }
+
+  async due(now: number, limit: number): Promise<string[]> {
+    return this.call(async () => {
+      const games: string[] = [];
+      let startKey: ScanCommandOutput['LastEvaluatedKey'];
+      do {
+        const page: ScanCommandOutput = await this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            FilterExpression: 'begins_with(pk, :lease) AND expiresAt <= :now',
+            ExpressionAttributeValues: { ':lease': { S: LEASE_KEY_PREFIX }, ':now': { N: String(now) } },
+            ProjectionExpression: 'pk',
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) games.push(item.pk.S!.slice(LEASE_KEY_PREFIX.length));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && games.length < limit);
+      return games.slice(0, limit);
+    });
+  }
+
+  async lastCommit(gameId: string): Promise<{ recordedAt: string; sealed: boolean } | undefined> {
+    return this.call(async () => {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: gameId } },
+          ProjectionExpression: '#commit, head',
+          ExpressionAttributeNames: { '#commit': 'commit' },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      const item = page.Items?.[0];
+      if (!item?.commit?.S) return undefined;
+      const commit = JSON.parse(item.commit.S) as Commit;
+      const head = item.head?.S ? (JSON.parse(item.head.S) as GameHead) : undefined;
+      return { recordedAt: commit.recordedAt, sealed: head?.sealed === true || commit.events.some((e) => e.type === 'GameSealed') };
+    });
+  }
+
+  /**
+   * The seed first (once it is gone no die of the game can be drawn), then the commits, the
+   * secrets, the spectator links and issued tokens, and the lease last: a sweep cut short is
+   * found again by its lease and finishes.
+   */
+  async deleteGame(gameId: string): Promise<void> {
+    await this.call(async () => {
+      await this.deleteKeys([seedKey(gameId)].map((pk) => ({ pk: { S: pk }, sk: { N: '0' } })));
+      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId)]) await this.deleteKeys(await this.keysUnder(pk));
+      await this.deleteKeys([{ pk: { S: secretsKey(gameId) }, sk: { N: '0' } }, leaseKey(gameId)]);
+    });
+  }
+
+  private async keysUnder(pk: string): Promise<Record<string, AttributeValue>[]> {
+    const keys: Record<string, AttributeValue>[] = [];
+    let startKey: QueryCommandOutput['LastEvaluatedKey'];
+    do {
+      const page: QueryCommandOutput = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: pk } },
+          ProjectionExpression: 'pk, sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      keys.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return keys;
+  }
+
+  private async deleteKeys(keys: Record<string, AttributeValue>[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += BATCH) {
+      let requests: WriteRequest[] = keys.slice(start, start + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let attempt = 1; requests.length > 0; attempt++) {
+        if (attempt > MAX_BATCH_ATTEMPTS) throw new StoreUnavailable();
+        if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        const answer = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: requests } }));
+        requests = answer.UnprocessedItems?.[this.tableName] ?? [];
+      }
+    }
+  }
+
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
+import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
+import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
+import { functionBundling } from './bundling';
+
+const ROOT = join(import.meta.dirname, '..');
+
+export const EXPIRY_ENTRIES = { sweepAbandoned: 'functions/lambda/sweepAbandoned.ts' } as const;
+
+export interface GameExpiryProps {
+  /** The game table: its TTL attribute is `expiresAt`, its stream on (KEYS_ONLY). */
+  table: ITable;
+  /** The function that creates games and takes commands: it arms leases and counts creations. */
+  commands: IFunction & { addEnvironment(key: string, value: string): unknown };
+  /** Functions that tell players when a game would be abandoned (GET /games/{id}). */
+  readers: (IFunction & { addEnvironment(key: string, value: string): unknown })[];
+  /** Days without a command after which an unsealed game of no tournament is deleted; 0 = never. */
+  abandonedGameDays: number;
+  /** Games and tournaments one address may create per hour without a tournament's token; 0 = no quota. */
+  creationQuotaPerHour: number;
+  logRetention?: RetentionDays;
+}
+
+/**
+ * Abandoned games and the creation quota (docs/deploy.md): the commands function keeps a
+ * lease item per expiring game (`lease#<game>`, TTL `expiresAt`) and a count per address and
+ * hour (`quota#…`, TTL); when TTL removes a lease, the stream gives it to the sweep function,
+ * which deletes the game if its last commit says it was abandoned. The sweep function may
+ * delete a game's items but read no seed and no secret.
+ */
+export class GameExpiry extends Construct {
+  readonly sweepFunction?: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: GameExpiryProps) {
+    super(scope, id);
+    const { table, commands } = props;
+    commands.addEnvironment('CREATION_QUOTA_PER_HOUR', String(props.creationQuotaPerHour));
+    commands.addEnvironment('ABANDONED_GAME_DAYS', String(props.abandonedGameDays));
+    for (const reader of props.readers) reader.addEnvironment('ABANDONED_GAME_DAYS', String(props.abandonedGameDays));
+    // Counting a creation is an UpdateItem (ADD) on a quota item; dropping a sealed game's lease a DeleteItem on it.
+    commands.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${QUOTA_KEY_PREFIX}*`] } },
+      }),
+    );
+    commands.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEASE_KEY_PREFIX}*`] } },
+      }),
+    );
+    if (props.abandonedGameDays === 0) return;
+    if (!table.tableStreamArn) throw new Error('the game table needs a stream for the sweep of abandoned games');
+
+    const logGroup = new LogGroup(this, 'SweepLogs', { retention: props.logRetention ?? RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN });
+    const role = new Role(this, 'SweepRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Arbiter: deletes abandoned games' });
+    logGroup.grantWrite(role);
+    const fn = new NodejsFunction(this, 'SweepFunction', {
+      entry: join(ROOT, EXPIRY_ENTRIES.sweepAbandoned),
+      handler: 'handler',
+      projectRoot: ROOT,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 256,
+      timeout: Duration.minutes(1),
+      role,
+      logGroup,
+      tracing: Tracing.ACTIVE,
+      environment: {
+        TABLE_NAME: table.tableName,
+        ABANDONED_GAME_DAYS: String(props.abandonedGameDays),
+        POWERTOOLS_SERVICE_NAME: 'arbiter-sweep',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: functionBundling(),
+    });
+    this.sweepFunction = fn;
+    // It finds a game's items (keys only) and its last commit, and deletes them; it writes nothing but leases.
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], resources: [table.tableArn] }));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEASE_KEY_PREFIX}*`] } },
+      }),
+    );
+    // It deletes the seed and secrets items by key: it may never read them.
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
+        resources: [table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`, '*#secrets'] } },
+      }),
+    );
+    fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 25,
+        retryAttempts: 10,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        // Only leases that TTL removed: the service's REMOVE of a `lease#` key.
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('REMOVE'),
+            userIdentity: { type: FilterRule.isEqual('Service'), principalId: FilterRule.isEqual('dynamodb.amazonaws.com') },
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(LEASE_KEY_PREFIX) } } },
+          }),
+        ],
+      }),
+    );
+    Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams: these actions take no resource. Every other statement names its resource.',
+    });
+  }
+}
