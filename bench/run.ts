@@ -234,7 +234,7 @@ const noop = () => {};
   };
   const floor = loadMs(empty);
   for (const [name, { file, bytes }] of Object.entries(bundles)) {
-    record({ section: 'Bundles', figure: `${name}: size`, value: bytes / 1024, unit: 'KB', floor: { name: 'limit', value: BUNDLE.maxBytes / 1024 }, ratio: bytes / BUNDLE.maxBytes, target: '≤ 500 KB', pass: bytes <= BUNDLE.maxBytes });
+    record({ section: 'Bundles', figure: `${name}: size`, value: bytes / 1024, unit: 'KB', floor: { name: 'limit', value: BUNDLE.maxBytes / 1024 }, ratio: bytes / BUNDLE.maxBytes, target: `≤ ${BUNDLE.maxBytes / 1024} KB`, pass: bytes <= BUNDLE.maxBytes });
     const ms = loadMs(file);
     record({ section: 'Bundles', figure: `${name}: load time in a started Node process (median of 5)`, value: ms, unit: 'ms', floor: { name: 'loading an empty module', value: floor }, target: '≤ 150 ms', pass: ms <= 150 });
   }

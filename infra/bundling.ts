@@ -40,7 +40,13 @@ export const BUNDLE = {
     'arbiter-api-docs-assets': './dist/api-docs-assets.mjs',
   } as Record<string, string>,
   outFile: 'index.mjs',
-  maxBytes: 500 * 1024,
+  /**
+   * What a bundle may weigh: the AWS SDK clients, zod and the rulesets are about 490 KB; the
+   * Powertools Tracer (X-Ray subsegments for every AWS call, functions/lambda/tracing.ts) adds
+   * about 120 KB to the functions that call AWS, and about 15 ms to their load (npm run bench
+   * measures each bundle's load against its 150 ms target).
+   */
+  maxBytes: 640 * 1024,
 };
 
 /** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */

@@ -4,6 +4,7 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { noteDependencyCall, type Dependency, type FailureKind } from './powertools';
+import { tracer } from './tracing';
 
 /**
  * Every AWS SDK client of the Lambda functions is built here, with limits: a call that gets
@@ -130,7 +131,7 @@ function observed<T extends { middlewareStack: unknown }>(client: T, dependency:
     },
     { step: 'initialize', name: 'arbiterDependencyObserver', override: true },
   );
-  return client;
+  return tracer.captureAWSv3Client(client);
 }
 
 interface SdkError {

@@ -54,7 +54,7 @@ const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
  * own clients use (@smithy/signature-v4, already in every function's bundle through the
  * DynamoDB client), with S3's settings (no double escaping of the path, the payload hash
  * in `x-amz-content-sha256`), and three requests: HEAD, PUT, and a presigned GET. Not
- * @aws-sdk/client-s3 itself: it would add about 170 KB to a bundle kept under 500 KB.
+ * @aws-sdk/client-s3 itself: it would add about 170 KB to the reads bundle, already the largest.
  */
 export class S3BlobStore implements BlobStore {
   private readonly signer: SignatureV4;

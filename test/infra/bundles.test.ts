@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
 import { verifyExport } from '../../domain/verify/verifyExport';
@@ -113,9 +114,10 @@ const event = (method: string, path: string, template: string, options: { body?:
 });
 
 /** Runs a bundle in a fresh Node process, as Lambda would, with the AWS endpoints on loopback. */
-async function invoke(name: LambdaName, events: unknown[]) {
+async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Record<string, string> = {}) {
   const resultsFile = writeTemp('results.json', '');
   const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+    ...extraEnvironment,
     // As the stack sets it (infra/arbiterStack.ts, infra/signing.ts, infra/push.ts): only commands is told it signs and given the seed and token keys.
     ...environmentOf(name),
     AWS_REGION: REGION,
@@ -143,7 +145,7 @@ async function buildPushBundles(): Promise<Record<string, number>> {
 }
 
 describe('the built Lambda bundles', () => {
-  it('are each at most 500 KB minified', () => {
+  it(`are each at most ${BUNDLE.maxBytes / 1024} KB minified`, () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
@@ -205,6 +207,38 @@ describe('the built Lambda bundles', () => {
     expect(logs).toContain('"route":"POST /games/{id}/commands"');
     expect(logs).toMatch(/"outcome":"(ok|retry)"/);
     for (const secret of [game.tokens.organizer, game.tokens.players.player1, game.tokens.players.player2]) expect(logs).not.toContain(secret);
+  });
+
+  it('trace every AWS call of a command as an X-Ray subsegment, with no token, seed or commit in the trace', async () => {
+    // Lambda's tracing environment: a trace id for the invocation and the X-Ray daemon's UDP address (here a loopback socket).
+    const daemon = createSocket('udp4');
+    const documents: string[] = [];
+    daemon.on('message', (message) => documents.push(message.toString('utf8')));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', () => resolve()));
+    const tracing = {
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      LAMBDA_TASK_ROOT: '/var/task',
+      _X_AMZN_TRACE_ID: 'Root=1-6741f0a2-0123456789abcdef01234567;Parent=53995c3f42cd8ad8;Sampled=1',
+      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+      AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
+    };
+    try {
+      const created = await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice', title: 'traced' } })], tracing);
+      const game = created.replies[0].json;
+      const rolled = await invoke('commands', [
+        event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { token: game.tokens.players.player1, params: { id: game.gameId }, body: { commandId: 't1', type: 'Roll', payload: { dice: '2d6', purpose: 'traced roll' } } }),
+      ], tracing);
+      expect(rolled.replies[0].statusCode).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const subsegments = documents.map((d) => JSON.parse(d.slice(d.indexOf('\n') + 1)) as { name: string; namespace?: string; aws?: { operation?: string }; trace_id: string });
+      const calls = subsegments.filter((d) => d.namespace === 'aws').map((d) => `${d.name} ${d.aws?.operation}`);
+      expect(calls).toEqual(expect.arrayContaining(['DynamoDB TransactWriteItems', 'KMS Encrypt', 'KMS Sign', 'DynamoDB Query', 'DynamoDB PutItem', 'KMS Decrypt']));
+      expect(new Set(subsegments.map((d) => d.trace_id))).toEqual(new Set(['1-6741f0a2-0123456789abcdef01234567']));
+      const trace = documents.join('\n');
+      for (const secret of [game.tokens.organizer, game.tokens.players.player1, game.tokens.players.player2, rolled.replies[0].json.commit.hash]) expect(trace).not.toContain(secret);
+    } finally {
+      daemon.close();
+    }
   });
 
   it('create a game once for an Idempotency-Key: a retry in another process gets the same game and tokens, derived with the token key', async () => {
