@@ -57,6 +57,18 @@ export interface Ruleset<S = any, O = any> {
   id: string;
   title: string;
   description: string;
+  /**
+   * The version of the state `evolve` folds to (default 1): raise it whenever the state's shape
+   * or the way events fold into it changes, so that stored snapshots of the old state are
+   * ignored and folded again from the commits.
+   */
+  stateVersion?: number;
+  /**
+   * Options a new game gets unless its request sets them, written into the creation request
+   * that commit 1 records (e.g. the current `rulesVersion`): a game recorded without them was
+   * created before they existed, and replays with the rules it was played under.
+   */
+  newGameOptions?: Readonly<Record<string, unknown>>;
   /** Options a game may set at creation; parsing applies the defaults. */
   options: z.ZodType<O>;
   /** How options rename the sides, in words, for the catalogue. */

@@ -135,6 +135,9 @@ const memoir44Script: Step[] = [
   ['allies', 'CardRoll', { dice: 3, purpose: 'Air Power' }, [1, 2, 6]],
   ['allies', 'EndTurn'],
   ['axis', 'Battle', { attacker: { unitId: 'b1', type: 'artillery', figures: 2 }, target: { unitId: 't2', type: 'artillery', figures: 2, terrain: 'bunker' }, range: 4, starsHit: true }, [1, 6, 3, 2]],
+  ['axis', 'Battle', { attacker: { unitId: 'c1', type: 'armor', figures: 3 }, target: { unitId: 't3', type: 'infantry', figures: 2 }, range: 1 }, [6, 6, 5, 5, 2, 2]],
+  ['axis', 'TakeGround', { unitId: 'c1' }],
+  ['axis', 'Battle', { attacker: { unitId: 'c1', type: 'armor', figures: 3 }, target: { unitId: 't4', type: 'infantry', figures: 4 }, range: 1 }, [4, 4, 1, 2, 3, 3]],
 ];
 
 describe('the event schemas of each ruleset', () => {

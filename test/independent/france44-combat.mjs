@@ -21,6 +21,10 @@ const BY_COLUMN = {
 const CONTROL = { 1: 1, 2: 3, 3: 4, 4: 6, 5: 8, 6: 8 };
 
 export function oracleCombat(input, die, airPowerModifier = -1) {
+  // Rules version 2 (issue 19, docs/rulesets/france44.md): 1 to 8 attacking units besides
+  // HQs, and no out-of-supply HQ among the attackers.
+  const attacking = input.attackers.filter((a) => !a.hq).length;
+  if (attacking === 0 || attacking > 8 || input.attackers.some((a) => a.hq && a.outOfSupply)) return { refused: true };
   // Work in quarters of points to stay exact whatever halves appear.
   let attack = 0;
   for (const a of input.attackers) attack += (a.strength ?? 0) * 4;

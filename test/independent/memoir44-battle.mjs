@@ -14,8 +14,15 @@ const HIT = {
 // [infantry, armor] columns.
 const IN = { forest: [1, 2], town: [1, 2], hedgerow: [1, 2], hill: [1, 1], bunker: [1, 2], sandbags: [1, 1] };
 const OUT = { town: [0, 2], wire: [1, 0] };
+// Rules version 2 (issue 19, docs/rulesets/memoir44.md): figures bounded by unit type (special
+// armor 4), and a cavalry target rolls the armor defensive dice.
+const MOST_FIGURES = { infantry: 4, armor: 3, artillery: 2, cavalry: 4, sniper: 1 };
+const DEFENDS = ['armor', 'cavalry'];
 
 export function oracleBattle({ attacker, target, range, starsHit }, dice) {
+  for (const unit of [attacker, target]) {
+    if (unit.figures > (unit.type === 'armor' && unit.special ? 4 : MOST_FIGURES[unit.type])) return { refused: 'figures' };
+  }
   let need = HIT[attacker.type][range];
   if (need === undefined) return { refused: 'range' };
   if (starsHit && attacker.type !== 'sniper') need -= 1;
@@ -43,7 +50,7 @@ export function oracleBattle({ attacker, target, range, starsHit }, dice) {
   }
   let cancelled = 0;
   let used = count;
-  if (target.type === 'armor' && hits > 0) {
+  if (DEFENDS.includes(target.type) && hits > 0) {
     const saves = dice.slice(count, count + target.figures);
     used += target.figures;
     cancelled = Math.min(hits, saves.filter((d) => d >= 5).length);

@@ -118,7 +118,7 @@ const f44OpenIncrement = (v: View, mustNotHaveTriedAir = false): Step[] => {
 const f44Combat = (fresh: () => string, combatId: string) => ({
   combatId,
   kind: 'set-piece',
-  attackers: [{ unitId: fresh(), hex: '2708', strength: 4, hq: false }],
+  attackers: [{ unitId: fresh(), hex: '2708', strength: 4, hq: false, outOfSupply: false }],
   defenders: [{ unitId: fresh(), hex: '2709', strength: 3, outOfSupply: false }],
   attackerMorale: 4,
   defenderMorale: 3,
@@ -132,7 +132,7 @@ const f44DeclaredFirst = (fresh: () => string, combatId: string) => (ref?: strin
 
 export const france44Driver: RulesetDriver = {
   ruleset: 'france44',
-  options: { hexGrid: 'odd-q', cAttackerLoss: true, airPowerMoraleModifier: -1 },
+  options: { hexGrid: 'odd-q', cAttackerLoss: true, airPowerMoraleModifier: -1, rulesVersion: 2 },
   commands: {
     ...gameCommands,
     StartTurn: {
@@ -339,9 +339,17 @@ const m44Battle = (fresh: () => string, adjacent: boolean) => {
   };
 };
 
+/** A close assault likely to empty the target's hex (6 dice hitting on 4+ against one figure), so that the unit may take ground. */
+const m44Assault = (unitId: string, targetId: string) => ({
+  attacker: { unitId, type: 'armor', figures: 3, special: false, terrain: 'clear' },
+  target: { unitId: targetId, type: 'infantry', figures: 1, special: false, terrain: 'clear', uphill: false },
+  range: 1,
+  starsHit: false,
+});
+
 export const memoir44Driver: RulesetDriver = {
   ruleset: 'memoir44-d6',
-  options: { firstSide: 'axis' },
+  options: { firstSide: 'axis', rulesVersion: 2 },
   commands: {
     ...gameCommands,
     Battle: {
@@ -355,6 +363,18 @@ export const memoir44Driver: RulesetDriver = {
           mirrors: { 'target.unitId': [['adjacentEnemyIds', 0]], 'adjacentEnemyIds[0]': [['target', 'unitId']] },
         },
       ],
+    },
+    TakeGround: {
+      refSlots: ['unitId'],
+      // Each case in a fresh turn: the unit battles just before it, under the hostile id when the case tests unitId.
+      arm: (v) => (v.state.battledThisTurn.length ? [step(v.state.activeSide, 'EndTurn')] : []),
+      shapes: (v, fresh) => {
+        const unitId = fresh();
+        const assault = (ref?: string) => [step(v.state.activeSide, 'Battle', m44Assault(unitId, fresh()), ref === 'unitId' ? { hostileAt: ['attacker', 'unitId'] } : {})];
+        return [{ actor: v.state.activeSide, payload: { unitId }, before: assault }];
+      },
+      // The assault empties the hex only if a die hits or flags.
+      diceDecides: true,
     },
     CardRoll: { shapes: (_v, fresh) => [{ actor: 'allies', payload: { dice: 2, purpose: `recon ${fresh()}` } }] },
     EndTurn: { shapes: (v) => [{ actor: v.state.activeSide, payload: {} }] },

@@ -4,18 +4,22 @@ import {
   combatTableResult,
   CONTROL_LIMITS,
   LAST_COLUMN,
+  MAX_ATTACKING_UNITS,
   MORALE_ADJUSTMENT_MAX,
   MORALE_ADJUSTMENT_MIN,
   ODDS_COLUMNS,
   type CombatKind,
   type ResultLetter,
 } from './tables';
+import type { RulesVersion } from './rulesVersion';
 
 export interface CombatAttacker {
   unitId?: string;
   hex?: string;
   strength?: number;
   hq?: boolean;
+  /** Revisions, Supply: an out-of-supply combat unit attacks at full strength; an out-of-supply HQ may not attack. */
+  outOfSupply?: boolean;
 }
 export interface CombatDefender {
   unitId?: string;
@@ -42,6 +46,28 @@ export interface CombatSituation {
 export interface CombatOptions {
   cAttackerLoss: boolean;
   airPowerMoraleModifier: number;
+  rulesVersion: RulesVersion;
+}
+
+const ATTACKER_RULE = {
+  outOfSupplyHq: 'France 1944 revisions, Supply: an out-of-supply HQ adds nothing to an attack',
+  hqAlone: 'France 1944: an HQ adds its strength to an attacking unit, so an attack needs a unit that is not an HQ (rules version 2)',
+  atMostEight: 'France 1944 revisions, rule 5: at most 8 attacking units in a combat, HQs not counted (rules version 2)',
+};
+/** Which units may attack together; checked when a combat is declared and again before its die. */
+export function checkAttackers(attackers: readonly CombatAttacker[], rulesVersion: RulesVersion): void {
+  // No game recorded before version 2 could name an out-of-supply attacker: this holds for every version.
+  const outOfSupplyHq = attackers.find((a) => a.hq && a.outOfSupply);
+  if (outOfSupplyHq) {
+    const hq = outOfSupplyHq.unitId === undefined ? 'An HQ' : `HQ ${outOfSupplyHq.unitId}`;
+    throw new RuleViolation(`${hq} is out of supply: it can't add its strength to an attack.`, ATTACKER_RULE.outOfSupplyHq);
+  }
+  if (rulesVersion < 2) return;
+  const units = attackers.filter((a) => !a.hq).length;
+  if (units === 0) throw new RuleViolation('Only HQs attack here: an HQ adds its strength to an attacking unit, so a combat needs at least one unit that is not an HQ.', ATTACKER_RULE.hqAlone);
+  if (units > MAX_ATTACKING_UNITS) {
+    throw new RuleViolation(`${units} units attack in this combat: at most ${MAX_ATTACKING_UNITS} may, HQs not counted.`, ATTACKER_RULE.atMostEight);
+  }
 }
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -133,6 +159,7 @@ export interface CombatBreakdown {
  * one die is rolled. Shared by ResolveCombat and the `combat` procedure.
  */
 export function resolveCombat(situation: CombatSituation, options: CombatOptions, airPower: boolean, dice: DiceSource): CombatBreakdown {
+  checkAttackers(situation.attackers, options.rulesVersion);
   const { attack, defence, baseColumn } = checkOdds(situation);
   const terrain = [...(situation.terrainMoraleModifiers ?? [])];
   const others = [...(situation.otherMoraleModifiers ?? [])];

@@ -2,7 +2,8 @@ import { RuleViolation } from '../../errors';
 import type { Command, DecideContext, DomainEvent } from '../../ruleset';
 import { entryOf } from '../idRecord';
 import { checkCombatHexes } from './combatGeometry';
-import { checkOdds, formatStrength, resolveCombat, rollAirPower } from './combatResolution';
+import { checkAttackers, checkOdds, formatStrength, resolveCombat, rollAirPower } from './combatResolution';
+import { gameRulesVersion } from './rulesVersion';
 import { ODDS_COLUMNS } from './tables';
 import type { ApplySupplyAttrition, DeclareCombat, France44Options, ReactionPhase } from './schemas';
 import { SIDES, type DeclaredCombat, type France44State, type Side } from './state';
@@ -83,7 +84,7 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
     case 'ResolveCombat': {
       ownIncrement(state, side, 'resolve combats');
       const combat = openCombat(state, payload.combatId);
-      const breakdown = resolveCombat(combat.declaration, options, combat.airPower, ctx.dice);
+      const breakdown = resolveCombat(combat.declaration, { ...options, rulesVersion: gameRulesVersion(options) }, combat.airPower, ctx.dice);
       return [{ type: 'CombatResolved', data: { combatId: payload.combatId, ...breakdown } as unknown as Record<string, unknown> }];
     }
     case 'EndAttackIncrement': {
@@ -181,6 +182,7 @@ function declareCombat(state: France44State, side: Side, declaration: DeclareCom
     if (increment.units.includes(unit.key)) throw new RuleViolation(`${unit.unitId} is already in another combat of this increment.`, RULE.oncePerIncrement);
   }
   checkCombatHexes(declaration.attackers.map((a) => a.hex), declaration.defenders.map((d) => d.hex), options.hexGrid);
+  checkAttackers(declaration.attackers, gameRulesVersion(options));
   const { attack, defence, baseColumn } = checkOdds(declaration);
   return {
     type: 'CombatDeclared',

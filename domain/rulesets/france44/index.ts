@@ -7,11 +7,13 @@ import { evolveFrance44, initialFrance44State, presentFrance44, type France44Sta
 import { summarizeFrance44 } from './summary';
 import { crdtResult } from './tables';
 import { france44Events } from './events';
+import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
 
 const anySide = { sides: 'all', organizer: false } as const;
 
 export const france44Ruleset: Ruleset<France44State, schema.France44Options> = {
   id: 'france44',
+  newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
   title: 'France 1944 (Savarese revisions v2.0.6)',
   description:
     'Revised Combat Table with morale and control modifiers, all-or-nothing reaction points, air power rolled per combat increment, HQ activation errata.',
@@ -37,7 +39,7 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = {
       description: 'Resolve one combat on the Revised Combat Table (one d6).',
       evaluate(input, options, dice) {
         checkCombatHexes(input.attackers.map((a: { hex?: string }) => a.hex), input.defenders.map((d: { hex?: string }) => d.hex), options.hexGrid);
-        const breakdown = resolveCombat(input, options, input.airPower === true, dice);
+        const breakdown = resolveCombat(input, { ...options, rulesVersion: procedureRulesVersion(options) }, input.airPower === true, dice);
         return { result: { code: breakdown.code, column: breakdown.column, dieModifier: breakdown.dieModifier, adjustedDie: breakdown.adjustedDie }, breakdown };
       },
     },

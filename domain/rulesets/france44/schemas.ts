@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { playerId, playerText } from '../../playerText';
+import { RULES_VERSIONS } from './rulesVersion';
 
 const hex = z.string().regex(/^\d{4}$/, 'a hex is its four-digit CCRR number, e.g. "2708"');
 const morale = z.int().min(1).max(6);
@@ -7,13 +8,22 @@ const side = z.enum(['allied', 'german']);
 
 export const France44Options = z.strictObject({
   hexGrid: z.enum(['odd-q', 'even-q']).default('odd-q').describe('odd-q: odd columns sit half a hex lower (ruling)'),
-  cAttackerLoss: z.boolean().default(false).describe('a C result also costs the attacker 1 step'),
+  cAttackerLoss: z.boolean().default(false).describe('house rule (ruling): a C result also costs the attacker 1 step; the source offers it for the original table'),
   airPowerMoraleModifier: z.int().min(-3).max(0).default(-1).describe('defender morale modifier of allocated air power (ruling: -1)'),
+  // No default: commit 1 of a game created before version 2 records no rulesVersion, and must replay as it was recorded.
+  rulesVersion: z
+    .literal(RULES_VERSIONS)
+    .optional()
+    .describe('2: the current rules; 1: as first published. A game recorded without it plays 1; /evaluate uses 2 unless told'),
 });
 export type France44Options = z.infer<typeof France44Options>;
 
 const strengthNeeded = { message: 'a combat unit needs its strength (only an HQ may leave it out)', path: ['strength'] };
-const attackerFields = { strength: z.int().min(0).max(999).optional(), hq: z.boolean().optional() };
+const attackerFields = {
+  strength: z.int().min(0).max(999).optional(),
+  hq: z.boolean().optional(),
+  outOfSupply: z.boolean().optional().describe('an out-of-supply HQ may not attack; an out-of-supply combat unit attacks at full strength'),
+};
 const defenderFields = { strength: z.int().min(1).max(999), outOfSupply: z.boolean().optional() };
 const attacker = z.strictObject({ unitId: playerId, hex, ...attackerFields }).refine((a) => a.hq || a.strength !== undefined, strengthNeeded);
 const defender = z.strictObject({ unitId: playerId, hex, ...defenderFields });

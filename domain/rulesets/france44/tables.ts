@@ -40,6 +40,8 @@ export function combatTableResult(adjustedDie: number, column: number, kind: Com
 
 /** Table 2, Control Limit Table, by attacker morale. Ruling: morale 6 → 8, as morale 5. */
 export const CONTROL_LIMITS: Readonly<Record<number, number>> = { 1: 1, 2: 3, 3: 4, 4: 6, 5: 8, 6: 8 };
+/** Revisions, rule 5: the most attacking units a combat can hold, HQs not counted (why morale 5 is never penalized). */
+export const MAX_ATTACKING_UNITS = 8;
 
 /** Terrain morale modifiers allowed on the map's Combat Modifications listing. */
 export const TERRAIN_MORALE_MODIFIERS = [1, 2] as const;

@@ -5,15 +5,19 @@ import {
   BATTLE_IN,
   BATTLE_OUT,
   CARD_SYMBOLS,
+  DEFENSIVE_ROLL_TYPES,
   DEFENSIVE_SAVE_AT,
   DICE_PER_FIGURE,
   FLAG_FACE,
+  MAX_FIGURES,
+  MAX_FIGURES_SPECIAL,
   SPECIAL_BONUS,
   TERRAIN_COLUMN,
   TO_HIT,
   type Terrain,
   type UnitType,
 } from './tables';
+import type { RulesVersion } from './rulesVersion';
 
 export interface BattleUnit {
   unitId?: string;
@@ -33,7 +37,20 @@ export interface BattleInput {
 const RULE = {
   range: "Memoir '44 d6: each unit battles within its range",
   impossible: "Memoir '44 d6: if modifiers leave no die able to hit, the battle cannot be made",
+  figures: "Memoir '44: a unit has at most its type's figures — infantry 4, armor 3 (special armor 4), artillery 2, cavalry 4, sniper 1 (rules version 2)",
 };
+
+/** Rules version 2: no unit has more figures than its type's size. */
+export function checkFigures(unit: BattleUnit, role: 'attacker' | 'target', rulesVersion: RulesVersion): void {
+  if (rulesVersion < 2) return;
+  const specialSize = MAX_FIGURES_SPECIAL[unit.type];
+  const bySpecialSize = unit.special === true && specialSize !== undefined;
+  const most = bySpecialSize ? specialSize : MAX_FIGURES[unit.type];
+  if (unit.figures <= most) return;
+  const who = unit.unitId ?? `The ${role}`;
+  const size = bySpecialSize ? `special ${unit.type} has at most ${most}` : `${unit.type} has at most ${most}${specialSize ? ` (special ${unit.type} ${specialSize})` : ''}`;
+  throw new RuleViolation(`${who} has ${unit.figures} figures: ${size}.`, RULE.figures);
+}
 
 export function battleDice(unit: BattleUnit): number {
   return unit.figures * DICE_PER_FIGURE[unit.type] + (unit.special || unit.type === 'sniper' ? SPECIAL_BONUS[unit.type] : 0);
@@ -62,8 +79,10 @@ export function reductions(input: BattleInput): { reason: string; value: number 
 
 const artilleryInBunker = (target: BattleUnit) => target.type === 'artillery' && target.terrain === 'bunker';
 
-/** Checks range and whether any die can hit; the rules are checked before any die. */
-export function checkBattle(input: BattleInput) {
+/** Checks figures, range and whether any die can hit; the rules are checked before any die. */
+export function checkBattle(input: BattleInput, rulesVersion: RulesVersion) {
+  checkFigures(input.attacker, 'attacker', rulesVersion);
+  checkFigures(input.target, 'target', rulesVersion);
   const threshold = toHit(input.attacker.type, input.range, input.starsHit === true);
   if (threshold === undefined) {
     throw new RuleViolation(`${input.attacker.type} can't battle at range ${input.range}: the target is out of its range.`, RULE.range);
@@ -81,8 +100,8 @@ export function checkBattle(input: BattleInput) {
 }
 
 /** Resolves a battle: attack dice, then the armor defensive roll if any hit was scored. */
-export function resolveBattle(input: BattleInput, dice: DiceSource) {
-  const { threshold, reductions: cuts, reduction } = checkBattle(input);
+export function resolveBattle(input: BattleInput, dice: DiceSource, rulesVersion: RulesVersion) {
+  const { threshold, reductions: cuts, reduction } = checkBattle(input, rulesVersion);
   const count = battleDice(input.attacker);
   const rolls = Array.from({ length: count }, () => dice.roll(6));
   const bunker = artilleryInBunker(input.target);
@@ -91,7 +110,7 @@ export function resolveBattle(input: BattleInput, dice: DiceSource) {
   const flags = bunker ? 0 : rolls.filter((d) => d === FLAG_FACE).length;
   let defensiveRolls: number[] = [];
   let cancelled = 0;
-  if (input.target.type === 'armor' && hits > 0) {
+  if (DEFENSIVE_ROLL_TYPES[rulesVersion].includes(input.target.type) && hits > 0) {
     defensiveRolls = Array.from({ length: input.target.figures }, () => dice.roll(6));
     cancelled = Math.min(hits, defensiveRolls.filter((d) => d >= DEFENSIVE_SAVE_AT).length);
   }

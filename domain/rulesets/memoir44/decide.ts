@@ -3,10 +3,12 @@ import type { Command, DecideContext, DomainEvent } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import type { Battle } from './schemas';
 import type { Memoir44State, Side } from './state';
+import { OVERRUN_TYPES } from './tables';
 
 const RULE = {
   turn: "Memoir '44: only the active side battles, and it passes the turn with EndTurn",
-  once: "Memoir '44 d6: a unit may only battle once per turn",
+  once: "Memoir '44 d6: a unit battles once per turn; armor and cavalry may battle once more after taking ground (overrun)",
+  takeGround: "Memoir '44: a unit takes ground right after a close assault that eliminated its target or made it retreat",
   closeAssault: "Memoir '44 d6: a unit adjacent to an enemy must close assault one of them if it battles",
 };
 
@@ -16,9 +18,8 @@ export function decideMemoir44(state: Memoir44State, command: Command, ctx: Deci
     case 'Battle': {
       const battle = command.payload as Battle;
       activeOnly(state, side, 'battle');
-      if (state.battledThisTurn.includes(battle.attacker.unitId)) {
-        throw new RuleViolation(`${battle.attacker.unitId} already battled this turn.`, RULE.once);
-      }
+      const overrun = state.battledThisTurn.includes(battle.attacker.unitId);
+      if (overrun) checkOverrun(state, battle);
       const adjacent = battle.adjacentEnemyIds ?? [];
       if (adjacent.length > 0 && (battle.range !== 1 || !adjacent.includes(battle.target.unitId))) {
         throw new RuleViolation(
@@ -26,13 +27,19 @@ export function decideMemoir44(state: Memoir44State, command: Command, ctx: Deci
           RULE.closeAssault,
         );
       }
-      const { result, breakdown } = resolveBattle(battle, ctx.dice);
+      const { result, breakdown } = resolveBattle(battle, ctx.dice, state.rulesVersion);
       return [
         {
           type: 'BattleFought',
-          data: { side, attacker: battle.attacker, target: battle.target, range: battle.range, starsHit: battle.starsHit === true, ...result, breakdown },
+          // `overrun` only when true: battles recorded before it existed carry no such field.
+          data: { side, attacker: battle.attacker, target: battle.target, range: battle.range, starsHit: battle.starsHit === true, ...(overrun ? { overrun: true } : {}), ...result, breakdown },
         },
       ];
+    }
+    case 'TakeGround': {
+      const { unitId } = command.payload as { unitId: string };
+      activeOnly(state, side, 'take ground');
+      return [takeGround(state, side, unitId)];
     }
     case 'EndTurn': {
       activeOnly(state, side, 'end it');
@@ -51,4 +58,30 @@ export function decideMemoir44(state: Memoir44State, command: Command, ctx: Deci
 
 function activeOnly(state: Memoir44State, side: Side, action: string): void {
   if (state.activeSide !== side) throw new RuleViolation(`It is the ${state.activeSide} side's turn: only it may ${action}.`, RULE.turn);
+}
+
+/**
+ * A unit's second battle this turn is its overrun: armor or cavalry, straight after it took
+ * ground from its own close assault, and once a turn (its overrun is not followed by another).
+ */
+function checkOverrun(state: Memoir44State, battle: Battle): void {
+  const { unitId, type } = battle.attacker;
+  const last = state.lastBattle;
+  const mayOverrun = last !== null && last.unitId === unitId && last.groundTaken && !last.overrun && OVERRUN_TYPES.includes(last.type);
+  if (!mayOverrun) throw new RuleViolation(`${unitId} already battled this turn.`, RULE.once);
+  if (type !== last.type) throw new RuleViolation(`${unitId} battled as ${last.type} this turn; it can't overrun as ${type}.`, RULE.once);
+}
+
+function takeGround(state: Memoir44State, side: Side, unitId: string): DomainEvent {
+  const last = state.lastBattle;
+  if (last === null || last.unitId !== unitId) {
+    const why = state.battledThisTurn.includes(unitId) ? 'another battle has been fought since its own' : 'it has not battled this turn';
+    throw new RuleViolation(`${unitId} can't take ground: ${why}.`, RULE.takeGround);
+  }
+  if (last.groundTaken) throw new RuleViolation(`${unitId} already took ground after this battle.`, RULE.takeGround);
+  if (!last.emptiedHex) {
+    throw new RuleViolation(`${unitId} can't take ground: its battle was not a close assault that eliminated ${last.targetId} or rolled a flag.`, RULE.takeGround);
+  }
+  const mayOverrun = OVERRUN_TYPES.includes(last.type) && !last.overrun;
+  return { type: 'GroundTaken', data: { side, unitId, targetId: last.targetId, mayOverrun } };
 }

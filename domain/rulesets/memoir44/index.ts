@@ -2,7 +2,8 @@ import type { Ruleset } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import { decideMemoir44 } from './decide';
 import * as schema from './schemas';
-import { evolveMemoir44, initialMemoir44State, type Memoir44State } from './state';
+import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
+import { evolveMemoir44, initialMemoir44State, presentMemoir44, type Memoir44State } from './state';
 import { summarizeMemoir44 } from './summary';
 import { memoir44Events } from './events';
 
@@ -10,17 +11,21 @@ const eitherSide = { sides: 'all', organizer: false } as const;
 
 export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = {
   id: 'memoir44-d6',
+  newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
   title: "Memoir '44 with plain d6 (fan variant)",
-  description: 'Dice per figure, to-hit numbers by range, terrain reductions on every die, a 1 is always a flag, armor defensive roll.',
+  description: 'Dice per figure, to-hit numbers by range, terrain reductions on every die, a 1 is always a flag, armor defensive roll, overrun after taking ground.',
+  // 2: the state holds the game's rules version and its last battle (for taking ground and the overrun).
+  stateVersion: 2,
   options: schema.Memoir44Options,
   sides: () => ['allies', 'axis'],
   commands: {
-    Battle: { schema: schema.Battle, who: eitherSide, description: 'One unit battles one target (the active side).' },
+    Battle: { schema: schema.Battle, who: eitherSide, description: 'One unit battles one target (the active side); armor or cavalry that took ground battles once more (overrun).' },
+    TakeGround: { schema: schema.TakeGround, who: eitherSide, description: 'The unit that just emptied its target\'s hex by close assault moves into it; armor and cavalry may then overrun.' },
     CardRoll: { schema: schema.CardRoll, who: eitherSide, description: 'Roll d6 for a command card, read as symbols.' },
     EndTurn: { schema: schema.EndTurn, who: eitherSide, description: 'The active side passes the turn.' },
   },
   procedures: {
-    battle: { input: schema.BattleInput, description: 'Resolve a battle: attack dice, then armor defensive dice.', evaluate: (input, _o, dice) => resolveBattle(input, dice) },
+    battle: { input: schema.BattleInput, description: 'Resolve a battle: attack dice, then armor defensive dice.', evaluate: (input, options, dice) => resolveBattle(input, dice, procedureRulesVersion(options)) },
     'card-roll': { input: schema.CardRollInput, description: 'Read d6 as command card symbols.', evaluate: (input, _o, dice) => readCardRoll(dice, input.dice) },
   },
   view: schema.Memoir44View,
@@ -28,6 +33,6 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = {
   initialState: (options) => initialMemoir44State(options),
   decide: decideMemoir44,
   evolve: evolveMemoir44,
-  present: (state) => state,
+  present: presentMemoir44,
   summarize: summarizeMemoir44,
 };

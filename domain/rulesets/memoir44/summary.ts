@@ -10,13 +10,15 @@ export function summarizeMemoir44(_command: Command, events: readonly DomainEven
   switch (event.type) {
     case 'BattleFought': {
       const b = d.breakdown;
-      const context = [`range ${d.range}`, ...b.reductions.map((r: { reason: string; value: number }) => `${r.reason} -${r.value}`)];
+      const context = [...(d.overrun ? ['overrun'] : []), `range ${d.range}`, ...b.reductions.map((r: { reason: string; value: number }) => `${r.reason} -${r.value}`)];
       if (b.threshold.startsWith('raw')) context.push('artillery in a bunker: hit on 1 and 6');
       if (d.starsHit) context.push('stars hit');
       const defence = b.defensiveRolls.length ? `; armor rolls ${b.defensiveRolls.join(' ')}: ${d.cancelled} cancelled` : '';
       const outcome = d.eliminated ? ', eliminated' : '';
       return `${d.attacker.unitId} -> ${d.target.unitId} (${context.join(', ')}): ${b.rolls.join(' ')} -> ${plural(d.hits, 'hit')}, ${plural(d.flags, 'flag')}${defence}${outcome}`;
     }
+    case 'GroundTaken':
+      return `${d.unitId} takes ground from ${d.targetId}${d.mayOverrun ? '; it may battle again (overrun)' : ''}`;
     case 'TurnEnded':
       return `turn ${d.turn} ends; ${d.next} to play`;
     case 'CardRolled':

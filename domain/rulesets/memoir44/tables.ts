@@ -2,6 +2,8 @@
  * Memoir '44 played with plain d6 (a fan variant), its tables as data, tested cell by
  * cell against the source (test/domain/rulesets/memoir44/tables.test.ts).
  */
+import type { RulesVersion } from './rulesVersion';
+
 export type UnitType = 'infantry' | 'armor' | 'artillery' | 'cavalry' | 'sniper';
 export type Terrain = 'clear' | 'forest' | 'town' | 'hedgerow' | 'hill' | 'bunker' | 'hedgehog' | 'sandbags' | 'wire';
 
@@ -48,6 +50,20 @@ export const TERRAIN_COLUMN: Readonly<Record<UnitType, 'infantry' | 'armor' | nu
   artillery: null,
   sniper: null,
 };
+
+/**
+ * Rules version 2: the most figures a unit of each type has (Memoir '44's unit sizes; a sniper
+ * is "a single figure"). Rulings: special armor (elite armor) has 4; cavalry, whose size the
+ * source does not give, at most 4, so that no scenario's cavalry is refused.
+ */
+export const MAX_FIGURES: Readonly<Record<UnitType, number>> = { infantry: 4, armor: 3, artillery: 2, cavalry: 4, sniper: 1 };
+export const MAX_FIGURES_SPECIAL: Readonly<Partial<Record<UnitType, number>>> = { armor: 4 };
+
+/** Units that may battle again after taking ground (overrun): armor, and cavalry "like ARMOR for movement and combat". */
+export const OVERRUN_TYPES: readonly UnitType[] = ['armor', 'cavalry'];
+
+/** Targets that roll the defensive dice: armor; cavalry too from rules version 2 (it fights like armor). */
+export const DEFENSIVE_ROLL_TYPES: Readonly<Record<RulesVersion, readonly UnitType[]>> = { 1: ['armor'], 2: ['armor', 'cavalry'] };
 
 /** A raw 1 is always a flag (one hex of retreat). */
 export const FLAG_FACE = 1;

@@ -46,7 +46,7 @@ export interface Attack {
 
 const RULE = {
   maf: "Normandy '44: an attack has a main attack force (MAF)",
-  impassable: "Normandy '44 terrain chart: no attack across an impassable hexside",
+  impassable: "Normandy '44 terrain chart: no unit crosses an impassable hexside and no zone of control reaches across it, so no attack goes across it (ruling)",
   odds: "Normandy '44: no attack below 1-3 (ruling)",
   landing: "Normandy '44 (6.5.2): only Allied reinforcements have a landing turn",
   factors: "Normandy '44: an attack needs attack factors",
@@ -87,7 +87,9 @@ export function attackerFactors(attack: Attack, side: Side): AttackerBreakdown[]
 export function checkAttack(attack: Attack, side: Side) {
   if (!attack.attackers.some((a) => a.mainAttackForce)) throw new RuleViolation('An attack needs at least one unit in its main attack force (MAF).', RULE.maf);
   const blocked = attack.attackers.find((a) => HEXSIDES[a.hexside ?? 'none'].forbidden);
-  if (blocked) throw new RuleViolation(`${blocked.unitId ?? 'An attacker'} can't attack across an impassable hexside.`, RULE.impassable);
+  if (blocked) {
+    throw new RuleViolation(`${blocked.unitId ?? 'An attacker'} can't attack across an impassable hexside: no unit may cross it, nor exert a zone of control across it.`, RULE.impassable);
+  }
   if (side === 'german' && attack.attackers.some((a) => a.landingTurn)) throw new RuleViolation('Only Allied reinforcements have a landing turn.', RULE.landing);
   const attackers = attackerFactors(attack, side);
   const attackHalves = attackers.reduce((sum, a) => sum + a.counted * 2, 0);

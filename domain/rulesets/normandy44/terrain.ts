@@ -28,5 +28,6 @@ export const HEXSIDES: Readonly<Record<Hexside, { halves: boolean | 'allied'; sh
   runway: { halves: true, shiftsLeft: false, armorAdvantage: true, forbidden: false },
   'cherbourg-perimeter': { halves: 'allied', shiftsLeft: false, armorAdvantage: false, forbidden: false },
   causeway: { halves: true, shiftsLeft: true, armorAdvantage: false, forbidden: false },
+  // Ruling: the chart forbids crossing it and any zone of control across it; its "-" combat effect is read as "does not arise".
   impassable: { halves: false, shiftsLeft: false, armorAdvantage: false, forbidden: true },
 };

@@ -80,7 +80,7 @@ const samples = new Map<Ruleset, Samples>([
   [
     memoir44Ruleset,
     {
-      commands: { Battle: memoir44Battle, CardRoll: { dice: 2, purpose: 'Air Power card' }, EndTurn: {} },
+      commands: { Battle: memoir44Battle, TakeGround: { unitId: memoir44Battle.attacker.unitId }, CardRoll: { dice: 2, purpose: 'Air Power card' }, EndTurn: {} },
       procedures: { battle: { attacker: memoir44Battle.attacker, target: memoir44Battle.target, range: 1 }, 'card-roll': { dice: 2 } },
     },
   ],
@@ -104,6 +104,7 @@ const expectedFreeText = new Map<string, string[]>([
   ['normandy44 IsolationAttrition', ['unitId']],
   ['normandy44 procedure combat', ['attackId', 'attackers[0].unitId', 'defenders[0].unitId']],
   ['memoir44-d6 Battle', ['attacker.unitId', 'target.unitId', 'adjacentEnemyIds[0]']],
+  ['memoir44-d6 TakeGround', ['unitId']],
   ['memoir44-d6 CardRoll', ['purpose']],
   ['memoir44-d6 procedure battle', ['attacker.unitId', 'target.unitId']],
   ['dice Roll', ['purpose']],

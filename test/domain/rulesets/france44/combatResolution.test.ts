@@ -12,7 +12,7 @@ import {
 import { ODDS_COLUMNS } from '../../../../domain/rulesets/france44/tables';
 
 const column = (label: string) => ODDS_COLUMNS.findIndex((c) => c.label === label);
-const options = { cAttackerLoss: false, airPowerMoraleModifier: -1 };
+const options = { cAttackerLoss: false, airPowerMoraleModifier: -1, rulesVersion: 2 } as const;
 
 describe('the source\'s worked examples', () => {
   it('−3 at 3-2 uses the 1-2 column', () => {
@@ -118,7 +118,7 @@ describe('a whole resolution', () => {
 
   it('adds air power to the other morale modifiers, and C costs the attacker a step with cAttackerLoss', () => {
     const situation: CombatSituation = { kind: 'set-piece', attackers: [{ strength: 8 }], defenders: [{ strength: 2 }], attackerMorale: 3, defenderMorale: 3 };
-    const result = resolveCombat(situation, { cAttackerLoss: true, airPowerMoraleModifier: -1 }, true, new GivenDice([5]));
+    const result = resolveCombat(situation, { cAttackerLoss: true, airPowerMoraleModifier: -1, rulesVersion: 2 }, true, new GivenDice([5]));
     expect(result.morale.otherModifiers).toEqual([{ source: 'air power', value: -1 }]);
     expect(result.morale.adjustedDefender).toBe(2);
     expect(result).toMatchObject({ column: '4-1', dieModifier: 1, adjustedDie: 6, code: 'C', stepLosses: { defender: 2, attacker: 1 } });

@@ -9,7 +9,7 @@ import { oracleCombat } from '../../../independent/france44-combat.mjs';
 import { apply, given } from './harness';
 import { randomCombats } from './randomCombats';
 
-const options = { hexGrid: 'odd-q' as const, cAttackerLoss: false, airPowerMoraleModifier: -1 };
+const options = { hexGrid: 'odd-q' as const, cAttackerLoss: false, airPowerMoraleModifier: -1, rulesVersion: 2 as const };
 const cases = randomCombats(5000);
 const column = (label: string) => ODDS_COLUMNS.findIndex((c) => c.label === label);
 
@@ -73,7 +73,7 @@ describe('the combat procedure against an independent implementation of the rule
         ['allied', 'BeginAttackIncrement'],
         ['allied', 'DeclareCombat', { ...declared, attackers, defenders }],
         ...(airPower ? [['allied', 'RollAirPower', { combatId: combat.combatId, availability: 6 }, [1]] as [string, string, unknown, number[]]] : []),
-      ]);
+      ], { rulesVersion: 2 });
       const { events } = apply(state, ['allied', 'ResolveCombat', { combatId: combat.combatId }, [die]]);
       const procedure = france44Ruleset.procedures.combat.evaluate({ ...combat, attackers, defenders }, options, new GivenDice([die]));
       expect(events[0].data).toEqual({ combatId: combat.combatId, ...(procedure.breakdown as object) });

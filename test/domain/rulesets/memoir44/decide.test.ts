@@ -15,7 +15,7 @@ describe('memoir44-d6 turns and battles', () => {
     refused(given([]), ['axis', 'Battle', battle('7th Pz')], /the allies side's turn/);
     const passed = apply(given([]), ['allies', 'EndTurn']);
     expect(passed.events[0].data).toEqual({ side: 'allies', turn: 1, next: 'axis' });
-    expect(passed.state).toEqual({ turn: 2, activeSide: 'axis', battledThisTurn: [] });
+    expect(memoir44Ruleset.present(passed.state)).toEqual({ turn: 2, activeSide: 'axis', battledThisTurn: [] });
     refused(passed.state, ['allies', 'EndTurn'], /the axis side's turn/);
     expect(given([], { firstSide: 'axis' }).activeSide).toBe('axis');
   });

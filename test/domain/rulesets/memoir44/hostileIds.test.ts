@@ -31,6 +31,15 @@ describe("Memoir '44: every id-bearing command, with ids every JavaScript object
         expect(assault.events[0].data).toMatchObject({ hits: 4, eliminated: true });
       });
 
+      it('takes ground and overruns like any other unit', () => {
+        const armor = { unitId: id, type: 'armor', figures: 3 };
+        const took = given([['allies', 'Battle', { attacker: armor, target: { unitId: id, type: 'infantry', figures: 1 }, range: 1 }, [6, 2, 2, 2, 2, 2]], ['allies', 'TakeGround', { unitId: id }]]);
+        const { events } = apply(took, ['allies', 'Battle', { attacker: armor, target: { unitId: 'Pioneers', type: 'infantry', figures: 4 }, range: 1 }, [6, 6, 6, 6, 6, 6]]);
+        expect(events[0].data).toMatchObject({ attacker: { unitId: id }, overrun: true });
+        expect(memoir44Ruleset.summarize({ type: 'TakeGround', payload: {} }, [{ type: 'GroundTaken', data: { side: 'allies', unitId: id, targetId: id, mayOverrun: true } }])).toBe(`${id} takes ground from ${id}; it may battle again (overrun)`);
+        refused(given([]), ['allies', 'TakeGround', { unitId: id }], /can't take ground: it has not battled this turn/);
+      });
+
       it('is a command card purpose like any other', () => {
         const { events } = apply(given([]), ['axis', 'CardRoll', { dice: 1, purpose: id }, [2]]);
         expect(events).toEqual([{ type: 'CardRolled', data: { purpose: id, rolls: [2], symbols: ['star'] } }]);
