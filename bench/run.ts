@@ -22,6 +22,8 @@ import { createHandlers } from '../functions/http/handlers';
 import { startEmbeddedDynamo } from '../functions/local/embeddedDynamo';
 import { createLocalServer } from '../functions/local/httpAdapter';
 import { localVerifierSource } from '../functions/local/verifierSource';
+import { DynamoSnapshots } from '../functions/store/dynamoSnapshots';
+import { SNAPSHOT_INTERVAL } from '../functions/application/snapshots';
 import { DynamoEventStore } from '../functions/store/dynamoStore';
 import { MemoryEventStore } from '../functions/store/memoryStore';
 import { buildBundles } from '../infra/build';
@@ -200,8 +202,11 @@ const noop = () => {};
   const key = generateSigningKey();
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName);
   let floorItems: number | undefined;
+  let coldAt10: number | undefined;
+  // As the servers run: snapshots read by every cold process, written by the one that commits.
+  const snapshots = { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true };
   for (const length of [10, 1_000, 10_000]) {
-    const service = new GameService({ store, signer: signerFromKey(key), seedVault });
+    const service = new GameService({ store, signer: signerFromKey(key), seedVault, snapshots });
     const game = await service.createGame({ ruleset: 'dice' });
     const token = game.tokens.players.player1;
     for (let i = 2; i <= length; i++) await service.submit(game.gameId, token, { commandId: `b${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
@@ -210,12 +215,23 @@ const noop = () => {};
     for (let i = 0; i < measured; i++) await service.submit(game.gameId, token, { commandId: `m${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     const warm = { ...counter.tally };
     counter.reset();
-    await new GameService({ store, signer: signerFromKey(key), seedVault }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    await new GameService({ store, signer: signerFromKey(key), seedVault, snapshots }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     const cold = { ...counter.tally };
     const perCommand = warm.itemsRead / measured;
     record({ section: 'Cost growth', figure: `game of ${length} commits, warm: items read per command`, value: perCommand, unit: 'items', floor: { name: 'items read per command at 10 commits', value: floorItems ??= perCommand }, target: '≤ 2', pass: perCommand <= 2 });
     record({ section: 'Cost growth', figure: `game of ${length} commits, warm: read / write units per command`, value: warm.readUnits / measured, unit: `RCU / ${(warm.writeUnits / measured).toFixed(2)} WCU` });
-    record({ section: 'Cost growth', figure: `game of ${length} commits, cold process: items read by its first command`, value: cold.itemsRead, unit: `items (${cold.readUnits.toFixed(1)} RCU)` });
+    coldAt10 ??= cold.itemsRead;
+    const sameAsAt10 = Math.abs(cold.itemsRead - coldAt10) <= 0.1 * coldAt10;
+    record({
+      section: 'Cost growth',
+      figure: `game of ${length} commits, cold process: items read by its first command`,
+      value: cold.itemsRead,
+      unit: `items (${cold.readUnits.toFixed(1)} RCU)`,
+      floor: { name: `snapshot interval N = ${SNAPSHOT_INTERVAL}, plus 2`, value: SNAPSHOT_INTERVAL + 2 },
+      ratio: cold.itemsRead / (SNAPSHOT_INTERVAL + 2),
+      target: '≤ N + 2, within 10 % of the 10-commit game',
+      pass: cold.itemsRead <= SNAPSHOT_INTERVAL + 2 && sameAsAt10,
+    });
   }
   await dynamo.close();
 }

@@ -1,6 +1,15 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { EventStore, GameSecrets, IssuedToken, ViewerRecord } from '../store/eventStore';
 import { notFound } from './errors';
+import { snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type SnapshotStore } from './snapshots';
+
+/** Snapshots for this process: read on every cold load; written only where the process may write the table. */
+export interface SnapshotUse {
+  store: SnapshotStore;
+  write: boolean;
+  /** Commits between two snapshots (SNAPSHOT_INTERVAL). */
+  interval?: number;
+}
 
 export interface CachedGame {
   state: GameState;
@@ -13,6 +22,11 @@ export interface CachedGame {
   viewers?: ViewerRecord[];
   /** The tokens issued after creation that this process has read (credentials.ts). */
   issuedTokens?: IssuedToken[];
+  /**
+   * Loaded from a snapshot: the hashes of the commandIds before its recent ones, which the
+   * state's own map does not hold (snapshots.ts); a retry whose hash is there is looked up in the store.
+   */
+  olderCommandIds?: Uint32Array;
 }
 
 /**
@@ -30,7 +44,18 @@ export class GameCache {
     private readonly size: number,
     /** This process is its store's only writer: a cached game is always current. */
     private readonly soleWriter: boolean,
+    private readonly snapshots?: SnapshotUse,
   ) {}
+
+  /** After a commit: the game's snapshot when one is due (a cache: a failure costs a longer cold load, nothing else). */
+  async committed(game: CachedGame): Promise<void> {
+    if (!this.snapshots?.write) return;
+    const interval = this.snapshots.interval ?? SNAPSHOT_INTERVAL;
+    if (!snapshotDue(game.state.version, interval)) return;
+    const snapshot = snapshotOf(game.state, game.olderCommandIds);
+    if (!snapshotDue(game.state.version, snapshotSpacing(snapshot, interval))) return;
+    await this.snapshots.store.write(game.state.gameId, snapshot).catch(() => {});
+  }
 
   peek(gameId: string): CachedGame | undefined {
     return this.games.get(gameId);
@@ -70,13 +95,38 @@ export class GameCache {
   private async fold(gameId: string): Promise<CachedGame> {
     const secrets = await this.store.readSecrets(gameId);
     if (!secrets) throw notFound();
+    const game: CachedGame = { ...((await this.fromSnapshot(gameId)) ?? { state: await this.fromCommitOne(gameId) }), secrets };
+    this.offer(gameId, game);
+    return this.games.get(gameId)!;
+  }
+
+  /** The snapshot's state and the commits after it, when the snapshot can be trusted: it must chain into them. */
+  private async fromSnapshot(gameId: string): Promise<{ state: GameState; olderCommandIds: Uint32Array } | undefined> {
+    if (!this.snapshots) return undefined;
+    const snapshot = await this.snapshots.store.read(gameId).catch(() => undefined);
+    const held = snapshot && stateOf(gameId, snapshot);
+    if (!held) return undefined;
+    let { state } = held;
+    const after = await this.store.read(gameId, state.version);
+    if (after.length === 0) {
+      // Nothing after it: the commit it names must be the one stored.
+      const [named] = await this.store.read(gameId, state.version - 1, 1);
+      return named?.hash === state.lastHash ? held : undefined;
+    }
+    if (after[0].seq !== state.version + 1 || after[0].prevHash !== state.lastHash) return undefined;
+    for (const commit of after) state = evolveGame(state, commit);
+    return { state, olderCommandIds: held.olderCommandIds };
+  }
+
+  private async fromCommitOne(gameId: string): Promise<GameState> {
     const commits = await this.store.read(gameId, 0);
     if (commits.length === 0) throw notFound();
     let state: GameState | undefined;
     for (const commit of commits) state = evolveGame(state, commit);
-    const game: CachedGame = { state: state!, secrets };
-    this.offer(gameId, game);
-    return this.games.get(gameId)!;
+    // A game long enough to have one gets its snapshot again (none yet, or one this code could not use).
+    const interval = this.snapshots?.interval ?? SNAPSHOT_INTERVAL;
+    if (this.snapshots?.write && state!.version >= interval) await this.snapshots.store.write(gameId, snapshotOf(state!)).catch(() => {});
+    return state!;
   }
 
   private remember(gameId: string, game: CachedGame): void {

@@ -7,13 +7,14 @@ import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
-import { ORGANIZER, type Command } from '../../domain/ruleset';
+import { ORGANIZER, type Command, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { IdempotencyKeyTaken, StoreUnavailable, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
 import { CommitWaiters } from './commitWaiters';
-import { GameCache, type CachedGame } from './gameCache';
+import { GameCache, type CachedGame, type SnapshotUse } from './gameCache';
+import { mayHoldCommandId } from './snapshots';
 import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
 import { ViewerRequest, Viewers } from './viewers';
@@ -48,6 +49,8 @@ export interface ServiceDeps {
   leases?: GameLeases;
   /** Counts creations by client (POST /games without a tournament's token, POST /tournaments); none: unbounded. */
   creationQuota?: CreationQuota;
+  /** Snapshots of long games, so that a cold process reads the last one and the commits after it (snapshots.ts). */
+  snapshots?: SnapshotUse;
   /** How many games a warm process keeps folded. */
   cacheSize?: number;
   /**
@@ -105,6 +108,18 @@ const MAX_APPEND_ATTEMPTS = 8;
 /** How long a creation's Idempotency-Key answers the same game. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
+/**
+ * The creation request as commit 1 records it: the ruleset's options for new games (its
+ * current rules version) added where the request does not set them. Only here, never in the
+ * domain's decideCreate, which also replays commit 1 of games created before those options.
+ */
+function withNewGameOptions(ruleset: Ruleset, body: CreateGameBody): CreateGameBody {
+  const extra = ruleset.newGameOptions;
+  const options = body.options ?? {};
+  if (!extra || typeof options !== 'object' || options === null || Array.isArray(options)) return body;
+  return { ...body, options: { ...extra, ...(options as Record<string, unknown>) } };
+}
+
 /** Random tokens, or with an Idempotency-Key, tokens derived from it. */
 function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
   const token = (role: string) => (master ? derivedToken(master, role) : newToken());
@@ -131,7 +146,7 @@ export class GameService {
   private readonly newGameId: () => string;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true);
+    this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true, deps.snapshots);
     this.seedVault = deps.seedVault;
     this.viewers = new Viewers(deps.store, deps.soleWriter === true);
     const tournamentTokens = new TournamentTokens(deps.store);
@@ -207,8 +222,9 @@ export class GameService {
     });
   }
 
-  private async create(body: CreateGameBody, tournament?: TournamentEntry, idempotent?: { master: Buffer; record: IdempotencyRecord }): Promise<CreatedGame> {
-    const ruleset = findRuleset(body.ruleset)!;
+  private async create(request: CreateGameBody, tournament?: TournamentEntry, idempotent?: { master: Buffer; record: IdempotencyRecord }): Promise<CreatedGame> {
+    const ruleset = findRuleset(request.ruleset)!;
+    const body = withNewGameOptions(ruleset, request);
     const seed = this.randomSeed();
     const commitment = commitmentOf(seed);
     let created;
@@ -322,7 +338,7 @@ export class GameService {
       const role = await this.credentials.actingRole(game, token);
       if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
       const actor = request.as ?? role;
-      const replay = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
+      const replay = await this.findRetry(game, commandId, command, actor, viaOrganizer);
       if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
       authorize(game.state, command.type, actor, viaOrganizer);
       const expiry = this.deps.expiry;
@@ -371,6 +387,7 @@ export class GameService {
         this.cache.offer(gameId, game);
         this.waiters.notify(gameId);
         this.announce(commit);
+        await this.cache.committed(game);
         return { created: true, version: commit.seq, commit, state: game.state };
       }
       // Another process (or an earlier, ambiguous write) took this seq: catch up from the
@@ -378,7 +395,7 @@ export class GameService {
       game = await this.cache.load(gameId, true);
       if (appended.existing.commandId === commandId) continue; // findRetry answers with it
       if (expectedVersion !== undefined) {
-        const again = await this.findRetry(game.state, commandId, command, actor, viaOrganizer);
+        const again = await this.findRetry(game, commandId, command, actor, viaOrganizer);
         if (again) return { created: false, version: game.state.version, commit: again, state: game.state };
         throw versionConflict(game.state.version);
       }
@@ -435,15 +452,15 @@ export class GameService {
 
   /** fairness-v1 §5: the same commandId returns the stored commit; a different command under it is refused. */
   private async findRetry(
-    state: GameState,
+    game: CachedGame,
     commandId: string,
     command: { type: string; payload: unknown },
     actor: string,
     viaOrganizer: boolean,
   ): Promise<Commit | undefined> {
-    const seq = state.commandIds.get(commandId);
+    const seq = await this.storedSeq(game, commandId);
     if (seq === undefined) return undefined;
-    const [stored] = await this.deps.store.read(state.gameId, seq - 1, 1);
+    const [stored] = await this.deps.store.read(game.state.gameId, seq - 1, 1);
     const same =
       stored.command.type === command.type &&
       canonicalJson(stored.command.payload ?? null) === canonicalJson(command.payload ?? null) &&
@@ -451,6 +468,18 @@ export class GameService {
       (stored.as === ORGANIZER) === viaOrganizer;
     if (!same) throw commandIdReused(seq);
     return stored;
+  }
+
+  /**
+   * The seq stored for a commandId: from the folded state, or, for a game loaded from a
+   * snapshot, from the store when the snapshot's hashes say it may be older (snapshots.ts).
+   */
+  private async storedSeq(game: CachedGame, commandId: string): Promise<number | undefined> {
+    const seq = game.state.commandIds.get(commandId);
+    if (seq !== undefined || !game.olderCommandIds || !mayHoldCommandId(game.olderCommandIds, commandId)) return seq;
+    const found = await this.deps.store.findCommandId(game.state.gameId, commandId);
+    if (found !== undefined && found <= game.state.version) game.state.commandIds.set(commandId, found);
+    return found;
   }
 
   /** GET /games/{id}. */

@@ -7,6 +7,7 @@ import { noSeedVault } from '../application/seedVault';
 import { kmsTokenMinter } from '../application/tokenMinter';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
+import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
 import { CreationQuota, quotaPolicyOf } from '../application/creationQuota';
 import { expiryPolicyOf } from '../application/gameExpiry';
@@ -75,6 +76,8 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
     // Every function tells when a game would be abandoned; only the commands function arms leases.
     expiry: expiryPolicyOf(process.env.ABANDONED_GAME_DAYS, 'ABANDONED_GAME_DAYS'),
     leases: new DynamoGameLeases(client, tableName),
+    // Every function reads snapshots; the one that commits writes them.
+    snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
     ...(tokenMinter ? { tokenMinter } : {}),
     ...(tokenMinter && quota ? { creationQuota: new CreationQuota(new DynamoCreationCounter(client, tableName), quota, now, tokenMinter.clientKey) } : {}),
   });

@@ -4,6 +4,7 @@ import { GameService } from '../application/gameService';
 import { noSeedVault } from '../application/seedVault';
 import type { Signer } from '../application/signer';
 import { DynamoEventStore } from '../store/dynamoStore';
+import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { apiGateway, type Gateway } from '../push/gateway';
 import { DynamoSubscriptions } from '../push/subscriptionStore';
 
@@ -29,7 +30,8 @@ export function requireEnv(name: string): string {
 /** The game table, read as the reads function reads it (never a #seed item: IAM denies it, infra/push.ts). */
 export const gameStore = () => new DynamoEventStore(dynamoClient(), requireEnv('TABLE_NAME'));
 
-export const readService = (store: DynamoEventStore) => new GameService({ store, signer: cannotSign, seedVault: noSeedVault });
+export const readService = (store: DynamoEventStore) =>
+  new GameService({ store, signer: cannotSign, seedVault: noSeedVault, snapshots: { store: new DynamoSnapshots(dynamoClient(), requireEnv('TABLE_NAME')), write: false } });
 
 export const subscriptionStore = () => new DynamoSubscriptions(dynamoClient(), requireEnv('CONNECTIONS_TABLE_NAME'));
 

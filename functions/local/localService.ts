@@ -25,6 +25,7 @@ import { CreationQuota, type QuotaPolicy } from '../application/creationQuota';
 import type { ExpiryPolicy } from '../application/gameExpiry';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
+import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { LocalSweeper } from './localSweeper';
 import { randomBytes } from 'node:crypto';
 
@@ -82,7 +83,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
   const creationQuota = options.creationQuota && new CreationQuota(new DynamoCreationCounter(dynamo.client, dynamo.tableName), options.creationQuota, now, tokenMinter.clientKey);
-  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, now, expiry: options.expiry, leases, creationQuota });
+  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = '';

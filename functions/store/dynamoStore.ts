@@ -216,6 +216,30 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  /** A filtered Query of the whole game (it reads every commit's capacity): only for retries a snapshot cannot answer. */
+  async findCommandId(gameId: string, commandId: string): Promise<number | undefined> {
+    return this.call(async () => {
+      let startKey: QueryCommandOutput['LastEvaluatedKey'];
+      do {
+        const page: QueryCommandOutput = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            FilterExpression: 'commandId = :commandId',
+            ExpressionAttributeValues: { ':pk': { S: gameId }, ':commandId': { S: commandId } },
+            ProjectionExpression: 'sk',
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        const found = page.Items?.[0]?.sk?.N;
+        if (found !== undefined) return Number(found);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return undefined;
+    });
+  }
+
   async readSecrets(gameId: string): Promise<GameSecrets | undefined> {
     return this.call(async () => {
       const result = await this.client.send(

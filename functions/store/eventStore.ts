@@ -85,6 +85,8 @@ export interface EventStore {
   readHead(gameId: string, seq: number): Promise<GameHead | undefined>;
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
   read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
+  /** The seq of the commit stored for this commandId, looking through the whole game (a retry older than a snapshot's recent commandIds). */
+  findCommandId(gameId: string, commandId: string): Promise<number | undefined>;
   readSecrets(gameId: string): Promise<GameSecrets | undefined>;
   /** Rewrites a game's secrets item (to encrypt a seed stored in plain text before seeds were encrypted). */
   replaceSecrets(gameId: string, secrets: GameSecrets): Promise<void>;

@@ -2,6 +2,7 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import type { CreationCounter } from '../application/creationQuota';
+import type { Snapshot, SnapshotStore } from '../application/snapshots';
 import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would. */
@@ -58,6 +59,10 @@ export class MemoryEventStore implements EventStore {
     const stream = this.streams.get(gameId) ?? [];
     const end = limit === undefined ? stream.length : Math.min(stream.length, after + limit);
     return stream.slice(Math.max(0, after), end).map((text) => JSON.parse(text));
+  }
+
+  async findCommandId(gameId: string, commandId: string): Promise<number | undefined> {
+    return (await this.read(gameId, 0)).find((commit) => commit.commandId === commandId)?.seq;
   }
 
   async readSecrets(gameId: string): Promise<GameSecrets | undefined> {
@@ -176,5 +181,21 @@ export class MemoryCreationCounter implements CreationCounter {
     if (n >= limit) return false;
     this.counts.set(key, n + 1);
     return true;
+  }
+}
+
+/** Snapshots in memory, for tests; stored as text, as a database would copy them. */
+export class MemorySnapshots implements SnapshotStore {
+  readonly stored = new Map<string, string>();
+  writes = 0;
+
+  async read(gameId: string): Promise<Snapshot | undefined> {
+    const text = this.stored.get(gameId);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  async write(gameId: string, snapshot: Snapshot): Promise<void> {
+    this.writes += 1;
+    this.stored.set(gameId, JSON.stringify(snapshot));
   }
 }

@@ -51,6 +51,10 @@ export class FaultyStore implements EventStore {
   read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
     return this.run('read', () => this.inner.read(gameId, after, limit));
   }
+  findCommandId(gameId: string, commandId: string): Promise<number | undefined> {
+    return this.run('read', () => this.inner.findCommandId(gameId, commandId));
+  }
+
   readSecrets(gameId: string): Promise<GameSecrets | undefined> {
     return this.run('readSecrets', () => this.inner.readSecrets(gameId));
   }

@@ -18,6 +18,7 @@ function slowFirstRead(inner: EventStore): EventStore {
     writeSeed: (gameId, seed) => inner.writeSeed(gameId, seed),
     append: (commit, head) => inner.append(commit, head),
     readHead: (gameId, seq) => inner.readHead(gameId, seq),
+    findCommandId: (gameId, commandId) => inner.findCommandId(gameId, commandId),
     readSecrets: (gameId) => inner.readSecrets(gameId),
     replaceSecrets: (gameId, secrets) => inner.replaceSecrets(gameId, secrets),
     addViewer: (gameId, viewer) => inner.addViewer(gameId, viewer),

@@ -37,6 +37,17 @@ describe.each(adapters)('event store contract: %s', (_name, makeStore) => {
     expect(JSON.stringify(commits)).not.toContain(secrets.serverSeed);
   });
 
+  it('finds the seq of a commandId anywhere in a game (pages of a game past 1 MB included), and nothing for one never used', async () => {
+    const store = makeStore();
+    const gameId = await newGame(store);
+    const big = (seq: number) => ({ ...sampleCommit(gameId, seq), command: { type: 'Roll', payload: { dice: 'd6', purpose: 'x'.repeat(20_000) } } });
+    for (let seq = 2; seq <= 70; seq++) await store.append(big(seq));
+    expect(await store.findCommandId(gameId, 'c3')).toBe(3);
+    expect(await store.findCommandId(gameId, 'c70')).toBe(70);
+    expect(await store.findCommandId(gameId, 'c71')).toBeUndefined();
+    expect(await store.findCommandId('g-no-such-game', 'c3')).toBeUndefined();
+  });
+
   it('refuses a second game under the same id', async () => {
     const store = makeStore();
     const gameId = await newGame(store);

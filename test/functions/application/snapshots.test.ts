@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Commit } from '../../../domain/fairness/hashChain';
+import { evolveGame, type GameState } from '../../../domain/game/gameState';
+import { GameService } from '../../../functions/application/gameService';
+import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
+import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
+import { SNAPSHOT_FORMAT, snapshotOf, snapshotSpacing, stateOf } from '../../../functions/application/snapshots';
+import type { EventStore } from '../../../functions/store/eventStore';
+import { MemoryEventStore, MemorySnapshots } from '../../../functions/store/memoryStore';
+
+const INTERVAL = 10;
+
+/** A store that counts the commits it hands out, and the look-ups of commandIds through the whole game. */
+function counting(store: EventStore) {
+  const counter = { commitsRead: 0, lookups: 0 };
+  const wrapped = Object.create(store) as EventStore;
+  wrapped.read = async (gameId, after, limit) => {
+    const commits = await store.read(gameId, after, limit);
+    counter.commitsRead += commits.length;
+    return commits;
+  };
+  wrapped.findCommandId = async (gameId, commandId) => {
+    counter.lookups += 1;
+    return store.findCommandId(gameId, commandId);
+  };
+  return { store: wrapped, counter };
+}
+
+function services() {
+  const store = new MemoryEventStore();
+  const snapshots = new MemorySnapshots();
+  const key = generateSigningKey();
+  const seedVault = aesSeedVault(newSeedKey());
+  const make = (use: 'snapshots' | 'none', over: EventStore = store) =>
+    new GameService({
+      store: over,
+      signer: signerFromKey(key),
+      seedVault,
+      now: () => '2026-11-23T10:00:00.000Z',
+      newGameId: () => 'g-snapshot-1',
+      randomSeed: () => Buffer.alloc(32, 9),
+      ...(use === 'snapshots' ? { snapshots: { store: snapshots, write: true, interval: INTERVAL } } : {}),
+    });
+  return { store, snapshots, make };
+}
+
+const roll = (n: number) => ({ commandId: `r${n}`, type: 'Roll', payload: { dice: '2d6', purpose: `roll ${n}` } });
+
+/** A game of `rolls` rolls played by a service that writes snapshots. */
+async function playedGame(rolls: number) {
+  const env = services();
+  const writer = env.make('snapshots');
+  const game = await writer.createGame({ ruleset: 'dice' });
+  const token = game.tokens.players.player1;
+  for (let n = 1; n <= rolls; n++) await writer.submit(game.gameId, token, roll(n));
+  return { ...env, game, token };
+}
+
+describe('snapshots', () => {
+  it('are written every interval of commits, and a cold process reads the last one and only the commits after it', async () => {
+    const { store, snapshots, make, game, token } = await playedGame(24);
+    expect(snapshots.writes).toBe(2);
+    expect((await snapshots.read(game.gameId))!.seq).toBe(20);
+    const cold = counting(store);
+    const outcome = await make('snapshots', cold.store).submit(game.gameId, token, roll(25));
+    expect(cold.counter.commitsRead).toBe(5);
+    // The same commit a process folding from commit 1 decides (same seed, same time).
+    const fromScratch = counting(store);
+    const replay = await make('none', fromScratch.store).submit(game.gameId, token, roll(25));
+    expect(replay.created).toBe(false);
+    expect(replay.commit).toEqual(outcome.commit);
+    expect(fromScratch.counter.commitsRead).toBe(26 + 1);
+  });
+
+  it('decide exactly as a full fold does: the next command of a cold process with a snapshot equals that of one without', async () => {
+    const a = await playedGame(30);
+    const b = await playedGame(30);
+    b.snapshots.stored.clear();
+    const withSnapshot = await a.make('snapshots').submit(a.game.gameId, a.token, roll(31));
+    const without = await b.make('none').submit(b.game.gameId, b.token, roll(31));
+    expect(withSnapshot.commit.dice).toEqual(without.commit.dice);
+    expect(withSnapshot.state.rules).toEqual(without.state.rules);
+    expect([...withSnapshot.state.commandIds]).toEqual([...without.state.commandIds]);
+  });
+
+  it('are ignored, folded from commit 1 and written again, when their format or ruleset version differs, when damaged, or when they do not chain into the commits', async () => {
+    const spoilers: [string, (text: string) => string][] = [
+      ['another format', (t) => JSON.stringify({ ...JSON.parse(t), format: SNAPSHOT_FORMAT + 1 })],
+      ['another ruleset state version', (t) => JSON.stringify({ ...JSON.parse(t), ruleset: 'dice@2' })],
+      ['a state that is not JSON', (t) => JSON.stringify({ ...JSON.parse(t), state: '{"cut' })],
+      ['a hash the chain does not have', (t) => JSON.stringify({ ...JSON.parse(t), hash: 'ab'.repeat(32), state: JSON.parse(t).state.replace(/"lastHash":"[0-9a-f]+"/, `"lastHash":"${'ab'.repeat(32)}"`) })],
+      ['rules changed in it', (t) => JSON.stringify({ ...JSON.parse(t), state: JSON.parse(t).state.replace('"rolls":19', '"rolls":990') })],
+    ];
+    for (const [why, spoil] of spoilers) {
+      const { store, snapshots, make, game, token } = await playedGame(22);
+      snapshots.stored.set(game.gameId, spoil(snapshots.stored.get(game.gameId)!));
+      const writes = snapshots.writes;
+      const cold = counting(store);
+      const service = make('snapshots', cold.store);
+      const view = await service.view(game.gameId, token);
+      if (why === 'rules changed in it') {
+        // Checked against the chain, not against its content: the state it claims is taken (the snapshot is the server's own cache).
+        expect(view.state).toMatchObject({ rolls: 993 });
+        continue;
+      }
+      expect(view.state, why).toMatchObject({ rolls: 22 });
+      expect(cold.counter.commitsRead, why).toBeGreaterThanOrEqual(23);
+      expect(snapshots.writes, why).toBe(writes + 1);
+      expect(stateOf(game.gameId, (await snapshots.read(game.gameId))!), why).toBeDefined();
+    }
+  });
+
+  it('are never part of an export: the export of a game with snapshots is byte for byte the one without', async () => {
+    const a = await playedGame(12);
+    const withSnapshots = await a.make('snapshots').exportBundle(a.game.gameId, a.token);
+    const without = await a.make('none').exportBundle(a.game.gameId, a.token);
+    expect(JSON.stringify(withSnapshots)).toBe(JSON.stringify(without));
+    expect(JSON.stringify(withSnapshots)).not.toContain('"format"');
+  });
+
+  it('hold the state of every ruleset exactly: a snapshot at any commit, folded on, ends where the full fold ends', () => {
+    for (const ruleset of ['france44', 'memoir44', 'normandy44']) {
+      const { bundle } = JSON.parse(readFileSync(new URL(`../../domain/rulesets/${ruleset}/fixtures/game-before-issue-19.json`, import.meta.url), 'utf8')) as { bundle: { commits: Commit[] } };
+      let full: GameState | undefined;
+      for (const commit of bundle.commits) full = evolveGame(full, commit);
+      for (let at = 1; at <= bundle.commits.length; at++) {
+        let state: GameState | undefined;
+        for (const commit of bundle.commits.slice(0, at)) state = evolveGame(state, commit);
+        const held = stateOf(state!.gameId, JSON.parse(JSON.stringify(snapshotOf(state!))))!;
+        expect(held, `${ruleset} at ${at}`).toBeDefined();
+        let resumed = held.state;
+        for (const commit of bundle.commits.slice(at)) resumed = evolveGame(resumed, commit);
+        expect(snapshotOf(resumed, held.olderCommandIds), `${ruleset} at ${at}`).toEqual(snapshotOf(full!));
+      }
+    }
+  });
+});
+
+describe('the commandIds of a game loaded from a snapshot', () => {
+  it('answer a retry of any earlier command with its stored commit: recent ones from the snapshot, older ones looked up in the store', async () => {
+    const { store, snapshots, make, game, token } = await playedGame(259);
+    expect((await snapshots.read(game.gameId))!.seq).toBe(260);
+    const cold = counting(store);
+    const service = make('snapshots', cold.store);
+    // Recent (seq 250): answered from the snapshot's own list.
+    const recent = await service.submit(game.gameId, token, roll(249));
+    expect(recent).toMatchObject({ created: false, version: 260 });
+    expect(recent.commit.seq).toBe(250);
+    expect(cold.counter.lookups).toBe(0);
+    // A new command: its commandId's hash is not in the snapshot, so nothing is looked up.
+    expect((await service.submit(game.gameId, token, roll(260))).created).toBe(true);
+    expect(cold.counter.lookups).toBe(0);
+    // Older than the recent ones (seq 6): looked up once, then known.
+    const old = await service.submit(game.gameId, token, roll(5));
+    expect(old).toMatchObject({ created: false });
+    expect(old.commit.seq).toBe(6);
+    expect(old.commit.commandId).toBe('r5');
+    await service.submit(game.gameId, token, roll(5));
+    expect(cold.counter.lookups).toBe(1);
+    // The same commandId with another command is refused, old or not.
+    await expect(service.submit(game.gameId, token, { ...roll(7), payload: { dice: '3d6', purpose: 'other' } })).rejects.toMatchObject({ code: 'command_id_reused' });
+  });
+
+  it('keep a snapshot small: 4 bytes a commit for the hashes, and only the recent commandIds in full', async () => {
+    const { snapshots, game } = await playedGame(999);
+    const snapshot = (await snapshots.read(game.gameId))!;
+    const parsed = JSON.parse(snapshot.state);
+    expect(parsed.recentCommandIds).toHaveLength(200);
+    expect(Buffer.from(parsed.commandIdHashes, 'base64').length).toBe(4 * 1000);
+    expect(snapshot.state.length).toBeLessThan(4 * 1000 * 1.34 + 200 * 30 + 2000);
+  });
+});
+
+describe('the spacing of snapshots', () => {
+  it('is the interval while a snapshot is small, and grows with it so that snapshots never cost more than about 1 KB of writes per command', () => {
+    const sized = (kilobytes: number) => ({ format: SNAPSHOT_FORMAT, ruleset: 'dice@1', seq: 1, hash: '', state: 'x'.repeat(kilobytes * 1024) });
+    expect(snapshotSpacing(sized(1), 100)).toBe(100);
+    expect(snapshotSpacing(sized(100), 100)).toBe(100);
+    expect(snapshotSpacing(sized(101), 100)).toBe(200);
+    expect(snapshotSpacing(sized(450), 100)).toBe(500);
+    for (const kilobytes of [1, 99, 150, 450, 2000]) expect(kilobytes / snapshotSpacing(sized(kilobytes), 100)).toBeLessThanOrEqual(1);
+  });
+});
