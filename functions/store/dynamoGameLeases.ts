@@ -14,6 +14,7 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import { secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
+import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
 import { StoreUnavailable } from './eventStore';
 import { isTransientAwsError } from './transientErrors';
 
@@ -90,13 +91,13 @@ export class DynamoGameLeases implements GameLeases {
 
   /**
    * The seed first (once it is gone no die of the game can be drawn), then the commits, the
-   * secrets, the spectator links and issued tokens, and the lease last: a sweep cut short is
+   * secrets, the spectator links, issued tokens and snapshots, and the lease last: a sweep cut short is
    * found again by its lease and finishes.
    */
   async deleteGame(gameId: string): Promise<void> {
     await this.call(async () => {
       await this.deleteKeys([seedKey(gameId)].map((pk) => ({ pk: { S: pk }, sk: { N: '0' } })));
-      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId)]) await this.deleteKeys(await this.keysUnder(pk));
+      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
       await this.deleteKeys([{ pk: { S: secretsKey(gameId) }, sk: { N: '0' } }, leaseKey(gameId)]);
     });
   }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
 import { DynamoCreationCounter } from '../../../functions/store/dynamoCreationCounter';
 import { DynamoGameLeases } from '../../../functions/store/dynamoGameLeases';
+import { DynamoSnapshots } from '../../../functions/store/dynamoSnapshots';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
 import type { GameSecrets } from '../../../functions/store/eventStore';
 import { sampleCommit } from '../../support/commits';
@@ -27,12 +28,13 @@ async function keysOf(gameId: string): Promise<string[]> {
   return (page.Items ?? []).map((item) => `${item.pk.S}/${item.sk.N}`).filter((key) => key.includes(gameId));
 }
 
-/** A game with every kind of item: 60 commits (more than one batch of deletes), seed, secrets, a spectator link, an issued token, a lease. */
+/** A game with every kind of item: 60 commits (more than one batch of deletes), seed, secrets, a spectator link, an issued token, a snapshot in two parts, a lease. */
 async function fullGame(gameId: string) {
   await store.createGame(sampleCommit(gameId, 1, 'create'), secrets, undefined, 'sealed-seed');
   for (let seq = 2; seq <= 60; seq++) await store.append(sampleCommit(gameId, seq));
   await store.addViewer(gameId, { viewerId: 'v-1', tokenHash: '22'.repeat(32), createdAt: '2026-11-22T10:00:00.000Z', revoked: false });
   await store.addIssuedToken(gameId, { tokenId: 'k-1', role: 'player1', tokenHash: '33'.repeat(32), createdAt: '2026-11-22T10:00:00.000Z' });
+  await new DynamoSnapshots(dynamo.client, dynamo.tableName).write(gameId, { format: 1, ruleset: 'dice@1', seq: 60, hash: '00'.repeat(32), state: 'x'.repeat(400_000) });
   await leases.arm(gameId, 1_000);
 }
 
@@ -40,10 +42,10 @@ describe('game leases in DynamoDB (dynalite)', () => {
   it('deletes every item of a game, the seed and the lease included, and nothing of another game', async () => {
     await fullGame('g-lease-a');
     await fullGame('g-lease-b');
-    expect((await keysOf('g-lease-a')).length).toBe(60 + 5);
+    expect((await keysOf('g-lease-a')).length).toBe(60 + 7);
     await leases.deleteGame('g-lease-a');
     expect(await keysOf('g-lease-a')).toEqual([]);
-    expect((await keysOf('g-lease-b')).length).toBe(60 + 5);
+    expect((await keysOf('g-lease-b')).length).toBe(60 + 7);
     expect(await store.readSeed('g-lease-b')).toBe('sealed-seed');
   });
 
