@@ -16,8 +16,8 @@ export interface CachedGame {
   secrets: GameSecrets;
   /** The sealed server seed, once read from its item (only by the functions that roll). */
   sealedSeed?: string;
-  /** The game key for the entropy so far: derived once, not per die. */
-  gameKey?: { entropyCount: number; key: Uint8Array };
+  /** The game key for a list of entropy contributions (as JSON): derived once, not per die. */
+  gameKey?: { entropy: string; key: Uint8Array };
   /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */
   viewers?: ViewerRecord[];
   /** The tokens issued after creation that this process has read (credentials.ts). */
@@ -47,13 +47,13 @@ export class GameCache {
     private readonly snapshots?: SnapshotUse,
   ) {}
 
-  /** After a commit: the game's snapshot when one is due (a cache: a failure costs a longer cold load, nothing else). */
-  async committed(game: CachedGame): Promise<void> {
+  /** After commits from `previousVersion` on: the game's snapshot when one is due (a cache: a failure costs a longer cold load, nothing else). */
+  async committed(game: CachedGame, previousVersion: number): Promise<void> {
     if (!this.snapshots?.write) return;
     const interval = this.snapshots.interval ?? SNAPSHOT_INTERVAL;
-    if (!snapshotDue(game.state.version, interval)) return;
+    if (!snapshotDue(previousVersion, game.state.version, interval)) return;
     const snapshot = snapshotOf(game.state, game.olderCommandIds);
-    if (!snapshotDue(game.state.version, snapshotSpacing(snapshot, interval))) return;
+    if (!snapshotDue(previousVersion, game.state.version, snapshotSpacing(snapshot, interval))) return;
     await this.snapshots.store.write(game.state.gameId, snapshot).catch(() => {});
   }
 

@@ -6,7 +6,7 @@ import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain'
 import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
-import { evolveGame, type GameState } from '../../domain/game/gameState';
+import { cloneGame, evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
@@ -14,6 +14,7 @@ import { verifyBundle, type ExportBundle, type VerificationReport } from '../../
 import { IdempotencyKeyTaken, StoreUnavailable, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
 import { CommitWaiters } from './commitWaiters';
 import { GameCache, type CachedGame, type SnapshotUse } from './gameCache';
+import { GroupQueue, type Queued } from './groupQueue';
 import { mayHoldCommandId } from './snapshots';
 import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
@@ -51,6 +52,8 @@ export interface ServiceDeps {
   creationQuota?: CreationQuota;
   /** Snapshots of long games, so that a cold process reads the last one and the commits after it (snapshots.ts). */
   snapshots?: SnapshotUse;
+  /** How many waiting commands of one game one write takes (MAX_GROUP); 1 where the store keeps one commit per item. */
+  maxGroup?: number;
   /** How many games a warm process keeps folded. */
   cacheSize?: number;
   /**
@@ -120,6 +123,24 @@ function withNewGameOptions(ruleset: Ruleset, body: CreateGameBody): CreateGameB
   return { ...body, options: { ...extra, ...(options as Record<string, unknown>) } };
 }
 
+/** fairness-v1 §5: a retry is the same command (type, payload, actor, sent "as") under the same commandId. */
+function sameCommand(stored: Commit, command: { type: string; payload: unknown }, actor: string, viaOrganizer: boolean): boolean {
+  return (
+    stored.command.type === command.type &&
+    canonicalJson(stored.command.payload ?? null) === canonicalJson(command.payload ?? null) &&
+    stored.actor === actor &&
+    (stored.as === ORGANIZER) === viaOrganizer
+  );
+}
+
+interface AppendJob {
+  token: string | undefined;
+  request: AppendRequest;
+}
+
+/** How many waiting commands of one game one write takes: well under DynamoDB's 400 KB item with commits up to 16 KB each. */
+export const MAX_GROUP = 16;
+
 /** Random tokens, or with an Idempotency-Key, tokens derived from it. */
 function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
   const token = (role: string) => (master ? derivedToken(master, role) : newToken());
@@ -134,6 +155,7 @@ function creationTokens(sides: readonly string[], master: Buffer | undefined): {
 export class GameService {
   private readonly cache: GameCache;
   private readonly locks = new KeyedLock();
+  private readonly appends: GroupQueue<AppendJob, CommandOutcome>;
   private readonly waiters = new CommitWaiters();
   private readonly seedVault: SeedVault;
   private readonly viewers: Viewers;
@@ -147,6 +169,7 @@ export class GameService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true, deps.snapshots);
+    this.appends = new GroupQueue((gameId, group) => this.appendGroup(gameId, group), deps.maxGroup ?? 1);
     this.seedVault = deps.seedVault;
     this.viewers = new Viewers(deps.store, deps.soleWriter === true);
     const tournamentTokens = new TournamentTokens(deps.store);
@@ -296,15 +319,11 @@ export class GameService {
 
   /** POST /games/{id}/commands. */
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
-    return this.locks.run(gameId, () => this.submitLocked(gameId, token, body));
-  }
-
-  private async submitLocked(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     // Optimistic: a warm process decides on its cached state; if another process has
-    // appended since, the conditional put loses and the loop below catches up.
+    // appended since, the conditional write loses and the group is decided again.
     const game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
     const role = await this.credentials.actingRole(game, token);
-    await this.moveLegacySeed(game);
+    await this.locks.run(gameId, () => this.moveLegacySeed(game));
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion, as } = request.data;
@@ -325,42 +344,129 @@ export class GameService {
     return this.decideAndAppend(game, token, { commandId, command: { type, payload: check.payload }, as, expectedVersion });
   }
 
-  /** Decides a command on the folded game and appends its commit; the caller holds the game's lock. */
-  private async decideAndAppend(game: CachedGame, token: string | undefined, request: AppendRequest): Promise<CommandOutcome> {
-    const { gameId } = game.state;
-    const { commandId, command, expectedVersion } = request;
-    const viaOrganizer = request.as !== undefined;
-    for (let attempt = 1; ; attempt++) {
+  /** Decides a command on the folded game and appends its commit, in a group with the commands of the game that wait with it. */
+  private decideAndAppend(game: CachedGame, token: string | undefined, request: AppendRequest): Promise<CommandOutcome> {
+    return this.appends.submit(game.state.gameId, { token, request });
+  }
+
+  /**
+   * Group commit: the waiting commands of one game decided in arrival order against the folded
+   * state, each its own commit (its seq, its dice, chained to the one before), written with one
+   * conditional write. A command the rules refuse is answered at once and takes no seq; a
+   * retried commandId gets its stored commit. When the write loses to another writer, the
+   * group is decided again on the store's state (bounded); when it fails or its answer is
+   * lost, none of the group is acknowledged: each client retries with its commandId.
+   */
+  private async appendGroup(gameId: string, group: Queued<AppendJob, CommandOutcome>[]): Promise<void> {
+    let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
+    let open = group;
+    // A state just read from the store (or a sole writer's) is current: an expectedVersion beyond it is a conflict, not a stale cache.
+    let current = this.deps.soleWriter === true;
+    for (let attempt = 1; open.length > 0; attempt++) {
       // Bounded on every path: a game that keeps moving under us answers 503, never spins.
-      if (attempt > MAX_APPEND_ATTEMPTS) throw new StoreUnavailable();
-      // Judged on the state the command is decided on: a token revoked or reissued by a
-      // commit this process has only now read no longer acts.
-      const role = await this.credentials.actingRole(game, token);
-      if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
-      const actor = request.as ?? role;
-      const replay = await this.findRetry(game, commandId, command, actor, viaOrganizer);
-      if (replay) return { created: false, version: game.state.version, commit: replay, state: game.state };
-      authorize(game.state, command.type, actor, viaOrganizer);
-      const expiry = this.deps.expiry;
-      if (expires(expiry, game.state, game.secrets.tournamentId) && abandonedAt(expiry, game.state.lastRecordedAt) <= Date.parse(this.now())) {
-        throw gameAbandoned(expiry, game.state.lastRecordedAt);
+      if (attempt > MAX_APPEND_ATTEMPTS) {
+        for (const entry of open) entry.reject(new StoreUnavailable());
+        return;
       }
-      if (expectedVersion !== undefined && expectedVersion !== game.state.version && !game.state.sealed) {
-        // The cache may be behind what the client saw: judge against the store.
-        const cachedVersion = game.state.version;
+      const plan = await this.planGroup(game, open, current);
+      if (plan.stale) {
+        // A command expects a version beyond this cache's: judge against the store.
         game = await this.cache.load(gameId, true);
-        if (game.state.version !== cachedVersion) continue;
-        throw versionConflict(game.state.version);
+        current = true;
+        open = plan.open;
+        continue;
       }
-      const seq = game.state.version + 1;
-      const dice = new FairnessDice(await this.gameKey(game), seq);
-      const sealing = command.type === 'Seal';
-      const events = decideGame(game.state, command, { actor, dice, now: this.now(), serverSeed: sealing ? (await this.serverSeed(game)).toString('hex') : undefined });
-      const { commit, head } = await this.signCommit(
-        {
-          gameId,
+      if (plan.accepted.length === 0) return;
+      const before = game.state;
+      const commits = await this.signGroup(plan.accepted.map((a) => a.draft), plan.state);
+      let appended;
+      try {
+        appended = await this.deps.store.appendGroup(commits.map((c) => c.commit), commits.at(-1)!.head);
+      } catch (error) {
+        // The write may have landed with its answer lost: trust the store, not this cache, next time.
+        this.cache.forget(gameId);
+        for (const entry of [...plan.accepted.map((a) => a.entry), ...plan.duplicates.map((d) => d.entry)]) entry.reject(error);
+        return;
+      }
+      if (!appended.ok) {
+        // Another process (or an earlier, ambiguous write) took the first seq: catch up from the store and decide again.
+        game = await this.cache.load(gameId, true);
+        current = true;
+        open = [...plan.accepted.map((a) => a.entry), ...plan.duplicates.map((d) => d.entry)];
+        continue;
+      }
+      game.state = plan.state;
+      this.cache.offer(gameId, game);
+      await this.keepLease(before, game.state, game.secrets.tournamentId);
+      this.waiters.notify(gameId);
+      for (const { commit } of commits) this.announce(commit);
+      plan.accepted.forEach(({ entry }, i) => entry.resolve({ created: true, version: commits[i].commit.seq, commit: commits[i].commit, state: game.state }));
+      for (const { entry, seq, actor, viaOrganizer } of plan.duplicates) {
+        const stored = commits.find((c) => c.commit.seq === seq)!.commit;
+        if (sameCommand(stored, entry.job.request.command, actor, viaOrganizer)) {
+          entry.resolve({ created: false, version: game.state.version, commit: stored, state: game.state });
+        } else {
+          entry.reject(commandIdReused(seq));
+        }
+      }
+      await this.cache.committed(game, before.version);
+      return;
+    }
+  }
+
+  /**
+   * Decides each waiting command in turn on a copy of the state, answering those refused or
+   * already stored; `stale` when a command names a version beyond this state (the cache is
+   * behind the store).
+   */
+  private async planGroup(game: CachedGame, entries: Queued<AppendJob, CommandOutcome>[], current: boolean) {
+    let state = cloneGame(game.state);
+    const accepted: { entry: Queued<AppendJob, CommandOutcome>; draft: CommitDraft }[] = [];
+    const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
+    const planned = new Map<string, number>();
+    for (const [index, entry] of entries.entries()) {
+      const { token, request } = entry.job;
+      const { commandId, command, expectedVersion } = request;
+      const viaOrganizer = request.as !== undefined;
+      try {
+        // Judged on the state the command is decided on: a token revoked or reissued by a
+        // commit before it (stored, or earlier in this group) no longer acts.
+        const view: CachedGame = { ...game, state };
+        const role = await this.credentials.actingRole(view, token);
+        if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
+        const actor = request.as ?? role;
+        const inGroup = planned.get(commandId);
+        if (inGroup !== undefined) {
+          // The same commandId twice in one group: answered with the first once it is stored.
+          duplicates.push({ entry, seq: inGroup, actor, viaOrganizer });
+          continue;
+        }
+        const replay = await this.findRetry(view, commandId, command, actor, viaOrganizer);
+        if (replay) {
+          // Known from now on (found in the store for a game loaded from a snapshot).
+          if (replay.seq <= game.state.version) game.state.commandIds.set(commandId, replay.seq);
+          entry.resolve({ created: false, version: state.version, commit: replay, state });
+          continue;
+        }
+        authorize(state, command.type, actor, viaOrganizer);
+        const expiry = this.deps.expiry;
+        if (expires(expiry, state, game.secrets.tournamentId) && abandonedAt(expiry, state.lastRecordedAt) <= Date.parse(this.now())) {
+          throw gameAbandoned(expiry, state.lastRecordedAt);
+        }
+        if (expectedVersion !== undefined && expectedVersion !== state.version && !state.sealed) {
+          if (!current && expectedVersion > state.version && accepted.length === 0 && duplicates.length === 0) {
+            return { stale: true as const, open: entries.slice(index), accepted, duplicates, state };
+          }
+          throw versionConflict(state.version);
+        }
+        const seq = state.version + 1;
+        const dice = new FairnessDice(await this.gameKey(game, state), seq);
+        const sealing = command.type === 'Seal';
+        const events = decideGame(state, command, { actor, dice, now: this.now(), serverSeed: sealing ? (await this.serverSeed(game)).toString('hex') : undefined });
+        const draft: CommitDraft = {
+          gameId: state.gameId,
           seq,
-          prevHash: game.state.lastHash,
+          prevHash: state.lastHash,
           commandId,
           actor,
           viaOrganizer,
@@ -369,37 +475,30 @@ export class GameService {
           dice: dice.drawn,
           recordedAt: this.now(),
           kid: this.deps.signer.kid,
-        },
-        game.state.sealed || events.some((e) => e.type === 'GameSealed'),
-      );
-      let appended;
-      try {
-        appended = await this.deps.store.append(commit, head);
+        };
+        const { unsigned, hash } = hashedCommit(draft);
+        state = evolveGame(state, { ...unsigned, hash, signature: '' });
+        planned.set(commandId, seq);
+        accepted.push({ entry, draft });
       } catch (error) {
-        // The write may have landed with its answer lost: trust the store, not this cache, next time.
-        this.cache.forget(gameId);
-        throw error;
-      }
-      if (appended.ok) {
-        const before = game.state;
-        game.state = evolveGame(game.state, commit);
-        await this.keepLease(before, game.state, game.secrets.tournamentId);
-        this.cache.offer(gameId, game);
-        this.waiters.notify(gameId);
-        this.announce(commit);
-        await this.cache.committed(game);
-        return { created: true, version: commit.seq, commit, state: game.state };
-      }
-      // Another process (or an earlier, ambiguous write) took this seq: catch up from the
-      // store, then retry unless the client pinned a version.
-      game = await this.cache.load(gameId, true);
-      if (appended.existing.commandId === commandId) continue; // findRetry answers with it
-      if (expectedVersion !== undefined) {
-        const again = await this.findRetry(game, commandId, command, actor, viaOrganizer);
-        if (again) return { created: false, version: game.state.version, commit: again, state: game.state };
-        throw versionConflict(game.state.version);
+        entry.reject(error);
       }
     }
+    return { stale: false as const, open: [], accepted, duplicates, state };
+  }
+
+  /** Signs each commit of a group, and the head of its last (sealed when the group seals the game). */
+  private async signGroup(drafts: CommitDraft[], after: GameState): Promise<{ commit: Commit; head?: GameHead }[]> {
+    const signer = this.deps.signer;
+    const signed = await Promise.all(
+      drafts.map(async (draft) => {
+        const { unsigned, hash } = hashedCommit(draft);
+        return { ...unsigned, hash, signature: await signer.sign(hash) } as Commit;
+      }),
+    );
+    const last = drafts.at(-1)!;
+    const head = await signGameHead({ gameId: last.gameId, seq: last.seq, lastHash: signed.at(-1)!.hash, sealed: after.sealed, at: last.recordedAt, kid: last.kid }, signer.sign);
+    return signed.map((commit, i) => (i === signed.length - 1 ? { commit, head } : { commit }));
   }
 
   /**
@@ -461,12 +560,7 @@ export class GameService {
     const seq = await this.storedSeq(game, commandId);
     if (seq === undefined) return undefined;
     const [stored] = await this.deps.store.read(game.state.gameId, seq - 1, 1);
-    const same =
-      stored.command.type === command.type &&
-      canonicalJson(stored.command.payload ?? null) === canonicalJson(command.payload ?? null) &&
-      stored.actor === actor &&
-      (stored.as === ORGANIZER) === viaOrganizer;
-    if (!same) throw commandIdReused(seq);
+    if (!sameCommand(stored, command, actor, viaOrganizer)) throw commandIdReused(seq);
     return stored;
   }
 
@@ -656,10 +750,11 @@ export class GameService {
     game.sealedSeed = sealed;
   }
 
-  private async gameKey(game: CachedGame): Promise<Uint8Array> {
-    const entropyCount = game.state.entropy.length;
-    if (game.gameKey?.entropyCount !== entropyCount) {
-      game.gameKey = { entropyCount, key: gameKeyOf(await this.serverSeed(game), game.state.gameId, game.state.entropy) };
+  /** The game key for a state's entropy (fairness-v1 §3): derived once for each list of contributions, not per die. */
+  private async gameKey(game: CachedGame, state: GameState): Promise<Uint8Array> {
+    const entropy = JSON.stringify(state.entropy);
+    if (game.gameKey?.entropy !== entropy) {
+      game.gameKey = { entropy, key: gameKeyOf(await this.serverSeed(game), state.gameId, state.entropy) };
     }
     return game.gameKey.key;
   }

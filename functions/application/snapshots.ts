@@ -124,8 +124,8 @@ export function stateOf(gameId: string, snapshot: Snapshot): SnapshotState | und
   }
 }
 
-/** A snapshot is due after every `interval`-th commit. */
-export const snapshotDue = (seq: number, interval = SNAPSHOT_INTERVAL) => seq % interval === 0;
+/** A snapshot is due when commits from `from` (exclusive) to `to` pass a multiple of `interval` (a group may step over one). */
+export const snapshotDue = (from: number, to: number, interval = SNAPSHOT_INTERVAL) => Math.floor(from / interval) !== Math.floor(to / interval);
 
 /**
  * Commits between two snapshots of this size: `interval`, or a multiple of it once the

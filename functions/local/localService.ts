@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { GameService } from '../application/gameService';
+import { GameService, MAX_GROUP } from '../application/gameService';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
 import { createHandlers } from '../http/handlers';
@@ -72,7 +72,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const seedKey = options.dataDir ? loadOrCreateSeedKey(options.dataDir) : newSeedKey();
   const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
   if (options.dataDir) sealDataDir(options.dataDir);
-  const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName);
+  // Group commit: this process takes many requests at once, and writes the commands of a game that wait together in one item.
+  const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true });
   const seedVault = aesSeedVault(seedKey);
   if (options.dataDir) await encryptPlainSeeds(dynamo, dynamoStore, seedVault);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
@@ -83,7 +84,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
   const creationQuota = options.creationQuota && new CreationQuota(new DynamoCreationCounter(dynamo.client, dynamo.tableName), options.creationQuota, now, tokenMinter.clientKey);
-  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
+  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, maxGroup: MAX_GROUP, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = '';

@@ -10,10 +10,9 @@ import {
   type ScanCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
-import { secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
+import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
 import { StoreUnavailable } from './eventStore';
 import { isTransientAwsError } from './transientErrors';
@@ -74,7 +73,7 @@ export class DynamoGameLeases implements GameLeases {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': { S: gameId } },
-          ProjectionExpression: '#commit, head',
+          ProjectionExpression: '#commit, commits, head',
           ExpressionAttributeNames: { '#commit': 'commit' },
           ScanIndexForward: false,
           Limit: 1,
@@ -82,8 +81,8 @@ export class DynamoGameLeases implements GameLeases {
         }),
       );
       const item = page.Items?.[0];
-      if (!item?.commit?.S) return undefined;
-      const commit = JSON.parse(item.commit.S) as Commit;
+      const commit = item && commitsOf(item).at(-1);
+      if (!commit) return undefined;
       const head = item.head?.S ? (JSON.parse(item.head.S) as GameHead) : undefined;
       return { recordedAt: commit.recordedAt, sealed: head?.sealed === true || commit.events.some((e) => e.type === 'GameSealed') };
     });

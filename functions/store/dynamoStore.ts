@@ -67,9 +67,26 @@ const commitItem = (commit: Commit, head?: GameHead): Record<string, AttributeVa
   ...(head ? { head: { S: JSON.stringify(head) } } : {}),
 });
 
+/** A group of commits in one item, keyed by its first seq (group commit: docs/append-protocol.md). */
+const groupItem = (commits: readonly Commit[], head?: GameHead): Record<string, AttributeValue> => ({
+  pk: { S: commits[0].gameId },
+  sk: { N: String(commits[0].seq) },
+  lastSeq: { N: String(commits.at(-1)!.seq) },
+  commandIds: { SS: commits.map((c) => c.commandId) },
+  commits: { S: `[${commits.map((c) => JSON.stringify(c)).join(',')}]` },
+  ...(head ? { head: { S: JSON.stringify(head) } } : {}),
+});
+
+/** The commits an item holds: one (`commit`) or a group (`commits`). */
+export function commitsOf(item: Record<string, AttributeValue>): Commit[] {
+  if (item.commits?.S) return JSON.parse(item.commits.S) as Commit[];
+  return item.commit?.S ? [JSON.parse(item.commit.S) as Commit] : [];
+}
+
 /**
  * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
- * attribute (byte-exact), commandId beside it. Append is one conditional put.
+ * attribute (byte-exact), commandId beside it. Append is one conditional put; with
+ * `groups`, a group of commits goes in one item keyed by its first seq.
  */
 export class DynamoEventStore implements EventStore {
   private lastListingSk = 0;
@@ -77,7 +94,12 @@ export class DynamoEventStore implements EventStore {
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
-    private readonly options: { transactions?: boolean } = {},
+    /**
+     * `transactions`: DynamoDB on AWS (a game's creation in one TransactWriteItems).
+     * `groups`: commits may be written several to an item (a process that takes many requests
+     * at once, such as the local server; a Lambda container takes one at a time and never does).
+     */
+    private readonly options: { transactions?: boolean; groups?: boolean } = {},
   ) {}
 
   /**
@@ -136,28 +158,32 @@ export class DynamoEventStore implements EventStore {
   }
 
   async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
+    return this.appendGroup([commit], head);
+  }
+
+  /**
+   * One conditional put for the whole group, keyed by its first seq: a lone commit as it
+   * always was (`commit`, `commandId`), a group of several as `commits` with their commandIds
+   * and last seq. Groups tile the seqs, so a writer whose version is stale always meets the
+   * item keyed by its first seq (docs/append-protocol.md).
+   */
+  async appendGroup(commits: readonly Commit[], head?: GameHead): Promise<AppendResult> {
+    if (commits.length === 0) throw new Error('an empty group');
+    if (commits.length > 1 && !this.options.groups) throw new Error('this store writes one commit per item');
+    const first = commits[0];
+    const item = commits.length === 1 ? commitItem(first, head) : groupItem(commits, head);
     return this.call(async () => {
       try {
-        await this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: commitItem(commit, head),
-            ConditionExpression: 'attribute_not_exists(sk)',
-          }),
-        );
+        await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(sk)' }));
         return { ok: true } as const;
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
         const existing = await this.client.send(
-          new GetItemCommand({
-            TableName: this.tableName,
-            Key: { pk: { S: commit.gameId }, sk: { N: String(commit.seq) } },
-            ConsistentRead: true,
-          }),
+          new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: first.gameId }, sk: { N: String(first.seq) } }, ConsistentRead: true }),
         );
-        const text = existing.Item?.commit?.S;
-        if (!text) throw new Error(`seq ${commit.seq} of ${commit.gameId} is taken but unreadable`);
-        return { ok: false, existing: JSON.parse(text) as Commit } as const;
+        const stored = existing.Item ? commitsOf(existing.Item)[0] : undefined;
+        if (!stored) throw new Error(`seq ${first.seq} of ${first.gameId} is taken but unreadable`);
+        return { ok: false, existing: stored } as const;
       }
     });
   }
@@ -187,8 +213,11 @@ export class DynamoEventStore implements EventStore {
           ConsistentRead: true,
         }),
       );
-      const text = result.Item?.head?.S;
-      return text ? (JSON.parse(text) as GameHead) : undefined;
+      let text = result.Item?.head?.S;
+      // The last commit of a group: its head is on the group's item, keyed by the group's first seq.
+      if (!result.Item && this.options.groups) text = (await this.itemHolding(gameId, seq))?.head?.S;
+      const head = text ? (JSON.parse(text) as GameHead) : undefined;
+      return head?.seq === seq ? head : undefined;
     });
   }
 
@@ -202,18 +231,38 @@ export class DynamoEventStore implements EventStore {
             TableName: this.tableName,
             KeyConditionExpression: 'pk = :pk AND sk > :after',
             ExpressionAttributeValues: { ':pk': { S: gameId }, ':after': { N: String(after) } },
-            ProjectionExpression: '#commit',
+            ProjectionExpression: '#commit, commits',
             ExpressionAttributeNames: { '#commit': 'commit' },
             ConsistentRead: true,
             ...(limit !== undefined ? { Limit: limit - commits.length } : {}),
             ExclusiveStartKey: startKey,
           }),
         );
-        for (const item of page.Items ?? []) commits.push(JSON.parse(item.commit.S!) as Commit);
+        for (const item of page.Items ?? []) commits.push(...commitsOf(item));
         startKey = page.LastEvaluatedKey;
       } while (startKey && (limit === undefined || commits.length < limit));
-      return commits;
+      // `after` inside a group (a page that ended mid-group, a retry's seq): the group's tail first.
+      if (this.options.groups && commits[0]?.seq !== after + 1 && after > 0) {
+        const holding = await this.itemHolding(gameId, after);
+        if (holding) commits.unshift(...commitsOf(holding).filter((c) => c.seq > after));
+      }
+      return limit === undefined ? commits : commits.slice(0, limit);
     });
+  }
+
+  /** The item whose commits include `seq`: the one with the greatest first seq not above it. */
+  private async itemHolding(gameId: string, seq: number): Promise<Record<string, AttributeValue> | undefined> {
+    const page = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk <= :seq',
+        ExpressionAttributeValues: { ':pk': { S: gameId }, ':seq': { N: String(seq) } },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return page.Items?.[0];
   }
 
   /** A filtered Query of the whole game (it reads every commit's capacity): only for retries a snapshot cannot answer. */
@@ -225,15 +274,16 @@ export class DynamoEventStore implements EventStore {
           new QueryCommand({
             TableName: this.tableName,
             KeyConditionExpression: 'pk = :pk',
-            FilterExpression: 'commandId = :commandId',
+            FilterExpression: 'commandId = :commandId OR contains(commandIds, :commandId)',
             ExpressionAttributeValues: { ':pk': { S: gameId }, ':commandId': { S: commandId } },
-            ProjectionExpression: 'sk',
+            ProjectionExpression: 'sk, commandIds, commits',
             ConsistentRead: true,
             ExclusiveStartKey: startKey,
           }),
         );
-        const found = page.Items?.[0]?.sk?.N;
-        if (found !== undefined) return Number(found);
+        const found = page.Items?.[0];
+        if (found?.commits) return commitsOf(found).find((c) => c.commandId === commandId)?.seq;
+        if (found?.sk?.N !== undefined) return Number(found.sk.N);
         startKey = page.LastEvaluatedKey;
       } while (startKey);
       return undefined;

@@ -81,6 +81,12 @@ export interface EventStore {
    * answers with the commit that took it.
    */
   append(commit: Commit, head?: GameHead): Promise<AppendResult>;
+  /**
+   * Appends consecutive commits (seqs first.seq … last.seq) with one conditional write, keyed
+   * by the first seq, and the signed head of the last; all or none are stored. When that seq
+   * is taken, answers with the commit that took it.
+   */
+  appendGroup(commits: readonly Commit[], head?: GameHead): Promise<AppendResult>;
   /** The signed head stored with commit `seq`; undefined for a commit stored without one. */
   readHead(gameId: string, seq: number): Promise<GameHead | undefined>;
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */

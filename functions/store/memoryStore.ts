@@ -46,12 +46,21 @@ export class MemoryEventStore implements EventStore {
   }
 
   async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
-    const stream = this.streams.get(commit.gameId);
-    if (!stream) throw new Error(`no game ${commit.gameId}`);
-    if (stream.length >= commit.seq) return { ok: false, existing: JSON.parse(stream[commit.seq - 1]) };
-    if (commit.seq !== stream.length + 1) throw new Error(`seq ${commit.seq} leaves a gap after ${stream.length}`);
-    stream.push(JSON.stringify(commit));
-    if (head) this.heads.set(`${commit.gameId}#${commit.seq}`, JSON.stringify(head));
+    return this.appendGroup([commit], head);
+  }
+
+  async appendGroup(commits: readonly Commit[], head?: GameHead): Promise<AppendResult> {
+    const first = commits[0];
+    const stream = this.streams.get(first.gameId);
+    if (!stream) throw new Error(`no game ${first.gameId}`);
+    if (stream.length >= first.seq) return { ok: false, existing: JSON.parse(stream[first.seq - 1]) };
+    if (first.seq !== stream.length + 1) throw new Error(`seq ${first.seq} leaves a gap after ${stream.length}`);
+    commits.forEach((commit, i) => {
+      if (commit.seq !== first.seq + i) throw new Error('a group holds consecutive seqs');
+    });
+    for (const commit of commits) stream.push(JSON.stringify(commit));
+    const last = commits.at(-1)!;
+    if (head) this.heads.set(`${last.gameId}#${last.seq}`, JSON.stringify(head));
     return { ok: true };
   }
 

@@ -45,6 +45,9 @@ export class FaultyStore implements EventStore {
   append(commit: Commit, head?: GameHead): Promise<AppendResult> {
     return this.run('append', () => this.inner.append(commit, head));
   }
+  appendGroup(commits: readonly Commit[], head?: GameHead): Promise<AppendResult> {
+    return this.run('append', () => this.inner.appendGroup(commits, head));
+  }
   readHead(gameId: string, seq: number): Promise<GameHead | undefined> {
     return this.run('read', () => this.inner.readHead(gameId, seq));
   }

@@ -17,6 +17,7 @@ function slowFirstRead(inner: EventStore): EventStore {
     readSeed: (gameId) => inner.readSeed(gameId),
     writeSeed: (gameId, seed) => inner.writeSeed(gameId, seed),
     append: (commit, head) => inner.append(commit, head),
+    appendGroup: (commits, head) => inner.appendGroup(commits, head),
     readHead: (gameId, seq) => inner.readHead(gameId, seq),
     findCommandId: (gameId, commandId) => inner.findCommandId(gameId, commandId),
     readSecrets: (gameId) => inner.readSecrets(gameId),
