@@ -6,7 +6,7 @@ import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain'
 import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
-import { cloneGame, evolveGame, type GameState } from '../../domain/game/gameState';
+import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
@@ -131,6 +131,24 @@ function sameCommand(stored: Commit, command: { type: string; payload: unknown }
     stored.actor === actor &&
     (stored.as === ORGANIZER) === viaOrganizer
   );
+}
+
+/** commandId → seq: a group's own entries over the game's, which it leaves untouched until `merged`. */
+class LayeredIds extends Map<string, number> {
+  constructor(private readonly base: Map<string, number>) {
+    super();
+  }
+  override get(commandId: string): number | undefined {
+    return super.get(commandId) ?? this.base.get(commandId);
+  }
+  override has(commandId: string): boolean {
+    return super.has(commandId) || this.base.has(commandId);
+  }
+  /** The game's map with the group's entries added: once the group is stored. */
+  merged(): Map<string, number> {
+    for (const [commandId, seq] of super.entries()) this.base.set(commandId, seq);
+    return this.base;
+  }
 }
 
 interface AppendJob {
@@ -395,7 +413,7 @@ export class GameService {
         open = [...plan.accepted.map((a) => a.entry), ...plan.duplicates.map((d) => d.entry)];
         continue;
       }
-      game.state = plan.state;
+      game.state = { ...plan.state, commandIds: (plan.state.commandIds as LayeredIds).merged() };
       this.cache.offer(gameId, game);
       await this.keepLease(before, game.state, game.secrets.tournamentId);
       this.waiters.notify(gameId);
@@ -420,7 +438,8 @@ export class GameService {
    * behind the store).
    */
   private async planGroup(game: CachedGame, entries: Queued<AppendJob, CommandOutcome>[], current: boolean) {
-    let state = cloneGame(game.state);
+    // The group's commandIds over the game's, not a copy of them: a copy costs as much as the game is long.
+    let state: GameState = { ...game.state, commandIds: new LayeredIds(game.state.commandIds) };
     const accepted: { entry: Queued<AppendJob, CommandOutcome>; draft: CommitDraft }[] = [];
     const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
     const planned = new Map<string, number>();
