@@ -151,6 +151,12 @@ class LayeredIds extends Map<string, number> {
   }
 }
 
+/** The entries of `open` still to answer, in their arrival order. */
+function unanswered<E>(open: E[], pending: { entry: E }[]): E[] {
+  const left = new Set(pending.map((p) => p.entry));
+  return open.filter((entry) => left.has(entry));
+}
+
 interface AppendJob {
   token: string | undefined;
   request: AppendRequest;
@@ -339,9 +345,18 @@ export class GameService {
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     // Optimistic: a warm process decides on its cached state; if another process has
     // appended since, the conditional write loses and the group is decided again.
-    const game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
-    const role = await this.credentials.actingRole(game, token);
-    await this.locks.run(gameId, () => this.moveLegacySeed(game));
+    let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
+    let role;
+    try {
+      role = await this.credentials.actingRole(game, token);
+    } catch (error) {
+      // A token reissued through another process is unknown to a cache that has not read that commit yet.
+      if (this.deps.soleWriter) throw error;
+      game = await this.cache.load(gameId, true);
+      role = await this.credentials.actingRole(game, token);
+    }
+    const cached = game;
+    await this.locks.run(gameId, () => this.moveLegacySeed(cached));
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion, as } = request.data;
@@ -388,13 +403,31 @@ export class GameService {
       }
       const plan = await this.planGroup(game, open, current);
       if (plan.stale) {
-        // A command expects a version beyond this cache's: judge against the store.
+        // A command expects a version beyond this cache's: judge it, and those refused before it, against the store.
         game = await this.cache.load(gameId, true);
         current = true;
-        open = plan.open;
+        open = unanswered(open, [...plan.refused, ...plan.open.map((entry) => ({ entry }))]);
         continue;
       }
-      if (plan.accepted.length === 0) return;
+      // Never tell a client "refused" from a state another writer may have moved past (the
+      // command may even be stored there, a retry sent to this process): a refusal stands once
+      // the state it was judged on is known to be the game's — read from the store just now,
+      // this process the only writer, the group's own write landing on it, or a read finding
+      // nothing newer (docs/append-protocol.md, P5).
+      const confirm = async () => current || (await this.deps.store.read(gameId, game.state.version, 1)).length === 0;
+      const refuse = () => plan.refused.forEach(({ entry, error }) => entry.reject(error));
+      if (plan.accepted.length === 0) {
+        if (plan.refused.length > 0 && !(await confirm())) {
+          game = await this.cache.load(gameId, true);
+          current = true;
+          open = unanswered(open, plan.refused);
+          continue;
+        }
+        refuse();
+        return;
+      }
+      if (current) refuse();
+      const held = current ? [] : plan.refused;
       const before = game.state;
       const commits = await this.signGroup(plan.accepted.map((a) => a.draft), plan.state);
       let appended;
@@ -403,16 +436,18 @@ export class GameService {
       } catch (error) {
         // The write may have landed with its answer lost: trust the store, not this cache, next time.
         this.cache.forget(gameId);
-        for (const entry of [...plan.accepted.map((a) => a.entry), ...plan.duplicates.map((d) => d.entry)]) entry.reject(error);
+        for (const { entry } of [...plan.accepted, ...plan.duplicates, ...held]) entry.reject(error);
         return;
       }
       if (!appended.ok) {
         // Another process (or an earlier, ambiguous write) took the first seq: catch up from the store and decide again.
         game = await this.cache.load(gameId, true);
         current = true;
-        open = [...plan.accepted.map((a) => a.entry), ...plan.duplicates.map((d) => d.entry)];
+        open = unanswered(open, [...plan.accepted, ...plan.duplicates, ...held]);
         continue;
       }
+      // The group landed on the state its refusals were judged on.
+      for (const { entry, error } of held) entry.reject(error);
       game.state = { ...plan.state, commandIds: (plan.state.commandIds as LayeredIds).merged() };
       this.cache.offer(gameId, game);
       await this.keepLease(before, game.state, game.secrets.tournamentId);
@@ -443,6 +478,7 @@ export class GameService {
     const accepted: { entry: Queued<AppendJob, CommandOutcome>; draft: CommitDraft }[] = [];
     const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
     const planned = new Map<string, number>();
+    const refused: { entry: Queued<AppendJob, CommandOutcome>; error: unknown }[] = [];
     for (const [index, entry] of entries.entries()) {
       const { token, request } = entry.job;
       const { commandId, command, expectedVersion } = request;
@@ -474,7 +510,7 @@ export class GameService {
         }
         if (expectedVersion !== undefined && expectedVersion !== state.version && !state.sealed) {
           if (!current && expectedVersion > state.version && accepted.length === 0 && duplicates.length === 0) {
-            return { stale: true as const, open: entries.slice(index), accepted, duplicates, state };
+            return { stale: true as const, open: entries.slice(index), accepted, duplicates, refused, state };
           }
           throw versionConflict(state.version);
         }
@@ -500,10 +536,10 @@ export class GameService {
         planned.set(commandId, seq);
         accepted.push({ entry, draft });
       } catch (error) {
-        entry.reject(error);
+        refused.push({ entry, error });
       }
     }
-    return { stale: false as const, open: [], accepted, duplicates, state };
+    return { stale: false as const, open: [], accepted, duplicates, refused, state };
   }
 
   /** Signs each commit of a group, and the head of its last (sealed when the group seals the game). */

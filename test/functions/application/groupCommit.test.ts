@@ -132,6 +132,26 @@ describe.each(stores)('group commit on %s', (_name, makeStore) => {
     expect((await notSole.submit(game.gameId, token, { ...roll('now'), expectedVersion: 1 })).commit.seq).toBe(2);
   });
 
+  it('never refuses a command on a cache another writer has moved past: it catches up and decides again', async () => {
+    const store = makeStore();
+    const { service: first } = groupingService(store, 'stale-refusal');
+    const game = await first.createGame({ ruleset: 'france44' });
+    const other = new GameService({ store, signer: signerFromKey(key), seedVault, maxGroup: MAX_GROUP });
+    // The other writer has the game cached at version 1, before the turn starts.
+    expect((await other.view(game.gameId, game.tokens.organizer)).version).toBe(1);
+    await first.submit(game.gameId, game.tokens.organizer, { commandId: 'turn', type: 'StartTurn', payload: { turn: 1 } });
+    // On its cache no turn has started, and the rules refuse; on the store's state they accept.
+    const outcome = await other.submit(game.gameId, game.tokens.players.allied, { commandId: 'inc', type: 'BeginAttackIncrement', payload: {} });
+    expect(outcome).toMatchObject({ created: true, version: 3 });
+    // A token reissued through the first writer works at the other at once.
+    const reissued = await first.reissueToken(game.gameId, game.tokens.organizer, 'german');
+    const withNewToken = await other.submit(game.gameId, reissued.token, { commandId: 'g1', type: 'EndAttackIncrement', payload: {} }).catch((e: unknown) => e);
+    // Authenticated as the German side: the rules then answer (the open increment is the Allies').
+    expect(withNewToken).toMatchObject({ code: 'rule_violation', rule: expect.stringContaining('declared by the attacker of the open attack increment') });
+    // A command the rules do refuse is still refused.
+    await expect(other.submit(game.gameId, game.tokens.organizer, { commandId: 'turn-again', type: 'StartTurn', payload: { turn: 1 } })).rejects.toMatchObject({ code: 'rule_violation' });
+  });
+
   it('catches up with another writer of the game and stores each command exactly once', async () => {
     const store = makeStore();
     const one = groupingService(store, 'two-writers');
