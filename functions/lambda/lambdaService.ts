@@ -11,9 +11,8 @@ import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
 import { CreationQuota, quotaPolicyOf } from '../application/creationQuota';
 import { expiryPolicyOf } from '../application/gameExpiry';
-import { StoreUnavailable } from '../store/eventStore';
 import { KeyRingStore } from '../store/keyRingStore';
-import { isTransientAwsError } from '../store/transientErrors';
+import { unavailableWhenTransient } from '../store/transientErrors';
 
 /** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
 export const KEY_RING_REFRESH_MS = 60_000;
@@ -84,14 +83,7 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
 }
 
 /** Throttling and network failures of the key service or the table are a 503; anything else (access denied) is a fault to log. */
-async function unavailableOnFailure<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isTransientAwsError(error)) throw new StoreUnavailable(error);
-    throw error;
-  }
-}
+const unavailableOnFailure = unavailableWhenTransient;
 
 function requireEnv(name: string): string {
   const value = process.env[name];

@@ -1,6 +1,5 @@
 import { DeleteItemCommand, PutItemCommand, QueryCommand, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { StoreUnavailable } from '../store/eventStore';
-import { isTransientAwsError } from '../store/transientErrors';
+import { unavailableWhenTransient } from '../store/transientErrors';
 import { isIdentity, type Identity } from './delivery';
 
 /** A subscription as the AWS path keeps it between Lambda invocations. */
@@ -106,13 +105,8 @@ export class DynamoSubscriptions implements SubscriptionStore {
   }
 
   /** Throttling and network failures are the store being briefly unavailable (the client is told `unavailable`). */
-  private async call<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
-      throw error;
-    }
+  private call<T>(operation: () => Promise<T>): Promise<T> {
+    return unavailableWhenTransient(operation);
   }
 
   /** `liveAt`: TTL removes expired items only eventually (within days), so they are filtered out here. */

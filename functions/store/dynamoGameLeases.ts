@@ -6,7 +6,6 @@ import {
   ScanCommand,
   type AttributeValue,
   type DynamoDBClient,
-  type QueryCommandOutput,
   type ScanCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
@@ -15,7 +14,8 @@ import type { GameLeases } from '../application/gameExpiry';
 import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
 import { StoreUnavailable } from './eventStore';
-import { isTransientAwsError } from './transientErrors';
+import { queryItems } from './queryItems';
+import { unavailableWhenTransient } from './transientErrors';
 
 /**
  * A game's lease: `lease#<game id>`, sk 0, with `expiresAt`, the table's TTL attribute. The
@@ -101,24 +101,14 @@ export class DynamoGameLeases implements GameLeases {
     });
   }
 
-  private async keysUnder(pk: string): Promise<Record<string, AttributeValue>[]> {
-    const keys: Record<string, AttributeValue>[] = [];
-    let startKey: QueryCommandOutput['LastEvaluatedKey'];
-    do {
-      const page: QueryCommandOutput = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': { S: pk } },
-          ProjectionExpression: 'pk, sk',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      keys.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return keys;
+  private keysUnder(pk: string): Promise<Record<string, AttributeValue>[]> {
+    return queryItems(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: pk } },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    });
   }
 
   private async deleteKeys(keys: Record<string, AttributeValue>[]): Promise<void> {
@@ -133,12 +123,7 @@ export class DynamoGameLeases implements GameLeases {
     }
   }
 
-  private async call<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
-      throw error;
-    }
+  private call<T>(operation: () => Promise<T>): Promise<T> {
+    return unavailableWhenTransient(operation);
   }
 }

@@ -1,7 +1,7 @@
-import { PutItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Snapshot, SnapshotStore } from '../application/snapshots';
-import { StoreUnavailable } from './eventStore';
-import { isTransientAwsError } from './transientErrors';
+import { queryItems } from './queryItems';
+import { unavailableWhenTransient } from './transientErrors';
 
 /** A game's snapshot: `<game id>#snapshot`, one item per part (sk 0, 1, …), apart from its commits. */
 export const SNAPSHOT_KEY_SUFFIX = '#snapshot';
@@ -21,24 +21,10 @@ export class DynamoSnapshots implements SnapshotStore {
   ) {}
 
   async read(gameId: string): Promise<Snapshot | undefined> {
-    const items = await this.call(async () => {
-      const found: Record<string, AttributeValue>[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        // Eventually consistent (half the read units): a snapshot is checked against the chain anyway.
-        const page: QueryCommandOutput = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': { S: `${gameId}${SNAPSHOT_KEY_SUFFIX}` } },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...(page.Items ?? []));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return found;
-    });
+    // Eventually consistent (half the read units): a snapshot is checked against the chain anyway.
+    const items = await this.call(() =>
+      queryItems(this.client, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `${gameId}${SNAPSHOT_KEY_SUFFIX}` } } }),
+    );
     const first = items.find((item) => item.sk?.N === '0');
     if (!first?.meta?.S) return undefined;
     const meta = JSON.parse(first.meta.S) as Omit<Snapshot, 'state'> & { parts: number };
@@ -77,12 +63,7 @@ export class DynamoSnapshots implements SnapshotStore {
     });
   }
 
-  private async call<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
-      throw error;
-    }
+  private call<T>(operation: () => Promise<T>): Promise<T> {
+    return unavailableWhenTransient(operation);
   }
 }

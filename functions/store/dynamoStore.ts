@@ -25,7 +25,8 @@ import {
   type TournamentRecord,
   type ViewerRecord,
 } from './eventStore';
-import { isTransientAwsError } from './transientErrors';
+import { queryItems } from './queryItems';
+import { unavailableWhenTransient } from './transientErrors';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 export const secretsKey = (gameId: string) => `${gameId}#secrets`;
@@ -443,35 +444,15 @@ export class DynamoEventStore implements EventStore {
 
   /** Every item under one partition key, in sk order: the string attribute `attribute` of each. */
   private async queryAll(pk: string, attribute: string): Promise<string[]> {
-    return this.call(async () => {
-      const values: string[] = [];
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const page: QueryCommandOutput = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': { S: pk } },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) values.push(item[attribute].S!);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return values;
-    });
+    const items = await this.call(() =>
+      queryItems(this.client, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: pk } }, ConsistentRead: true }),
+    );
+    return items.map((item) => item[attribute].S!);
   }
 
   /** Throttling, timeouts and unreachable endpoints become StoreUnavailable (503). */
-  private async call<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (error instanceof GameIdTaken || error instanceof TournamentIdTaken || error instanceof IdempotencyKeyTaken) throw error;
-      if (isTransientAwsError(error)) throw new StoreUnavailable(error);
-      throw error;
-    }
+  private call<T>(operation: () => Promise<T>): Promise<T> {
+    return unavailableWhenTransient(operation);
   }
 }
 

@@ -1,3 +1,5 @@
+import { StoreUnavailable } from './eventStore';
+
 /** AWS errors that mean "try again shortly": throttling, timeouts, a service briefly down. */
 const TRANSIENT = new Set([
   'ProvisionedThroughputExceededException',
@@ -27,4 +29,14 @@ export function isTransientAwsError(error: unknown): boolean {
     code === 'ETIMEDOUT' ||
     (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503
   );
+}
+
+/** Runs an AWS call: a transient failure becomes StoreUnavailable (503 with Retry-After); any other is thrown as it is. */
+export async function unavailableWhenTransient<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isTransientAwsError(error)) throw new StoreUnavailable(error);
+    throw error;
+  }
 }

@@ -46,6 +46,22 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
     await store.createGame({ ...sampleCommit(gameId, 1, 'create'), recordedAt: at }, secrets, undefined, 'sealed-seed');
     await store.append({ ...sampleCommit(gameId, 2), recordedAt: at });
   };
+  /** Runs the bundle on these stream events, as Lambda would, against the loopback table (or another name). */
+  const runSweep = async (events: unknown[], tableName = dynamo.tableName) => {
+    const resultsFile = writeTemp('results.json', '');
+    const result = await run('node', ['test/infra/invokeBundle.mjs', bundle, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+      TABLE_NAME: tableName,
+      ABANDONED_GAME_DAYS: '30',
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const { results } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: unknown[] };
+    return { results, logs: result.stdout + result.stderr };
+  };
   const itemsOf = async (gameId: string) => {
     const page = await client.send(new ScanCommand({ TableName: dynamo.tableName }));
     return (page.Items ?? []).filter((item) => item.pk.S!.includes(gameId)).length;
@@ -68,18 +84,7 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
         ],
       },
     ];
-    const resultsFile = writeTemp('results.json', '');
-    const result = await run('node', ['test/infra/invokeBundle.mjs', bundle, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
-      TABLE_NAME: dynamo.tableName,
-      ABANDONED_GAME_DAYS: '30',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const { results } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: { batchItemFailures: unknown[] }[] };
+    const { results, logs } = await runSweep(events);
     expect(results).toEqual([{ batchItemFailures: [] }]);
     expect(await itemsOf('g-old')).toBe(0);
     expect(await itemsOf('g-other')).toBe(4);
@@ -87,25 +92,14 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
     expect(await new DynamoGameLeases(client, dynamo.tableName).lastCommit('g-recent')).toMatchObject({ sealed: false });
     const lease = await client.send(new GetItemCommand({ TableName: dynamo.tableName, Key: { pk: { S: 'lease#g-recent' }, sk: { N: '0' } } }));
     expect(Number(lease.Item?.expiresAt?.N) * 1000).toBeGreaterThan(Date.now() + 27 * DAY);
-    expect(result.stdout).toContain('"outcome":"deleted"');
-    expect(result.stdout).toContain('"outcome":"re-armed"');
+    expect(logs).toContain('"outcome":"deleted"');
+    expect(logs).toContain('"outcome":"re-armed"');
   });
 
   it('reports a record whose sweep fails, so that the stream gives it again', async () => {
     const events = [{ Records: [removal('lease#g-unreachable', 'Service', '200')] }];
-    const resultsFile = writeTemp('results.json', '');
-    const result = await run('node', ['test/infra/invokeBundle.mjs', bundle, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
-      TABLE_NAME: 'no-such-table',
-      ABANDONED_GAME_DAYS: '30',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const { results } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: unknown[] };
+    const { results, logs } = await runSweep(events, 'no-such-table');
     expect(results).toEqual([{ batchItemFailures: [{ itemIdentifier: '200' }] }]);
-    expect(result.stdout + result.stderr).toContain('sweep failed');
+    expect(logs).toContain('sweep failed');
   });
 });
