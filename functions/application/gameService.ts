@@ -215,6 +215,11 @@ export class GameService {
     return () => void this.commitListeners.delete(listener);
   }
 
+  /** Resolves once every command this process took is written and its work after the answer (a snapshot) done: before its store closes. */
+  idle(): Promise<void> {
+    return this.appends.idle();
+  }
+
   /** A game deleted from the store (an abandoned game swept) leaves the cache. */
   forgetGame(gameId: string): void {
     this.cache.forget(gameId);

@@ -13,6 +13,7 @@ export interface Queued<J, R> {
  */
 export class GroupQueue<J, R> {
   private readonly waiting = new Map<string, Queued<J, R>[]>();
+  private readonly draining = new Set<Promise<void>>();
 
   constructor(
     private readonly runGroup: (key: string, group: Queued<J, R>[]) => Promise<void>,
@@ -29,8 +30,14 @@ export class GroupQueue<J, R> {
         return;
       }
       this.waiting.set(key, [{ job, resolve, reject }]);
-      void this.drain(key);
+      const drain = this.drain(key).finally(() => this.draining.delete(drain));
+      this.draining.add(drain);
     });
+  }
+
+  /** Resolves once no group is being written or waiting (what follows a group's answers, a snapshot, included): before the store closes. */
+  async idle(): Promise<void> {
+    while (this.draining.size > 0) await Promise.all([...this.draining]);
   }
 
   /** Groups of `key` one after another until none waits; the key's queue exists while this runs. */

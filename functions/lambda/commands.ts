@@ -1,7 +1,22 @@
+import type { Context } from 'aws-lambda';
 import { gameHandlers } from '../http/gameHandlers';
-import { lambdaService } from './lambdaService';
+import type { HttpEvent, HttpResult } from '../http/respond';
+import { lambdaService, serviceIdle } from './lambdaService';
 import { powertoolsObserver } from './powertools';
 import { pick, routeGroup } from './routeGroup';
 import { ROUTE_GROUPS } from './routeGroups';
 
-export const handler = routeGroup(pick(gameHandlers(lambdaService, powertoolsObserver), ROUTE_GROUPS.commands));
+const routes = routeGroup(pick(gameHandlers(lambdaService, powertoolsObserver), ROUTE_GROUPS.commands));
+
+/**
+ * The answer waits for the work that follows a command (a snapshot it made due, one command
+ * in a hundred): Lambda freezes a container once its handler returns, and a write frozen
+ * half-way would be lost to the next cold start.
+ */
+export async function handler(event: HttpEvent, context: Context): Promise<HttpResult> {
+  try {
+    return await routes(event, context);
+  } finally {
+    await serviceIdle();
+  }
+}

@@ -39,6 +39,12 @@ export async function lambdaService(now = Date.now()): Promise<GameService> {
   return (await refreshed).service;
 }
 
+/** Once this container's service has finished the work that follows its answers (a snapshot): before Lambda may freeze it. */
+export async function serviceIdle(): Promise<void> {
+  const built = await current?.catch(() => undefined);
+  await built?.service.idle();
+}
+
 function forget(error: unknown): never {
   current = undefined;
   throw error;

@@ -111,6 +111,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       await push.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Commands already taken are written, and their snapshots, before the store closes.
+      await service.idle();
       await dynamo.close();
       await exportStore.close();
     },
