@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
-import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
+import { GENESIS_PREV_HASH, type Commit, type UnsignedCommit } from '../../domain/fairness/hashChain';
 import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
@@ -150,6 +150,9 @@ class LayeredIds extends Map<string, number> {
     return this.base;
   }
 }
+
+/** A game stored before seeds had an item of their own (or were encrypted): moved on its next command. */
+const hasLegacySeed = (secrets: GameSecrets) => secrets.serverSeed !== undefined || secrets.sealedSeed !== undefined;
 
 /** The entries of `open` still to answer, in their arrival order. */
 function unanswered<E>(open: E[], pending: { entry: E }[]): E[] {
@@ -361,7 +364,7 @@ export class GameService {
       role = await this.credentials.actingRole(game, token);
     }
     const cached = game;
-    await this.locks.run(gameId, () => this.moveLegacySeed(cached));
+    if (hasLegacySeed(cached.secrets)) await this.locks.run(gameId, () => this.moveLegacySeed(cached));
     const request = CommandRequest.safeParse(body);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion, as } = request.data;
@@ -434,7 +437,7 @@ export class GameService {
       if (current) refuse();
       const held = current ? [] : plan.refused;
       const before = game.state;
-      const commits = await this.signGroup(plan.accepted.map((a) => a.draft), plan.state);
+      const commits = await this.signGroup(plan.accepted, plan.state);
       let appended;
       try {
         appended = await this.deps.store.appendGroup(commits.map((c) => c.commit), commits.at(-1)!.head);
@@ -480,7 +483,7 @@ export class GameService {
   private async planGroup(game: CachedGame, entries: Queued<AppendJob, CommandOutcome>[], current: boolean) {
     // The group's commandIds over the game's, not a copy of them: a copy costs as much as the game is long.
     let state: GameState = { ...game.state, commandIds: new LayeredIds(game.state.commandIds) };
-    const accepted: { entry: Queued<AppendJob, CommandOutcome>; draft: CommitDraft }[] = [];
+    const accepted: { entry: Queued<AppendJob, CommandOutcome>; unsigned: UnsignedCommit; hash: string }[] = [];
     const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
     const planned = new Map<string, number>();
     const refused: { entry: Queued<AppendJob, CommandOutcome>; error: unknown }[] = [];
@@ -539,7 +542,7 @@ export class GameService {
         const { unsigned, hash } = hashedCommit(draft);
         state = evolveGame(state, { ...unsigned, hash, signature: '' });
         planned.set(commandId, seq);
-        accepted.push({ entry, draft });
+        accepted.push({ entry, unsigned, hash });
       } catch (error) {
         refused.push({ entry, error });
       }
@@ -548,16 +551,13 @@ export class GameService {
   }
 
   /** Signs each commit of a group, and the head of its last (sealed when the group seals the game). */
-  private async signGroup(drafts: CommitDraft[], after: GameState): Promise<{ commit: Commit; head?: GameHead }[]> {
+  private async signGroup(hashed: { unsigned: UnsignedCommit; hash: string }[], after: GameState): Promise<{ commit: Commit; head?: GameHead }[]> {
     const signer = this.deps.signer;
-    const signed = await Promise.all(
-      drafts.map(async (draft) => {
-        const { unsigned, hash } = hashedCommit(draft);
-        return { ...unsigned, hash, signature: await signer.sign(hash) } as Commit;
-      }),
-    );
-    const last = drafts.at(-1)!;
-    const head = await signGameHead({ gameId: last.gameId, seq: last.seq, lastHash: signed.at(-1)!.hash, sealed: after.sealed, at: last.recordedAt, kid: last.kid }, signer.sign);
+    const last = hashed.at(-1)!;
+    const [head, ...signed] = await Promise.all([
+      signGameHead({ gameId: last.unsigned.gameId, seq: last.unsigned.seq, lastHash: last.hash, sealed: after.sealed, at: last.unsigned.recordedAt, kid: last.unsigned.kid }, signer.sign),
+      ...hashed.map(async ({ unsigned, hash }) => ({ ...unsigned, hash, signature: await signer.sign(hash) }) as Commit),
+    ]);
     return signed.map((commit, i) => (i === signed.length - 1 ? { commit, head } : { commit }));
   }
 
@@ -801,7 +801,7 @@ export class GameService {
    */
   private async moveLegacySeed(game: CachedGame): Promise<void> {
     const { serverSeed, sealedSeed, ...rest } = game.secrets;
-    if (serverSeed === undefined && sealedSeed === undefined) return;
+    if (!hasLegacySeed(game.secrets)) return;
     const { gameId } = game.state;
     const sealed = serverSeed !== undefined ? await this.seedVault.seal(gameId, Buffer.from(serverSeed, 'hex')) : sealedSeed!;
     await this.deps.store.writeSeed(gameId, sealed);
