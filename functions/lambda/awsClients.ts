@@ -2,7 +2,6 @@ import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagem
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { noteDependencyCall, type Dependency, type FailureKind } from './powertools';
 import { tracer } from './tracing';
 
@@ -29,13 +28,12 @@ export interface ClientLimits {
  * The limits per service. A connection inside a region opens in milliseconds, and DynamoDB
  * and KMS answer in tens. A call's worst case is maxAttempts × (connectionTimeoutMs +
  * requestTimeoutMs) plus the backoff between attempts (a few hundred ms): 6 s for DynamoDB,
- * 4.5 s for KMS and Secrets Manager, within the 10 s of `commands` and the 25 s of `reads`.
+ * 4.5 s for KMS, within the 10 s of `commands` and the 25 s of `reads`.
  * S3 answers a PUT of a sealed export only once it has read the whole body: more time.
  */
 export const CLIENT_LIMITS: Record<Dependency, ClientLimits> = {
   DynamoDB: { connectionTimeoutMs: 500, requestTimeoutMs: 1500, maxAttempts: 3 },
   KMS: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 3 },
-  SecretsManager: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 3 },
   S3: { connectionTimeoutMs: 500, requestTimeoutMs: 8000, maxAttempts: 3 },
   ApiGatewayManagementApi: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 2 },
 };
@@ -44,7 +42,6 @@ export const CLIENT_LIMITS: Record<Dependency, ClientLimits> = {
 const EXPECTED: Record<Dependency, readonly string[]> = {
   DynamoDB: [],
   KMS: [],
-  SecretsManager: [],
   // HeadObject of an export not written yet.
   S3: ['NotFound', 'NoSuchKey'],
   // A WebSocket connection that closed: the pusher forgets it.
@@ -92,9 +89,6 @@ export const dynamoClient = (options?: ClientOptions): DynamoDBClient =>
 
 export const kmsClient = (options?: ClientOptions): KMSClient =>
   sharedClient('KMS', options, () => observed(new KMSClient(clientConfig('KMS', options?.limits)), 'KMS', options));
-
-export const secretsManagerClient = (options?: ClientOptions): SecretsManagerClient =>
-  sharedClient('SecretsManager', options, () => observed(new SecretsManagerClient(clientConfig('SecretsManager', options?.limits)), 'SecretsManager', options));
 
 /** `forcePathStyle`: bucket names in the path, as a local S3 stand-in on a loopback address needs. */
 export const s3Client = (options?: ClientOptions & { forcePathStyle?: boolean }): S3Client =>

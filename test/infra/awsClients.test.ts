@@ -94,7 +94,7 @@ const ddbError = (type: string, status = 400) => ({ status, body: { __type: `com
 
 describe('the AWS clients of the functions', () => {
   it('are built with connection and answer timeouts that throw, and a bounded number of attempts', async () => {
-    const { clientConfig, CLIENT_LIMITS, dynamoClient, kmsClient, s3Client, secretsManagerClient, apiGatewayManagementClient } = await container();
+    const { clientConfig, CLIENT_LIMITS, dynamoClient, kmsClient, s3Client, apiGatewayManagementClient } = await container();
     for (const dependency of Object.keys(CLIENT_LIMITS) as (keyof typeof CLIENT_LIMITS)[]) {
       const config = clientConfig(dependency);
       const limits = CLIENT_LIMITS[dependency];
@@ -107,11 +107,11 @@ describe('the AWS clients of the functions', () => {
       expect(limits.maxAttempts).toBeLessThanOrEqual(3);
     }
     // A call's worst case stays inside the 10 s of the commands function.
-    for (const dependency of ['DynamoDB', 'KMS', 'SecretsManager'] as const) {
+    for (const dependency of ['DynamoDB', 'KMS'] as const) {
       const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = CLIENT_LIMITS[dependency];
       expect(maxAttempts * (connectionTimeoutMs + requestTimeoutMs)).toBeLessThanOrEqual(6000);
     }
-    for (const client of [dynamoClient(), kmsClient(), s3Client(), secretsManagerClient(), apiGatewayManagementClient('https://example.invalid/prod')]) {
+    for (const client of [dynamoClient(), kmsClient(), s3Client(), apiGatewayManagementClient('https://example.invalid/prod')]) {
       expect(await client.config.maxAttempts()).toBeLessThanOrEqual(3);
     }
     // One client per service and container, unless a caller asks for other settings.
