@@ -1,18 +1,15 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
 import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
-import { functionBundling } from './bundling';
-
-const ROOT = join(import.meta.dirname, '..');
+import { sideFunction } from './sideFunction';
 
 export const EXPIRY_ENTRIES = { sweepAbandoned: 'functions/lambda/sweepAbandoned.ts' } as const;
 
@@ -64,29 +61,13 @@ export class GameExpiry extends Construct {
     if (props.abandonedGameDays === 0) return;
     if (!table.tableStreamArn) throw new Error('the game table needs a stream for the sweep of abandoned games');
 
-    const logGroup = new LogGroup(this, 'SweepLogs', { retention: props.logRetention ?? RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN });
-    const role = new Role(this, 'SweepRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Arbiter: deletes abandoned games' });
-    logGroup.grantWrite(role);
-    const fn = new NodejsFunction(this, 'SweepFunction', {
-      entry: join(ROOT, EXPIRY_ENTRIES.sweepAbandoned),
-      handler: 'handler',
-      projectRoot: ROOT,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: 256,
+    const fn = sideFunction(this, 'Sweep', {
+      entry: EXPIRY_ENTRIES.sweepAbandoned,
+      description: 'Arbiter: deletes abandoned games',
+      serviceName: 'arbiter-sweep',
       timeout: Duration.minutes(1),
-      role,
-      logGroup,
-      tracing: Tracing.ACTIVE,
-      environment: {
-        TABLE_NAME: table.tableName,
-        ABANDONED_GAME_DAYS: String(props.abandonedGameDays),
-        POWERTOOLS_SERVICE_NAME: 'arbiter-sweep',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: functionBundling(),
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      environment: { TABLE_NAME: table.tableName, ABANDONED_GAME_DAYS: String(props.abandonedGameDays) },
     });
     this.sweepFunction = fn;
     // It finds a game's items (keys only) and its last commit, and deletes them; it writes nothing but leases.
@@ -124,7 +105,7 @@ export class GameExpiry extends Construct {
         ],
       }),
     );
-    Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({
+    Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams: these actions take no resource. Every other statement names its resource.',
     });

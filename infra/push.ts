@@ -3,17 +3,14 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
-import { functionBundling } from './bundling';
-
-const ROOT = join(import.meta.dirname, '..');
+import { sideFunction } from './sideFunction';
 
 /** The push functions' entry points (built with the project's bundling settings, infra/bundling.ts). */
 export const PUSH_ENTRIES = {
@@ -208,30 +205,7 @@ export class ArbiterPush extends Construct {
   }
 
   private pushFunction(name: string, entry: string, retention: RetentionDays, timeout: Duration): NodejsFunction {
-    const logGroup = new LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
-    // A role of its own with no managed policy: it may write its own logs, and what infra/push.ts grants.
-    const role = new Role(this, `${name}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: `Arbiter push ${name.toLowerCase()} function` });
-    logGroup.grantWrite(role);
-    return new NodejsFunction(this, `${name}Function`, {
-      entry: join(ROOT, entry),
-      handler: 'handler',
-      projectRoot: ROOT,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: 256,
-      timeout,
-      role,
-      logGroup,
-      // X-Ray traces of each invocation, as the stack's other functions.
-      tracing: Tracing.ACTIVE,
-      environment: {
-        POWERTOOLS_SERVICE_NAME: 'arbiter-push',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: functionBundling(),
-    });
+    return sideFunction(this, name, { entry, description: `Arbiter push ${name.toLowerCase()} function`, serviceName: 'arbiter-push', timeout, retention });
   }
 }
 

@@ -292,20 +292,22 @@ export class GameService {
     const sides = created.data.sides as string[];
     const tokens = creationTokens(sides, idempotent?.master);
     const gameId = idempotent?.record.gameId ?? this.newGameId();
-    const { commit: first, head } = await this.signCommit(
-      {
-        gameId,
-        seq: 1,
-        prevHash: GENESIS_PREV_HASH,
-        commandId: 'create',
-        actor: ORGANIZER,
-        viaOrganizer: false,
-        command: { type: 'CreateGame', payload: body },
-        events: [created],
-        dice: [],
-        recordedAt: this.now(),
-        kid: this.deps.signer.kid,
-      },
+    const [{ commit: first, head }] = await this.signGroup(
+      [
+        hashedCommit({
+          gameId,
+          seq: 1,
+          prevHash: GENESIS_PREV_HASH,
+          commandId: 'create',
+          actor: ORGANIZER,
+          viaOrganizer: false,
+          command: { type: 'CreateGame', payload: body },
+          events: [created],
+          dice: [],
+          recordedAt: this.now(),
+          kid: this.deps.signer.kid,
+        }),
+      ],
       false,
     );
     const sealedSeed = await this.seedVault.seal(gameId, seed);
@@ -437,7 +439,7 @@ export class GameService {
       if (current) refuse();
       const held = current ? [] : plan.refused;
       const before = game.state;
-      const commits = await this.signGroup(plan.accepted, plan.state);
+      const commits = await this.signGroup(plan.accepted, plan.state.sealed);
       let appended;
       try {
         appended = await this.deps.store.appendGroup(commits.map((c) => c.commit), commits.at(-1)!.head);
@@ -550,12 +552,16 @@ export class GameService {
     return { stale: false as const, open: [], accepted, duplicates, refused, state };
   }
 
-  /** Signs each commit of a group, and the head of its last (sealed when the group seals the game). */
-  private async signGroup(hashed: { unsigned: UnsignedCommit; hash: string }[], after: GameState): Promise<{ commit: Commit; head?: GameHead }[]> {
+  /**
+   * Signs each commit of a group, and the head of its last (`sealed` once the group leaves the
+   * game sealed): the head is stored with the commit, because the functions that read may
+   * publish heads but not sign them.
+   */
+  private async signGroup(hashed: { unsigned: UnsignedCommit; hash: string }[], sealed: boolean): Promise<{ commit: Commit; head?: GameHead }[]> {
     const signer = this.deps.signer;
     const last = hashed.at(-1)!;
     const [head, ...signed] = await Promise.all([
-      signGameHead({ gameId: last.unsigned.gameId, seq: last.unsigned.seq, lastHash: last.hash, sealed: after.sealed, at: last.unsigned.recordedAt, kid: last.unsigned.kid }, signer.sign),
+      signGameHead({ gameId: last.unsigned.gameId, seq: last.unsigned.seq, lastHash: last.hash, sealed, at: last.unsigned.recordedAt, kid: last.unsigned.kid }, signer.sign),
       ...hashed.map(async ({ unsigned, hash }) => ({ ...unsigned, hash, signature: await signer.sign(hash) }) as Commit),
     ]);
     return signed.map((commit, i) => (i === signed.length - 1 ? { commit, head } : { commit }));
@@ -724,20 +730,6 @@ export class GameService {
   async head(gameId: string, token: string | undefined): Promise<GameHead> {
     const { state } = await this.loadForRead(gameId, token);
     return this.headOf(gameId, state.version, state.lastHash, state.sealed);
-  }
-
-  /**
-   * Signs a commit and the head that names it, together: the head is stored with the
-   * commit, because the functions that read may publish heads but not sign them.
-   */
-  private async signCommit(draft: CommitDraft, sealed: boolean): Promise<{ commit: Commit; head: GameHead }> {
-    const { unsigned, hash } = hashedCommit(draft);
-    const signer = this.deps.signer;
-    const [signature, head] = await Promise.all([
-      signer.sign(hash),
-      signGameHead({ gameId: draft.gameId, seq: draft.seq, lastHash: hash, sealed, at: draft.recordedAt, kid: draft.kid }, signer.sign),
-    ]);
-    return { commit: { ...unsigned, hash, signature }, head };
   }
 
   /**

@@ -57,7 +57,7 @@ const kms = () => kmsClient();
 async function build(previous: Built | undefined): Promise<Built> {
   const tableName = requireEnv('TABLE_NAME');
   const client = dynamo();
-  const ring = await unavailableOnFailure(() => new KeyRingStore(client, tableName).read(requireEnv('SIGNING_KEY_ID')));
+  const ring = await unavailableWhenTransient(() => new KeyRingStore(client, tableName).read(requireEnv('SIGNING_KEY_ID')));
   const text = JSON.stringify(ring);
   if (previous && previous.ring === text) return { ...previous, checkedAt: Date.now() };
   return { service: await serviceFor(client, tableName, ring), ring: text, checkedAt: Date.now() };
@@ -75,7 +75,7 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
   return new GameService({
     // DynamoDB on AWS has transactions: a game's items are created at once.
     store: new DynamoEventStore(client, tableName, { transactions: true }),
-    signer: await unavailableOnFailure(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
+    signer: await unavailableWhenTransient(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
     seedVault: seedKeyId ? kmsSeedVault(keys, seedKeyId) : noSeedVault,
     now,
     // Every function tells when a game would be abandoned; only the commands function arms leases.
@@ -87,9 +87,6 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
     ...(tokenMinter && quota ? { creationQuota: new CreationQuota(new DynamoCreationCounter(client, tableName), quota, now, tokenMinter.clientKey) } : {}),
   });
 }
-
-/** Throttling and network failures of the key service or the table are a 503; anything else (access denied) is a fault to log. */
-const unavailableOnFailure = unavailableWhenTransient;
 
 function requireEnv(name: string): string {
   const value = process.env[name];

@@ -95,7 +95,7 @@ export class DynamoGameLeases implements GameLeases {
    */
   async deleteGame(gameId: string): Promise<void> {
     await this.call(async () => {
-      await this.deleteKeys([seedKey(gameId)].map((pk) => ({ pk: { S: pk }, sk: { N: '0' } })));
+      await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);
       for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
       await this.deleteKeys([{ pk: { S: secretsKey(gameId) }, sk: { N: '0' } }, leaseKey(gameId)]);
     });

@@ -12,6 +12,8 @@ import { memoryService } from '../support/memoryService';
 import { randomCombats } from './rulesets/france44/randomCombats';
 import { randomBattles } from './rulesets/memoir44/randomBattles';
 import { randomAttacks } from './rulesets/normandy44/randomAttacks';
+import { declaration as france44Declaration } from './rulesets/france44/harness';
+import { declaration as normandy44Attack } from './rulesets/normandy44/harness';
 
 /**
  * The event schemas the OpenAPI document publishes are the code's own: every event the
@@ -57,16 +59,6 @@ function expectEventsMatch(ruleset: Ruleset, events: readonly DomainEvent[]) {
   expect([...new Set(events.map((e) => e.type))].sort()).toEqual(Object.keys(ruleset.events ?? {}).sort());
 }
 
-const france44Declaration = (combatId: string, extra: Record<string, unknown> = {}) => ({
-  combatId,
-  kind: 'set-piece',
-  attackers: [{ unitId: `${combatId}-a`, hex: '2708', strength: 6 }],
-  defenders: [{ unitId: `${combatId}-d`, hex: '2709', strength: 3 }],
-  attackerMorale: 3,
-  defenderMorale: 3,
-  ...extra,
-});
-
 const france44Script: Step[] = [
   ['allied', 'StartTurn', { turn: 1, reactionPoints: { allied: 5, german: 5 } }],
   ['allied', 'ActivateHQ', { hqId: 'h1' }],
@@ -103,15 +95,6 @@ const france44Script: Step[] = [
     },
   ],
 ];
-
-const normandy44Attack = (attackId: string, extra: Record<string, unknown> = {}) => ({
-  attackId,
-  weather: 'overcast',
-  defenderHex: { terrain: 'clear' },
-  attackers: [{ unitId: `${attackId}-a`, factors: 12, mainAttackForce: true }],
-  defenders: [{ unitId: `${attackId}-d`, factors: 3, steps: 3 }],
-  ...extra,
-});
 
 const normandy44Script: Step[] = [
   ['allied', 'StartTurn', { turn: 1, reinforcementPoints: 10 }],

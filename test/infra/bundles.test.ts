@@ -17,7 +17,7 @@ import { startFakeKms } from '../support/fakeKms';
 import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { startTransactingProxy } from './transactingDynamo';
-import { run, writeTemp } from '../support/runCli';
+import { invokeBundle, run } from '../support/runCli';
 import { buildVerifierBundle } from '../../verifier/bundle';
 import { buildWebAssets } from '../../web/build';
 import { WEB_CONTENT_SECURITY_POLICY } from '../../functions/http/webHandlers';
@@ -115,8 +115,7 @@ const event = (method: string, path: string, template: string, options: { body?:
 
 /** Runs a bundle in a fresh Node process, as Lambda would, with the AWS endpoints on loopback. */
 async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Record<string, string> = {}) {
-  const resultsFile = writeTemp('results.json', '');
-  const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+  const { results: answers, loadMs, logs } = await invokeBundle(bundles[name].file, events, {
     ...extraEnvironment,
     // As the stack sets it (infra/arbiterStack.ts, infra/signing.ts, infra/push.ts): only commands is told it signs and given the seed and token keys.
     ...environmentOf(name),
@@ -127,9 +126,8 @@ async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Rec
     AWS_ENDPOINT_URL_KMS: kmsFor[name].endpoint,
     POWERTOOLS_DEV: 'false',
   });
-  expect(result.code, result.stderr).toBe(0);
-  const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean }[] };
-  return { loadMs, logs: result.stdout + result.stderr, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
+  const results = answers as { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean }[];
+  return { loadMs, logs, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
 /** The push and sweep functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts: the project's bundling settings); push.test.ts runs the push ones. */

@@ -4,7 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,9 @@ import { generateSigningKey, signerFromKey } from '../../functions/application/s
 import { DynamoEventStore } from '../../functions/store/dynamoStore';
 import { BUNDLE, esbuildOptions } from '../../infra/bundling';
 import { addPush, PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
+import { CONNECTIONS_KEY_SCHEMA } from '../../functions/push/subscriptionStore';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
-import { run, writeTemp } from '../support/runCli';
+import { invokeBundle } from '../support/runCli';
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
@@ -162,14 +163,7 @@ describe('the push bundles, built with the project\'s bundling settings', () => 
       new CreateTableCommand({
         TableName: 'push-bundle-connections',
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: 'pk', KeyType: 'HASH' },
-          { AttributeName: 'sk', KeyType: 'RANGE' },
-        ],
-        AttributeDefinitions: [
-          { AttributeName: 'pk', AttributeType: 'S' },
-          { AttributeName: 'sk', AttributeType: 'S' },
-        ],
+        ...CONNECTIONS_KEY_SCHEMA,
       }),
     );
     client.destroy();
@@ -192,8 +186,7 @@ describe('the push bundles, built with the project\'s bundling settings', () => 
   });
 
   const invoke = async (name: keyof typeof PUSH_ENTRIES, events: unknown[]) => {
-    const resultsFile = writeTemp('results.json', '');
-    const result = await run('node', ['test/infra/invokeBundle.mjs', bundles[name].file, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+    return invokeBundle(bundles[name].file, events, {
       TABLE_NAME: dynamo.tableName,
       CONNECTIONS_TABLE_NAME: 'push-bundle-connections',
       PUSH_CALLBACK_URL: gatewayUrl,
@@ -203,8 +196,6 @@ describe('the push bundles, built with the project\'s bundling settings', () => 
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
-    expect(result.code, result.stderr).toBe(0);
-    return { logs: result.stdout + result.stderr, ...(JSON.parse(readFileSync(resultsFile, 'utf8')) as { loadMs: number; results: unknown[] }) };
   };
 
   it(`are each at most ${BUNDLE.maxBytes / 1024} KB minified`, () => {

@@ -1,6 +1,6 @@
 import { DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { BUNDLE, esbuildOptions } from '../../infra/bundling';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { sampleCommit } from '../support/commits';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
-import { run, writeTemp } from '../support/runCli';
+import { invokeBundle } from '../support/runCli';
 
 const DAY = 24 * 60 * 60 * 1000;
 const secrets = { tokenHashes: { organizer: '00'.repeat(32), players: { player1: '11'.repeat(32) } } };
@@ -48,8 +48,7 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
   };
   /** Runs the bundle on these stream events, as Lambda would, against the loopback table (or another name). */
   const runSweep = async (events: unknown[], tableName = dynamo.tableName) => {
-    const resultsFile = writeTemp('results.json', '');
-    const result = await run('node', ['test/infra/invokeBundle.mjs', bundle, writeTemp('events.json', JSON.stringify(events)), resultsFile], {
+    return invokeBundle(bundle, events, {
       TABLE_NAME: tableName,
       ABANDONED_GAME_DAYS: '30',
       AWS_REGION: 'eu-west-1',
@@ -58,9 +57,6 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
-    expect(result.code, result.stderr).toBe(0);
-    const { results } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: unknown[] };
-    return { results, logs: result.stdout + result.stderr };
   };
   const itemsOf = async (gameId: string) => {
     const page = await client.send(new ScanCommand({ TableName: dynamo.tableName }));

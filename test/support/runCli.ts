@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,4 +24,16 @@ export function run(command: string, args: string[], env: Record<string, string>
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Runs a built Lambda bundle in a fresh Node process, as Lambda would (test/infra/invokeBundle.mjs),
+ * with each event in turn: its results, its load time, and what it logged.
+ */
+export async function invokeBundle(file: string, events: unknown[], env: Record<string, string>): Promise<{ results: unknown[]; loadMs: number; logs: string }> {
+  const resultsFile = writeTemp('results.json', '');
+  const result = await run('node', ['test/infra/invokeBundle.mjs', file, writeTemp('events.json', JSON.stringify(events)), resultsFile], env);
+  if (result.code !== 0) throw new Error(`the bundle ${file} exited with ${result.code}: ${result.stderr}`);
+  const { results, loadMs } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { results: unknown[]; loadMs: number };
+  return { results, loadMs, logs: result.stdout + result.stderr };
 }

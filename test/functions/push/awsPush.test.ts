@@ -12,7 +12,7 @@ import { attachPush, watchViewerRevocations, type PushHub } from '../../../funct
 import { socketHandler, type SocketEvent } from '../../../functions/push/awsSocket';
 import { changesOf, streamHandler, type StreamRecordLike } from '../../../functions/push/awsStream';
 import { apiGateway } from '../../../functions/push/gateway';
-import { DynamoSubscriptions } from '../../../functions/push/subscriptionStore';
+import { CONNECTIONS_KEY_SCHEMA, DynamoSubscriptions } from '../../../functions/push/subscriptionStore';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
 import { PushClient, type Pushed } from '../../support/pushClient';
@@ -41,14 +41,7 @@ beforeAll(async () => {
     new CreateTableCommand({
       TableName: CONNECTIONS,
       BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-      ],
+      ...CONNECTIONS_KEY_SCHEMA,
     }),
   );
   store = new DynamoEventStore(dynamo.client, dynamo.tableName);

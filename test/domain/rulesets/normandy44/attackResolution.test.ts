@@ -5,8 +5,7 @@ import { armorAdvantageRefusal, attackerFactors, checkAttack, resolveAttack, ter
 import { determinedDefenseColumn } from '../../../../domain/rulesets/normandy44/otherRolls';
 import { combatEffects } from '../../../../domain/rulesets/normandy44/resultEffects';
 
-const maf = (factors: number, extra: Partial<Attacker> = {}): Attacker => ({ factors, mainAttackForce: true, ...extra });
-const attack = (over: Partial<Attack> = {}): Attack => ({ weather: 'overcast', defenderHex: { terrain: 'clear' }, attackers: [maf(6)], defenders: [{ factors: 3, steps: 2 }], ...over });
+import { attack, maf } from './harness';
 
 describe('attack factors', () => {
   it('halve a unit at most once, whatever the number of reasons', () => {

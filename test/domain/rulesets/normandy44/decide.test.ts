@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normandy44Ruleset } from '../../../../domain/rulesets/normandy44';
-import { harness, type Step } from '../../../support/rulesetHarness';
-
-const { given, apply, refused } = harness(normandy44Ruleset);
-
-const attack = (attackId: string, extra: Record<string, unknown> = {}) => ({
-  attackId,
-  weather: 'overcast',
-  defenderHex: { terrain: 'clear' },
-  attackers: [{ unitId: `${attackId}-a`, factors: 12, mainAttackForce: true }],
-  defenders: [{ unitId: `${attackId}-d`, factors: 3, steps: 3 }],
-  ...extra,
-});
+import type { Step } from '../../../support/rulesetHarness';
+import { apply, declaration as attack, given, refused } from './harness';
 /** 12:3 is 4-1: die 1 EX, 2 DR, 3 DR, 4 A1/D1, 5 D1, 6 D1. At 1-1 (3:3): die 1 A1, 4 EX. */
 const resolvedWith = (die: number, extra: Record<string, unknown> = {}): Step[] => [
   ['allied', 'DeclareAttack', attack('a1', extra)],

@@ -2,15 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
 import { normandy44Ruleset } from '../../../../domain/rulesets/normandy44';
-import { checkAttack, resolveAttack, type Attack, type Attacker } from '../../../../domain/rulesets/normandy44/attackResolution';
+import { checkAttack, resolveAttack } from '../../../../domain/rulesets/normandy44/attackResolution';
 import { rollDeterminedDefense } from '../../../../domain/rulesets/normandy44/otherRolls';
 import type { ExportBundle } from '../../../../domain/verify/exportBundle';
 import { verifyExport } from '../../../../domain/verify/verifyExport';
-import { harness } from '../../../support/rulesetHarness';
 
-const { given, apply, refused } = harness(normandy44Ruleset);
-const maf = (factors: number, extra: Partial<Attacker> = {}): Attacker => ({ factors, mainAttackForce: true, ...extra });
-const attack = (over: Partial<Attack> = {}): Attack => ({ weather: 'overcast', defenderHex: { terrain: 'clear' }, attackers: [maf(6)], defenders: [{ factors: 3, steps: 2 }], ...over });
+import { apply, attack, given, maf, refused } from './harness';
 
 /** What the service decides where the player aid is silent or ambiguous (docs/rulesets/normandy44.md, Rulings). */
 describe("Normandy '44 rulings", () => {
