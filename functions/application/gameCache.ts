@@ -1,7 +1,7 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { EventStore, GameSecrets, IssuedToken, ViewerRecord } from '../store/eventStore';
 import { notFound } from './errors';
-import { snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type SnapshotStore } from './snapshots';
+import { snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type Snapshot, type SnapshotStore } from './snapshots';
 
 /** Snapshots for this process: read on every cold load; written only where the process may write the table. */
 export interface SnapshotUse {
@@ -38,6 +38,7 @@ export interface CachedGame {
 export class GameCache {
   private readonly games = new Map<string, CachedGame>();
   private readonly loading = new Map<string, Promise<CachedGame>>();
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -47,14 +48,29 @@ export class GameCache {
     private readonly snapshots?: SnapshotUse,
   ) {}
 
-  /** After commits from `previousVersion` on: the game's snapshot when one is due (a cache: a failure costs a longer cold load, nothing else). */
-  async committed(game: CachedGame, previousVersion: number): Promise<void> {
+  /**
+   * After commits from `previousVersion` on: the game's snapshot when one is due (a cache: a
+   * failure costs a longer cold load, nothing else). Taken now, from the state as the group
+   * left it; written while the next commands go on (`idle` waits for the write).
+   */
+  committed(game: CachedGame, previousVersion: number): void {
     if (!this.snapshots?.write) return;
     const interval = this.snapshots.interval ?? SNAPSHOT_INTERVAL;
     if (!snapshotDue(previousVersion, game.state.version, interval)) return;
     const snapshot = snapshotOf(game.state, game.olderCommandIds);
     if (!snapshotDue(previousVersion, game.state.version, snapshotSpacing(snapshot, interval))) return;
-    await this.snapshots.store.write(game.state.gameId, snapshot).catch(() => {});
+    this.write(game.state.gameId, snapshot);
+  }
+
+  private write(gameId: string, snapshot: Snapshot): void {
+    const writing = this.snapshots!.store.write(gameId, snapshot).catch(() => {});
+    this.writing.add(writing);
+    void writing.finally(() => this.writing.delete(writing));
+  }
+
+  /** Resolves once no snapshot is being written. */
+  async idle(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
   peek(gameId: string): CachedGame | undefined {
@@ -125,7 +141,7 @@ export class GameCache {
     for (const commit of commits) state = evolveGame(state, commit);
     // A game long enough to have one gets its snapshot again (none yet, or one this code could not use).
     const interval = this.snapshots?.interval ?? SNAPSHOT_INTERVAL;
-    if (this.snapshots?.write && state!.version >= interval) await this.snapshots.store.write(gameId, snapshotOf(state!)).catch(() => {});
+    if (this.snapshots?.write && state!.version >= interval) this.write(gameId, snapshotOf(state!));
     return state!;
   }
 

@@ -219,8 +219,9 @@ export class GameService {
   }
 
   /** Resolves once every command this process took is written and its work after the answer (a snapshot) done: before its store closes. */
-  idle(): Promise<void> {
-    return this.appends.idle();
+  async idle(): Promise<void> {
+    await this.appends.idle();
+    await this.cache.idle();
   }
 
   /** A game deleted from the store (an abandoned game swept) leaves the cache. */
@@ -472,7 +473,7 @@ export class GameService {
           entry.reject(commandIdReused(seq));
         }
       }
-      await this.cache.committed(game, before.version);
+      this.cache.committed(game, before.version);
       return;
     }
   }

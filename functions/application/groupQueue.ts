@@ -43,6 +43,9 @@ export class GroupQueue<J, R> {
   /** Groups of `key` one after another until none waits; the key's queue exists while this runs. */
   private async drain(key: string): Promise<void> {
     for (;;) {
+      // One turn of the event loop first: requests already received (their sockets read in the
+      // same turn) join this group instead of waiting a whole write for the next.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const queue = this.waiting.get(key)!;
       if (queue.length === 0) {
         this.waiting.delete(key);

@@ -44,6 +44,11 @@ function groupingService(store: EventStore, label = 'group') {
 
 const roll = (id: string, dice = '2d6') => ({ commandId: id, type: 'Roll', payload: { dice, purpose: id } });
 const settle = (promises: Promise<CommandOutcome>[]) => Promise.allSettled(promises);
+/** Until the store has been asked for `count` writes: commands submitted after that wait for the next group. */
+async function writing(writes: number[], count: number): Promise<void> {
+  for (let turn = 0; turn < 1000 && writes.length < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  if (writes.length < count) throw new Error(`the store was asked for ${writes.length} writes, not ${count}`);
+}
 
 const stores: [string, () => EventStore][] = [
   ['memory', () => new MemoryEventStore()],
@@ -107,6 +112,7 @@ describe.each(stores)('group commit on %s', (_name, makeStore) => {
     const game = await service.createGame({ ruleset: 'dice' });
     const [p1, p2] = [game.tokens.players.player1, game.tokens.players.player2];
     const hold = service.submit(game.gameId, game.tokens.organizer, { commandId: 'e0', type: 'ContributeEntropy', payload: { entropy: 'first' } });
+    await writing(writes, 1);
     await Promise.all([
       hold,
       service.submit(game.gameId, p1, { commandId: 'e1', type: 'ContributeEntropy', payload: { entropy: 'alpha' } }),
@@ -174,10 +180,11 @@ describe('group commit when a write fails', () => {
     // The second write (the group after x0) lands, and its answer is lost.
     let appends = 0;
     const faulty = new FaultyStore(new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true }), (operation) => (operation === 'append' && ++appends === 2 ? 'ambiguous' : undefined));
-    const { service } = groupingService(faulty, 'lost');
+    const { service, writes } = groupingService(faulty, 'lost');
     const game = await service.createGame({ ruleset: 'dice' });
     const token = game.tokens.players.player1;
     const blocker = service.submit(game.gameId, token, roll('x0'));
+    await writing(writes, 1);
     const group = [1, 2, 3].map((i) => service.submit(game.gameId, token, roll(`x${i}`)));
     await blocker;
     const answers = await settle(group);

@@ -162,6 +162,38 @@ describe('the commandIds of a game loaded from a snapshot', () => {
     await expect(service.submit(game.gameId, token, { ...roll(7), payload: { dice: '3d6', purpose: 'other' } })).rejects.toMatchObject({ code: 'command_id_reused' });
   });
 
+  it('are written while the next commands go on: a slow snapshot write holds back no command, and idle() waits for it', async () => {
+    const { store, snapshots } = services();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = Object.create(snapshots) as MemorySnapshots;
+    let written = 0;
+    slow.write = async (gameId, snapshot) => {
+      await held;
+      await snapshots.write(gameId, snapshot);
+      written += 1;
+    };
+    const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()), snapshots: { store: slow, write: true, interval: INTERVAL } });
+    const game = await service.createGame({ ruleset: 'dice' });
+    const token = game.tokens.players.player1;
+    // Commit 10 makes a snapshot due; the commands after it are answered while it is being written.
+    const play = (async () => {
+      for (let n = 1; n <= INTERVAL + 5; n++) await service.submit(game.gameId, token, roll(n));
+      return 'answered';
+    })();
+    const waited = new Promise((resolve) => setTimeout(() => resolve('held back by the snapshot write'), 5000).unref());
+    expect(await Promise.race([play, waited])).toBe('answered');
+    expect(written).toBe(0);
+    let idle = false;
+    const idling = service.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    release();
+    await idling;
+    expect(written).toBe(1);
+    expect((await snapshots.read(game.gameId))?.seq).toBe(INTERVAL);
+  });
+
   it('keep a snapshot small: 4 bytes a commit for the hashes, and only the recent commandIds in full', async () => {
     const { snapshots, game } = await playedGame(999);
     const snapshot = (await snapshots.read(game.gameId))!;
