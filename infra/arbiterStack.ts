@@ -56,6 +56,8 @@ const PUBLIC_ROUTES: ReadonlySet<HandlerName> = new Set<HandlerName>([
   'listRulesets',
   'evaluate',
   'openapi',
+  'tableSchema',
+  'validateTable',
   'keys',
   'verifierScript',
   'apiDocsPage',

@@ -3,8 +3,9 @@ import { diceRuleset } from './dice';
 import { france44Ruleset } from './france44';
 import { memoir44Ruleset } from './memoir44';
 import { normandy44Ruleset } from './normandy44';
+import { tableRuleset } from './table';
 
-const rulesets: readonly Ruleset[] = [diceRuleset, france44Ruleset, normandy44Ruleset, memoir44Ruleset];
+const rulesets: readonly Ruleset[] = [diceRuleset, france44Ruleset, normandy44Ruleset, memoir44Ruleset, tableRuleset];
 
 export function allRulesets(): readonly Ruleset[] {
   return rulesets;

@@ -81,6 +81,14 @@ export const EvaluateResultShape = z.strictObject({
   dice: z.array(DieShape).describe('the dice used, in draw order'),
 });
 
+export const TableValidationShape = z.union([
+  z.strictObject({ valid: z.literal(true), id: z.string(), hash: z.string().describe('sha256: of the canonical JSON of the table, as games and text lines show it') }),
+  z.strictObject({
+    valid: z.literal(false),
+    issues: z.array(z.strictObject({ path: z.string().describe('where, e.g. "cells[3][5]" or "rows[2]"'), message: z.string() })).describe('every problem found, each with its place'),
+  }),
+]);
+
 export const GameCreatedShape = z.strictObject({
   gameId: z.string(),
   ruleset: z.string(),

@@ -16,6 +16,7 @@ import {
   CommandAcceptedShape,
   ErrorShape,
   EvaluateResultShape,
+  TableValidationShape,
   EventsPageShape,
   ExportBundleShape,
   GameCreatedShape,
@@ -189,6 +190,7 @@ export function openApiDocument() {
   schemas.add('Health', toJson(HealthShape));
   schemas.add('Catalogue', toJson(CatalogueShape));
   schemas.add('EvaluateResult', toJson(EvaluateResultShape));
+  schemas.add('TableValidation', toJson(TableValidationShape));
   schemas.add('GameHead', toJson(GameHeadShape));
   schemas.add('KeyRotation', toJson(KeyRotationShape));
   schemas.add('PublicKey', toJson(PublicKeyShape));
@@ -367,6 +369,30 @@ export function openApiDocument() {
               413,
               422,
             ),
+          },
+        },
+      },
+      '/schemas/table.json': {
+        get: {
+          operationId: 'getTableSchema',
+          tags: ['rulesets'],
+          summary: 'The JSON Schema of a combat table given as data',
+          description: 'Generated from the schema that validates tables, so the two agree. Checks the shape; `POST /tables/validate` also checks what a schema cannot say (every cell\'s code defined, rows that tile, …). docs/tables.md explains the format.',
+          security: PUBLIC,
+          responses: { 200: { description: 'JSON Schema (draft 2020-12)', content: jsonContent({ type: 'object' }) }, ...noBody() },
+        },
+      },
+      '/tables/validate': {
+        post: {
+          operationId: 'validateTable',
+          tags: ['rulesets'],
+          summary: 'Whether a combat table is valid, and where it is not',
+          description: 'Answers 200 either way: `valid` with the table\'s content hash, or every issue with its place (`cells[3][5]`, `rows[2]`, …). Nothing is stored.',
+          security: PUBLIC,
+          requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a table definition (GET /schemas/table.json)' }) },
+          responses: {
+            200: { description: 'the verdict', content: jsonContent(ref('TableValidation'), one({ valid: false, issues: [{ path: 'cells[3][5]', message: '"XX" is not a code of results' }] })) },
+            ...errors([400, 'invalid_request: no body, or a body that is not JSON', ['invalid_request']], 413),
           },
         },
       },

@@ -11,6 +11,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/health', handler: 'health' },
   { method: 'GET', path: '/rulesets', handler: 'listRulesets' },
   { method: 'POST', path: '/rulesets/{ruleset}/evaluate', handler: 'evaluate' },
+  { method: 'GET', path: '/schemas/table.json', handler: 'tableSchema' },
+  { method: 'POST', path: '/tables/validate', handler: 'validateTable' },
   { method: 'POST', path: '/games', handler: 'createGame' },
   { method: 'GET', path: '/games/{id}', handler: 'getGame' },
   { method: 'POST', path: '/games/{id}/commands', handler: 'postCommand' },

@@ -4,7 +4,7 @@ import type { HandlerName } from '../http/handlers';
 export const ROUTE_GROUPS = {
   commands: ['createGame', 'postCommand', 'addViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'createTournament'],
   reads: ['getGame', 'listEvents', 'exportGame', 'verifyGame', 'head', 'keys', 'getTournament', 'exportTournament'],
-  catalogue: ['health', 'listRulesets', 'evaluate', 'openapi'],
+  catalogue: ['health', 'listRulesets', 'evaluate', 'openapi', 'tableSchema', 'validateTable'],
   // Its own function: the catalogue's bundle stays small, and this one holds little but the verifier's text.
   verifier: ['verifierScript'],
   // The web app's files, embedded in the bundle: no table, no key.

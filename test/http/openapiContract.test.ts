@@ -19,6 +19,7 @@ import {
   KeysShape,
   VerificationShape,
   ViewerCreatedShape,
+  TableValidationShape,
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
 import { matchRoute, ROUTES } from '../../functions/http/routes';
@@ -46,6 +47,8 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   getHealth: HealthShape,
   listRulesets: CatalogueShape,
   evaluateProcedure: EvaluateResultShape,
+  getTableSchema: z.looseObject({ $schema: z.string(), type: z.literal('object'), properties: z.record(z.string(), z.unknown()) }),
+  validateTable: TableValidationShape,
   createGame: GameCreatedShape,
   getGame: GameViewShape,
   sendCommand: CommandAcceptedShape,
@@ -152,6 +155,11 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('POST', '/rulesets/dice/evaluate', { body: { procedure: 'roll', input: { dice: '3d6' }, dice: [1] } });
     await call('POST', '/rulesets/chess/evaluate', { body: { procedure: 'roll' } });
     await call('POST', '/rulesets/france44/evaluate', { body: { procedure: 'combat', input: { kind: 'set-piece', attackers: [{ strength: 1 }], defenders: [{ strength: 9 }], attackerMorale: 3, defenderMorale: 3 } } });
+    await call('GET', '/schemas/table.json');
+    const table = { format: 'arbiter-table/1', id: 'contract', title: 'Contract', dice: '1d6', columns: { kind: 'differential', labels: ['0', '+1'], landing: 'defender', belowFirst: 'refuse', aboveLast: 'last-column', shiftPastLeft: 'clamp', shiftPastRight: 'clamp' }, rows: [{ atMost: 3 }, { atLeast: 4 }], rowsOffTable: 'clamp', results: [{ code: '-', effects: [] }, { code: 'DR', effects: [{ effect: 'retreat', side: 'defender', value: 1 }] }], cells: [['-', '-'], ['-', 'DR']] };
+    expect((await call('POST', '/tables/validate', { body: table })).body.valid).toBe(true);
+    expect((await call('POST', '/tables/validate', { body: { ...table, cells: [['-'], ['-', 'XX']] } })).body.valid).toBe(false);
+    await call('POST', '/tables/validate', { raw: '{', headers: { 'content-type': 'application/json' } });
 
     const created = await call('POST', '/games', { body: { ruleset: 'dice', title: 'contract' } });
     const { gameId, tokens } = created.body;
@@ -255,7 +263,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {
       expect(statuses[id]?.some((s) => s < 300), `${id}: ${statuses[id]}`).toBe(true);
     }
-    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure']) {
+    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
       expect(statuses[id]?.some((s) => s >= 400), `${id}: ${statuses[id]}`).toBe(true);
     }
     expect(statuses.sendCommand).toEqual([200, 201, 400, 401, 403, 409, 422, 503]);

@@ -1,0 +1,88 @@
+import { RuleViolation } from '../../errors';
+import type { DomainEvent, Ruleset } from '../../ruleset';
+import { resolveOnTable, shortTableHash, tableHash, type TableDefinition, type TableResolution } from '../../tables';
+import { tableEvents } from './events';
+import { Resolve, ResolveProcedureInput, TableOptions, TableView } from './schemas';
+
+interface TableEntry {
+  definition: TableDefinition;
+  hash: string;
+}
+
+export interface TableState {
+  /** In the order the game brought them; looked up by id with `find`, never as object keys. */
+  tables: TableEntry[];
+  resolutions: number;
+  last: { table: string; purpose?: string; column: string; roll: number | null; code: string } | null;
+}
+
+type TableResolvedData = TableResolution & { purpose?: string };
+
+const fightOf = ({ attack, defence, value, shifts, modifiers }: Resolve | ResolveProcedureInput) => ({ attack, defence, value, shifts, modifiers });
+
+/** Any combat table a game brings as data: land, shift, roll, read the cell (docs/tables.md). */
+export const tableRuleset: Ruleset<TableState, TableOptions> = {
+  id: 'table',
+  title: 'Any combat table, as data',
+  description: 'Resolve on combat tables the game brings as data (ratio, differential or threshold columns, any dice), each with its content hash; the verifier replays with exactly those tables.',
+  options: TableOptions,
+  sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
+  sides: (options) => options.sides,
+  commands: {
+    Resolve: {
+      schema: Resolve,
+      who: { sides: 'all', organizer: true },
+      description: 'Resolve on one of the game\'s tables: attack and defence (or a value), column shifts and roll modifiers.',
+    },
+  },
+  procedures: {
+    resolve: {
+      input: ResolveProcedureInput,
+      description: 'Resolve on a table given with the request, without a game.',
+      evaluate(input: ResolveProcedureInput, _options, dice) {
+        const resolution = resolveOnTable(input.table, fightOf(input), dice);
+        return { result: { column: resolution.landing.column.label, roll: resolution.roll?.modified ?? null, code: resolution.code, effects: resolution.effects }, breakdown: resolution };
+      },
+    },
+  },
+  view: TableView,
+  events: tableEvents,
+  initialState: (options) => ({ tables: options.tables.map((definition) => ({ definition, hash: tableHash(definition) })), resolutions: 0, last: null }),
+  decide(state, command, ctx) {
+    const payload = command.payload as Resolve;
+    const entry = state.tables.find((t) => t.definition.id === payload.table);
+    if (state.tables.length === 0) {
+      throw new RuleViolation('This game was created without tables: create a game with your tables in options.tables to resolve on them.', 'table: a game resolves only on the tables it was created with');
+    }
+    if (!entry) {
+      const ids = state.tables.map((t) => t.definition.id).join(', ');
+      throw new RuleViolation(`This game has no table "${payload.table}": its tables are ${ids}.`, 'table: a game resolves only on the tables it was created with');
+    }
+    const resolution = resolveOnTable(entry.definition, fightOf(payload), ctx.dice);
+    return [{ type: 'TableResolved', data: { ...(payload.purpose === undefined ? {} : { purpose: payload.purpose }), ...resolution } as unknown as Record<string, unknown> }];
+  },
+  evolve(state, event) {
+    if (event.type !== 'TableResolved') return state;
+    const data = event.data as unknown as TableResolvedData;
+    return {
+      ...state,
+      resolutions: state.resolutions + 1,
+      last: { table: data.table.id, ...(data.purpose === undefined ? {} : { purpose: data.purpose }), column: data.landing.column.label, roll: data.roll?.modified ?? null, code: data.code },
+    };
+  },
+  present: (state) => ({
+    tables: state.tables.map(({ definition, hash }) => ({ id: definition.id, title: definition.title, hash, example: definition.example === true })),
+    resolutions: state.resolutions,
+    last: state.last,
+  }),
+  summarize(_command, events: readonly DomainEvent[]) {
+    const resolved = events.find((e) => e.type === 'TableResolved');
+    if (!resolved) return '';
+    const data = resolved.data as unknown as TableResolvedData;
+    const purpose = data.purpose === undefined ? '' : `${JSON.stringify(data.purpose)}: `;
+    const roll = data.roll ? `, ${data.roll.dice} ${data.roll.natural}${signed(data.roll.modified - data.roll.natural)} = ${data.roll.modified}` : '';
+    return `${purpose}${JSON.stringify(data.table.title)} (${shortTableHash(data.table.hash)}) ${data.landing.column.label}${roll} → ${JSON.stringify(data.code)}`;
+  },
+};
+
+const signed = (n: number) => (n === 0 ? '' : n > 0 ? `+${n}` : `${n}`);

@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import { playerText } from '../../playerText';
+import { tableDefinitionSchema } from '../../tables';
+import { sideName } from '../dice/schemas';
+
+/** The most tables one game may bring (each up to 100 columns by 200 rows). */
+export const MAX_TABLES = 16;
+
+const tableId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a table id is a lowercase letter or digit, then up to 63 lowercase letters, digits or "-"');
+
+export const TableOptions = z.strictObject({
+  tables: z
+    .array(tableDefinitionSchema)
+    .max(MAX_TABLES, `a game brings at most ${MAX_TABLES} tables`)
+    .superRefine((tables, ctx) => {
+      const seen = new Map<string, number>();
+      tables.forEach((table, index) => {
+        const first = seen.get(table.id);
+        if (first !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `"${table.id}" is already the id of table ${first}: ids must differ` });
+        else seen.set(table.id, index);
+      });
+    })
+    .default([])
+    .describe('the combat tables of the game, as data (docs/tables.md); the game records them in its first commit, and resolves only on them'),
+  sides: z
+    .array(sideName)
+    .min(2)
+    .max(8)
+    .refine((names) => new Set(names).size === names.length, 'side names must differ')
+    .default(['player1', 'player2'])
+    .describe('names of the sides, 2 to 8'),
+});
+export type TableOptions = z.infer<typeof TableOptions>;
+
+const Modifier = z.strictObject({
+  source: playerText(100).describe('where the shift or modifier comes from, e.g. "marsh" or "air support"'),
+  value: z.int().min(-99).max(99),
+});
+
+const Fight = {
+  attack: z.number().min(0).max(1e6).optional().describe('the attack total (ratio and differential tables)'),
+  defence: z.number().min(0).max(1e6).optional().describe('the defence total (ratio and differential tables)'),
+  value: z.number().min(-1e6).max(1e6).optional().describe('the value looked up (threshold tables), e.g. bombardment points'),
+  shifts: z.array(Modifier).max(32).optional().describe('column shifts, each + to the right (towards the attacker)'),
+  modifiers: z.array(Modifier).max(32).optional().describe('modifiers added to the roll'),
+};
+
+export const Resolve = z.strictObject({
+  table: tableId.describe('the id of one of the game\'s tables'),
+  ...Fight,
+  purpose: playerText(200).optional().describe('what the resolution is for, e.g. "attack on 0912"'),
+});
+export type Resolve = z.infer<typeof Resolve>;
+
+export const ResolveProcedureInput = z.strictObject({
+  table: tableDefinitionSchema.describe('the table itself (docs/tables.md)'),
+  ...Fight,
+});
+export type ResolveProcedureInput = z.infer<typeof ResolveProcedureInput>;
+
+const TableSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  hash: z.string().describe('sha256: of the table\'s canonical JSON, as the game recorded it'),
+  example: z.boolean().describe('built from a source\'s worked examples only, not the full published table'),
+});
+
+export const TableView = z.object({
+  tables: z.array(TableSummary),
+  resolutions: z.int().describe('how many resolutions were recorded'),
+  last: z
+    .object({ table: z.string(), purpose: z.string().optional(), column: z.string(), roll: z.int().nullable(), code: z.string() })
+    .nullable(),
+});
