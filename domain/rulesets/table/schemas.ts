@@ -37,10 +37,18 @@ const Modifier = z.strictObject({
   value: z.int().min(-99).max(99),
 });
 
+/** A strength or value as players write them: at most 3 decimals (so that a text line never carries a 300-digit ratio). */
+const amount = (min: number) =>
+  z
+    .number()
+    .min(min)
+    .max(1e6)
+    .refine((n) => Math.round(n * 1000) / 1000 === n, 'must have at most 3 decimals');
+
 const Fight = {
-  attack: z.number().min(0).max(1e6).optional().describe('the attack total (ratio and differential tables)'),
-  defence: z.number().min(0).max(1e6).optional().describe('the defence total (ratio and differential tables)'),
-  value: z.number().min(-1e6).max(1e6).optional().describe('the value looked up (threshold tables), e.g. bombardment points'),
+  attack: amount(0).optional().describe('the attack total (ratio and differential tables)'),
+  defence: amount(0).optional().describe('the defence total (ratio and differential tables)'),
+  value: amount(-1e6).optional().describe('the value looked up (threshold tables), e.g. bombardment points'),
   shifts: z.array(Modifier).max(32).optional().describe('column shifts, each + to the right (towards the attacker)'),
   modifiers: z.array(Modifier).max(32).optional().describe('modifiers added to the roll'),
 };

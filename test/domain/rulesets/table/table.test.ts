@@ -82,3 +82,12 @@ describe('the table ruleset', () => {
     );
   });
 });
+
+describe('the table ruleset\'s inputs', () => {
+  it('are strengths as players write them: at most 3 decimals, never negative, at most a million', () => {
+    expect(Resolve.safeParse({ table: 't', attack: 12.5, defence: 0.125 }).success).toBe(true);
+    for (const bad of [{ attack: 1e-300, defence: 1 }, { attack: 1, defence: 0.0001 }, { attack: -1, defence: 1 }, { attack: 1e7, defence: 1 }, { value: Number.MAX_VALUE }]) {
+      expect(Resolve.safeParse({ table: 't', ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
