@@ -41,12 +41,14 @@ export const BUNDLE = {
   } as Record<string, string>,
   outFile: 'index.mjs',
   /**
-   * What a bundle may weigh: the AWS SDK clients, zod and the rulesets are about 490 KB; the
-   * Powertools Tracer (X-Ray subsegments for every AWS call, functions/lambda/tracing.ts) adds
-   * about 120 KB to the functions that call AWS, and about 15 ms to their load (npm run bench
-   * measures each bundle's load against its 150 ms target).
+   * What a bundle may weigh: the AWS SDK clients and zod are about 400 KB; the Powertools
+   * Tracer (X-Ray subsegments for every AWS call, functions/lambda/tracing.ts) adds about
+   * 120 KB to the functions that call AWS, and about 15 ms to their load; the rulesets, the
+   * table format included, are about 190 KB and grow with each game system (Wars and Battles
+   * alone is 55 KB). What counts for a cold start is the load time, which npm run bench
+   * measures for each bundle against its 150 ms target.
    */
-  maxBytes: 640 * 1024,
+  maxBytes: 800 * 1024,
 };
 
 /** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */

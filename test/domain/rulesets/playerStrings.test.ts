@@ -5,6 +5,9 @@ import { diceRuleset } from '../../../domain/rulesets/dice';
 import { france44Ruleset } from '../../../domain/rulesets/france44';
 import { memoir44Ruleset } from '../../../domain/rulesets/memoir44';
 import { normandy44Ruleset } from '../../../domain/rulesets/normandy44';
+import { tableRuleset } from '../../../domain/rulesets/table';
+import { warsAndBattlesRuleset } from '../../../domain/rulesets/warsandbattles';
+import { warsAndBattlesFreeText, warsAndBattlesSamples } from './warsandbattles/samples';
 
 type Path = (string | number)[];
 /** A valid payload of each command and procedure, with every optional id and text field filled in. */
@@ -32,6 +35,20 @@ const memoir44Battle = {
   range: 1,
   adjacentEnemyIds: ['Grenadiers'],
 };
+
+const smallTable = {
+  format: 'arbiter-table/1',
+  id: 'odds',
+  title: 'Odds table',
+  source: 'house rules',
+  dice: '1d6',
+  columns: { kind: 'ratio', labels: ['1-1', '2-1'], landing: 'defender', belowFirst: 'refuse', aboveLast: 'last-column', shiftPastLeft: 'clamp', shiftPastRight: 'die-modifier' },
+  rows: [{ atMost: 3 }, { atLeast: 4 }],
+  rowsOffTable: 'clamp',
+  results: [{ code: 'DR', description: 'defender retreats', effects: [{ effect: 'retreat', side: 'defender', value: 1, note: 'one hex' }] }],
+  cells: [['DR', 'DR'], ['DR', 'DR']],
+};
+const tableFight = { attack: 6, defence: 2, shifts: [{ source: 'marsh', value: -1 }], modifiers: [{ source: 'air support', value: 1 }] };
 
 const samples = new Map<Ruleset, Samples>([
   [
@@ -85,6 +102,8 @@ const samples = new Map<Ruleset, Samples>([
     },
   ],
   [diceRuleset, { commands: { Roll: { dice: '3d6+1', purpose: 'bombardment of 2708' } }, procedures: { roll: { dice: '3d6+1' } } }],
+  [tableRuleset, { commands: { Resolve: { table: 'odds', ...tableFight, purpose: 'attack on 0912' } }, procedures: { resolve: { table: smallTable, ...tableFight } } }],
+  [warsAndBattlesRuleset, warsAndBattlesSamples],
 ]);
 
 /** Every field that takes text a player chooses, found by what the schema accepts. */
@@ -108,6 +127,9 @@ const expectedFreeText = new Map<string, string[]>([
   ['memoir44-d6 CardRoll', ['purpose']],
   ['memoir44-d6 procedure battle', ['attacker.unitId', 'target.unitId']],
   ['dice Roll', ['purpose']],
+  ['table Resolve', ['shifts[0].source', 'modifiers[0].source', 'purpose']],
+  ['table procedure resolve', ['table.title', 'table.source', 'table.results[0].description', 'table.results[0].effects[0].note', 'shifts[0].source', 'modifiers[0].source']],
+  ...Object.entries(warsAndBattlesFreeText),
 ]);
 
 const UNSAFE = /^must not contain control characters, line breaks or text-direction controls$/;

@@ -1,0 +1,199 @@
+import type { DomainEvent } from '../../ruleset';
+import type { Modifier } from '../../tables';
+import { tableHash } from '../../tables';
+import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
+import type { Commander, Side, Tables, TerrainEntry, WarsAndBattlesOptions } from './schemas';
+import { statusLevel, unitFromOptions, type UnitState } from './units';
+
+export interface OpenAttack {
+  attackId: string;
+  attacker: Side;
+  targetHex: string;
+  attackers: { unitId: string; hex: string; attack: number }[];
+  defenders: { unitId: string; defence: number }[];
+  attack: number;
+  defence: number;
+  shifts: Modifier[];
+  modifiers: Modifier[];
+}
+
+export interface WarsAndBattlesState {
+  turn: number;
+  impulse: number;
+  impulses: number;
+  firstSide: Side;
+  /** Whose impulse it is; null once every impulse of the turn is played. */
+  phasing: Side | null;
+  activationPoints: { allied: number; axis: number } | null;
+  /** The phasing side's points left this impulse; null: unlimited. */
+  activationLeft: number | null;
+  axisPointsPerTurn: number;
+  axisReplenishmentPoints: number;
+  alliedReplenishment: boolean;
+  zocRetreatLoss: number;
+  units: IdRecord<UnitState>;
+  openAttack: OpenAttack | null;
+  /** Every attack id used in the game. */
+  attackIds: string[];
+  hexesAttacked: string[];
+  tables: Tables;
+  tableHashes: { combat: string; bombardment: string; support: string };
+  terrain: TerrainEntry[];
+  commanders: Commander[];
+}
+
+export const otherSide = (side: Side): Side => (side === 'allied' ? 'axis' : 'allied');
+
+export function initialWarsAndBattlesState(options: WarsAndBattlesOptions): WarsAndBattlesState {
+  const points = options.activationPoints ?? null;
+  return {
+    turn: 1,
+    impulse: 1,
+    impulses: options.impulses,
+    firstSide: options.firstSide,
+    phasing: options.firstSide,
+    activationPoints: points,
+    activationLeft: points ? points[options.firstSide] : null,
+    axisPointsPerTurn: options.replenishment.axisPointsPerTurn,
+    axisReplenishmentPoints: options.replenishment.axisPointsPerTurn,
+    alliedReplenishment: options.replenishment.allied,
+    zocRetreatLoss: options.zocRetreatLoss,
+    units: idRecord(options.units.map((u) => [u.unitId, unitFromOptions(u)] as const)),
+    openAttack: null,
+    attackIds: [],
+    hexesAttacked: [],
+    tables: options.tables,
+    tableHashes: { combat: tableHash(options.tables.combat), bombardment: tableHash(options.tables.bombardment), support: tableHash(options.tables.support) },
+    terrain: options.terrain,
+    commanders: options.commanders,
+  };
+}
+
+const changeUnit = (state: WarsAndBattlesState, unitId: string, change: Partial<UnitState>): WarsAndBattlesState => {
+  const unit = entryOf(state.units, unitId);
+  return unit ? { ...state, units: withEntry(state.units, unitId, { ...unit, ...change }) } : state;
+};
+const changeUnits = (state: WarsAndBattlesState, unitIds: readonly string[], change: (unit: UnitState) => Partial<UnitState>) =>
+  unitIds.reduce((s, id) => {
+    const unit = entryOf(s.units, id);
+    return unit ? changeUnit(s, id, change(unit)) : s;
+  }, state);
+const changeAll = (state: WarsAndBattlesState, change: (unit: UnitState) => Partial<UnitState>): WarsAndBattlesState => ({
+  ...state,
+  units: idRecord(Object.entries(state.units).map(([id, unit]) => [id, { ...unit, ...change(unit) }] as const)),
+});
+
+type Data = Record<string, any>;
+
+/** Folds one event: the values are the event's, computed by decide; nothing is rolled or refused here. */
+export function evolveWarsAndBattles(state: WarsAndBattlesState, event: DomainEvent): WarsAndBattlesState {
+  const d = event.data as Data;
+  switch (event.type) {
+    case 'UnitsActivated':
+      return { ...changeUnits(state, d.unitIds, () => ({ activatedInImpulse: d.impulse })), activationLeft: d.pointsLeft };
+    case 'AttackDeclared': {
+      const involved = [...d.attackers.map((a: Data) => a.unitId), ...d.support.map((s: Data) => s.unitId)];
+      const next = changeUnits(state, involved, () => ({ attackedThisTurn: true }));
+      return {
+        ...next,
+        attackIds: [...state.attackIds, d.attackId],
+        hexesAttacked: [...state.hexesAttacked, d.targetHex],
+        openAttack: {
+          attackId: d.attackId,
+          attacker: d.attacker,
+          targetHex: d.targetHex,
+          attackers: d.attackers.map((a: Data) => ({ unitId: a.unitId, hex: a.hex, attack: a.attack })),
+          defenders: d.defenders.map((x: Data) => ({ unitId: x.unitId, defence: x.defence })),
+          attack: d.ratio.attack,
+          defence: d.ratio.defence,
+          shifts: d.shifts,
+          modifiers: d.modifiers,
+        },
+      };
+    }
+    case 'AttackResolved':
+      return { ...state, openAttack: null };
+    case 'LossesAllocated':
+    case 'AntiAircraftLosses':
+    case 'SupplyAttrition':
+      return d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
+    case 'UnitRetreated':
+      return changeUnit(state, d.unitId, { lp: d.lpAfter });
+    case 'UnitDestroyed':
+      return changeUnit(state, d.unitId, { lp: 0, out: 'destroyed' });
+    case 'UnitSurrendered':
+      return changeUnit(state, d.unitId, { lp: 0, out: 'surrendered' });
+    case 'FatigueGained':
+      return changeUnit(state, d.unitId, { energy: d.energyAfter });
+    case 'StatusLevelLost':
+      return changeUnit(state, d.unitId, { fatigued: true });
+    case 'StatusLevelRecovered':
+      return changeUnit(state, d.unitId, { fatigued: false });
+    case 'BombardmentResolved':
+      return changeUnits(state, d.bombarders.map((b: Data) => b.unitId), () => ({ attackedThisTurn: true }));
+    case 'UnitsReplenished': {
+      const next = d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
+      return d.pointsLeft === undefined ? next : { ...next, axisReplenishmentPoints: d.pointsLeft };
+    }
+    case 'ImpulseEnded':
+      return d.next
+        ? { ...state, impulse: d.next.impulse, phasing: d.next.side, activationLeft: d.next.activationPoints }
+        : { ...state, phasing: null, activationLeft: null };
+    case 'EnergyRecovered':
+      return d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { energy: u.energyAfter }), state);
+    case 'ReplenishmentPointsLost':
+      return { ...state, axisReplenishmentPoints: 0 };
+    case 'SupplyChecked': {
+      const oos = d.outOfSupply.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { outOfSupply: true, turnsOutOfSupply: u.turnsOutOfSupply }), state);
+      return changeUnits(oos, d.backInSupply, () => ({ outOfSupply: false, turnsOutOfSupply: 0 }));
+    }
+    case 'TurnStarted':
+      return {
+        ...changeAll(state, () => ({ activatedInImpulse: null, attackedThisTurn: false })),
+        turn: d.turn,
+        impulse: 1,
+        phasing: d.side,
+        activationLeft: d.activationPoints,
+        axisReplenishmentPoints: d.axisReplenishmentPoints,
+        hexesAttacked: [],
+      };
+    default:
+      return state;
+  }
+}
+
+export function presentWarsAndBattles(state: WarsAndBattlesState) {
+  return {
+    turn: state.turn,
+    impulse: state.impulse,
+    impulses: state.impulses,
+    phasing: state.phasing,
+    activationPointsLeft: state.activationLeft,
+    axisReplenishmentPoints: state.axisReplenishmentPoints,
+    openAttack: state.openAttack ? { attackId: state.openAttack.attackId, attacker: state.openAttack.attacker, targetHex: state.openAttack.targetHex } : null,
+    hexesAttacked: state.hexesAttacked,
+    units: Object.entries(state.units).map(([unitId, u]) => ({
+      unitId,
+      side: u.side,
+      kind: u.kind,
+      quality: u.quality,
+      lp: u.lp,
+      maxLp: u.maxLp,
+      status: statusLevel(u),
+      energy: u.energy,
+      fatigued: u.fatigued,
+      outOfSupply: u.outOfSupply,
+      turnsOutOfSupply: u.turnsOutOfSupply,
+      activatedInImpulse: u.activatedInImpulse,
+      attackedThisTurn: u.attackedThisTurn,
+      out: u.out,
+    })),
+    tables: (['combat', 'bombardment', 'support'] as const).map((role) => ({
+      role,
+      id: state.tables[role].id,
+      title: state.tables[role].title,
+      hash: state.tableHashes[role],
+      example: state.tables[role].example === true,
+    })),
+  };
+}

@@ -1,0 +1,94 @@
+import type { Command, DomainEvent } from '../../ruleset';
+
+type Data = Record<string, any>;
+const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const rollText = (resolution: Data) => {
+  const roll = resolution.roll;
+  if (!roll) return '';
+  const mod = roll.modified - roll.natural;
+  return `${roll.dice} ${roll.natural}${mod ? ` ${signed(mod)} = ${roll.modified}` : ''}`;
+};
+const unproven = ' (not in the example table: no effect)';
+
+/** What happened to units after a fight or a bombardment: destroyed, surrendered, a status level lost. */
+function aftermath(events: readonly DomainEvent[]): string {
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  const parts = [
+    count('UnitDestroyed') ? `${count('UnitDestroyed')} destroyed` : '',
+    count('UnitSurrendered') ? `${count('UnitSurrendered')} surrendered` : '',
+    count('StatusLevelLost') ? `${plural(count('StatusLevelLost'), 'status level')} lost to fatigue` : '',
+  ].filter(Boolean);
+  return parts.length ? `; ${parts.join(', ')}` : '';
+}
+
+/** The `<summary>` of a Wars and Battles text line: one line, ids as the players gave them (playerId has no line breaks or controls). */
+export function summarizeWarsAndBattles(command: Command, events: readonly DomainEvent[]): string {
+  const find = (type: string) => events.find((e) => e.type === type)?.data as Data | undefined;
+  const activation = () => {
+    const a = find('UnitsActivated');
+    if (!a || a.pointsSpent === 0) return '';
+    return ` (${plural(a.pointsSpent, 'activation point')}${a.pointsLeft === null ? '' : `, ${a.pointsLeft} left`})`;
+  };
+  switch (command.type) {
+    case 'Activate': {
+      const a = find('UnitsActivated');
+      if (!a) return '';
+      const ids = [...a.unitIds, ...a.alreadyActive].join(', ');
+      return `activates ${ids}: ${plural(a.pointsSpent, 'point')}${a.pointsLeft === null ? '' : `, ${a.pointsLeft} left`}`;
+    }
+    case 'DeclareAttack': {
+      const d = find('AttackDeclared');
+      if (!d) return '';
+      const support = d.supportLookup ? `, support ${d.supportLookup.points} points (L${d.supportLookup.bonus})` : '';
+      const l = d.modifiers.reduce((s: number, m: Data) => s + m.value, 0);
+      const landing = d.landing;
+      const ratio = landing.rounded ?? landing.reads;
+      return `${d.attackId} on ${d.targetHex}: ${plural(d.attackers.length, 'attacker')} (${d.ratio.attack}) against ${plural(d.defenders.length, 'defender')} (${d.ratio.defence}) in ${d.terrain}, ${ratio}, C ${signed(landing.shifts.total)} -> column ${landing.column.label}, L ${signed(l)}${support}${activation()}`;
+    }
+    case 'ResolveAttack': {
+      const d = find('AttackResolved');
+      if (!d) return '';
+      const r = d.resolution;
+      const effects = d.unproven ? unproven : `: attacker -${d.attackerLoss} LP, defender -${d.defenderLoss} LP${d.retreat ? ', defender retreats' : ''}`;
+      return `${d.attackId}: column ${r.landing.column.label}, ${rollText(r)} -> ${r.code}${effects}${aftermath(events)}`;
+    }
+    case 'Bombard': {
+      const d = find('BombardmentResolved');
+      if (!d) return '';
+      const r = d.resolution;
+      const effects = d.unproven ? unproven : `: -${d.loss} LP`;
+      const points = d.effectivePoints === d.points ? `${d.points} points` : `${d.points} points ${d.identification} = ${d.effectivePoints}`;
+      return `${d.targetHex}: ${points}, ${rollText(r)} -> ${r.code}${effects}${aftermath(events)}${activation()}`;
+    }
+    case 'Replenish': {
+      const d = find('UnitsReplenished');
+      if (!d) return '';
+      return `${d.units.map((u: Data) => `${u.unitId} +${u.lp} LP`).join(', ')}: ${plural(d.pointsSpent, 'point')}, ${d.pointsLeft} left${activation()}`;
+    }
+    case 'EndImpulse': {
+      const d = find('ImpulseEnded');
+      if (!d) return '';
+      const next = d.next ? `${d.next.side}'s impulse ${d.next.impulse} next${d.next.activationPoints === null ? '' : ` (${plural(d.next.activationPoints, 'activation point')})`}` : 'every impulse played: EndTurn next';
+      return `ends impulse ${d.impulse} of turn ${d.turn}; ${next}`;
+    }
+    case 'EndTurn': {
+      const t = find('TurnStarted');
+      if (!t) return '';
+      const recovered = find('EnergyRecovered')?.units.length ?? 0;
+      const replenished = events.filter((e) => e.type === 'UnitsReplenished').reduce((n, e) => n + (e.data as Data).units.length, 0);
+      const oos = find('SupplyChecked')?.outOfSupply.length ?? 0;
+      const attrition = find('SupplyAttrition')?.units.length ?? 0;
+      const lost = find('ReplenishmentPointsLost');
+      const parts = [
+        `${plural(recovered, 'unit')} recover energy`,
+        replenished ? `${plural(replenished, 'unit')} replenished` : '',
+        lost ? `${plural(lost.points, 'Axis replenishment point')} lost` : '',
+        oos ? `${oos} out of supply${attrition ? ` (${attrition} -1 LP)` : ''}` : '',
+      ].filter(Boolean);
+      return `turn ${t.turn - 1} ends: ${parts.join(', ')}${aftermath(events)}; turn ${t.turn}, ${t.side} first`;
+    }
+    default:
+      return command.type;
+  }
+}
