@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { playerText } from '../playerText';
-import type { ColumnKind } from './labels';
+import { ANY_LABEL, type ColumnKind } from './labels';
 import type { TableRow } from './rows';
 import { checkTable } from './semantics';
 
@@ -134,7 +134,13 @@ const resultSchema = z.strictObject({
 const columnsSchema = z.strictObject({
   kind: oneOf(['ratio', 'differential', 'threshold'], 'kind').describe('ratio: attack:defence odds; differential: attack − defence; threshold: one value'),
   labels: z
-    .array(z.string().min(1, 'a label must not be empty').max(TABLE_LIMITS.labelLength, `a label is at most ${TABLE_LIMITS.labelLength} characters`))
+    .array(
+      z
+        .string()
+        .min(1, 'a label must not be empty')
+        .max(TABLE_LIMITS.labelLength, `a label is at most ${TABLE_LIMITS.labelLength} characters`)
+        .regex(ANY_LABEL, 'a label is a ratio ("1-2", "3:2"), a whole number ("-3", "+2") or a number ("2.5")'),
+    )
     .min(1, 'a table has at least one column')
     .max(TABLE_LIMITS.columns, `a table has at most ${TABLE_LIMITS.columns} columns`)
     .describe('left to right, strictly increasing: "1-2", "3:2" (ratio); "-3", "0", "+2" (differential); "0", "12" (threshold)'),
@@ -172,7 +178,7 @@ const structure = z.strictObject({
   cells: z
     .array(
       z
-        .array(z.string().max(TABLE_LIMITS.codeLength, `a cell is a code of at most ${TABLE_LIMITS.codeLength} characters`))
+        .array(z.string().regex(RESULT_CODE, 'a cell is a code of results: 1 to 32 characters of A–Z, a–z, 0–9 and / + * . -'))
         .max(TABLE_LIMITS.columns, `a row of cells has at most ${TABLE_LIMITS.columns} cells`),
     )
     .min(1, 'a table has at least one row of cells')

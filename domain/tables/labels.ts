@@ -16,6 +16,9 @@ const RATIO = /^(\d{1,9}(?:\.\d{1,6})?)[-:](\d{1,9}(?:\.\d{1,6})?)$/;
 const DIFFERENTIAL = /^[+-]?\d{1,9}$/;
 const THRESHOLD = /^[+-]?\d{1,9}(?:\.\d{1,6})?$/;
 
+/** What any label may look like, whatever its kind (published in the JSON Schema; the kind's own pattern is checked after). */
+export const ANY_LABEL = /^(?:\d{1,9}(?:\.\d{1,6})?[-:]\d{1,9}(?:\.\d{1,6})?|[+-]?\d{1,9}(?:\.\d{1,6})?)$/;
+
 export const LABEL_HELP: Record<ColumnKind, string> = {
   ratio: 'a ratio label is two positive numbers joined by "-" or ":", e.g. "1-2", "3:2" or "1.5-1"',
   differential: 'a differential label is a whole number, e.g. "-3", "0" or "+2"',

@@ -47,15 +47,19 @@ export interface CommandDriver {
   diceExpressionSlots?: string[];
   /** Whether a valid case is accepted depends on an earlier die (so no outcome is expected of it). */
   diceDecides?: boolean;
+  /** Slots naming what the game was created with (a table, a unit of the options): a name it was not created with is refused (422) like any unknown one. */
+  namedAtCreation?: string[];
 }
 
 export interface RulesetDriver {
   ruleset: string;
   /** Valid options of POST /games, every one of them set. */
   options: Record<string, unknown>;
+  /** Places of the options that must hold the same value as a slot (a cell and the result it names), by the slot's label in the options. */
+  optionMirrors?: Record<string, Path[]>;
   commands: Record<string, CommandDriver>;
   /** Per procedure of /evaluate, valid inputs. */
-  procedures: Record<string, { inputs: Record<string, unknown>[]; diceExpressionSlots?: string[] }>;
+  procedures: Record<string, { inputs: Record<string, unknown>[]; diceExpressionSlots?: string[]; mirrors?: Record<string, Path[]> }>;
   /** Valid steps that move the game on: the "can continue" check after the fuzzing. */
   proceed: (view: View) => Step[];
 }
@@ -398,4 +402,60 @@ export const memoir44Driver: RulesetDriver = {
   },
 };
 
-export const DRIVERS: readonly RulesetDriver[] = [diceDriver, france44Driver, normandy44Driver, memoir44Driver];
+// ---- table (combat tables as data) ----
+
+// Every cell its own result, so that a hostile code can be put in a cell and in the result it names (optionMirrors).
+const ODDS_ROWS = 3;
+const ODDS_COLUMNS = ['1-2', '1-1', '2-1', '3-1'];
+const oddsCode = (row: number, column: number) => `r${row * ODDS_COLUMNS.length + column}`;
+const oddsTable = {
+  format: 'arbiter-table/1',
+  id: 'odds',
+  title: 'Odds table',
+  source: 'house rules',
+  dice: '2d6',
+  columns: { kind: 'ratio', labels: ODDS_COLUMNS, landing: 'nearest-defender', belowFirst: 'first-column', aboveLast: 'last-column', shiftPastLeft: 'die-modifier', shiftPastRight: 'clamp' },
+  rows: [{ atMost: 4 }, { from: 5, to: 9 }, { atLeast: 10 }],
+  rowsOffTable: 'clamp',
+  results: Array.from({ length: ODDS_ROWS * ODDS_COLUMNS.length }, (_, n) => ({
+    code: `r${n}`,
+    description: `result ${n}`,
+    effects: n % 3 === 0 ? [] : [{ effect: 'retreat', side: 'defender', value: n % 3, note: 'hexes' }],
+  })),
+  cells: Array.from({ length: ODDS_ROWS }, (_, row) => ODDS_COLUMNS.map((_, column) => oddsCode(row, column))),
+};
+/** A cell and the result it names hold the same code; `at` is where the table sits. */
+const oddsMirrors = (at: string, path: (string | number)[]): Record<string, Path[]> => {
+  const mirrors: Record<string, Path[]> = {};
+  for (let row = 0; row < ODDS_ROWS; row++) {
+    for (let column = 0; column < ODDS_COLUMNS.length; column++) {
+      const n = row * ODDS_COLUMNS.length + column;
+      mirrors[`${at}.cells[${row}][${column}]`] = [[...path, 'results', n, 'code']];
+      mirrors[`${at}.results[${n}].code`] = [[...path, 'cells', row, column]];
+    }
+  }
+  return mirrors;
+};
+const tableFight = (fresh: () => string) => ({ attack: 6, defence: 2, shifts: [{ source: `marsh ${fresh()}`, value: -1 }], modifiers: [{ source: `air ${fresh()}`, value: 1 }] });
+const tableOf = (view: View) => (view.state.tables[0]?.id as string | undefined) ?? 'odds';
+
+export const tableDriver: RulesetDriver = {
+  ruleset: 'table',
+  options: { tables: [oddsTable], sides: ['red', 'blue'] },
+  optionMirrors: oddsMirrors('tables[0]', ['tables', 0]),
+  commands: {
+    ...gameCommands,
+    Resolve: {
+      // The tables are the game's from its creation: another name is an unknown table.
+      namedAtCreation: ['table'],
+      shapes: (view, fresh) => [
+        { actor: view.sides[0], payload: { table: tableOf(view), ...tableFight(fresh), purpose: `attack ${fresh()}` } },
+        { actor: view.sides[1], payload: { table: tableOf(view), attack: 1, defence: 3 } },
+      ],
+    },
+  },
+  procedures: { resolve: { inputs: [{ table: oddsTable, ...tableFight(() => 'x') }], mirrors: oddsMirrors('table', ['table']) } },
+  proceed: (view) => [step(view.sides[1], 'Resolve', { table: tableOf(view), attack: 9, defence: 3, purpose: 'after the fuzzing' })],
+};
+
+export const DRIVERS: readonly RulesetDriver[] = [diceDriver, france44Driver, normandy44Driver, memoir44Driver, tableDriver];

@@ -313,7 +313,7 @@ export class HostileGames {
         const schema = payloadSchema(this.catalogue, driver.ruleset, type);
         for (const { hostile, how } of hostileValuesFor(slot, valueAt(payload, slot.path), { diceExpression, root: slot.path.length === 0 })) {
           const meta: Meta = { where: 'command', ruleset: driver.ruleset, subject: type, slot: label, cls: hostile.cls, label: hostile.label };
-          const ordinary = command.diceDecides || diceExpression ? undefined : ordinaryName(schema, slot.path, hostile, how, 201);
+          const ordinary = command.diceDecides || diceExpression ? undefined : ordinaryName(schema, slot.path, hostile, how, command.namedAtCreation?.includes(label) ? 422 : 201);
           await this.runCase(game, command, type, s, [{ path: slot.path, hostile, how }], meta, ordinary ?? strictMembers(schema, slot.path, how));
         }
       }

@@ -69,13 +69,19 @@ function casesOf(
   document: unknown,
   meta: Pick<Meta, 'where' | 'ruleset' | 'subject'>,
   seed: number,
-  options: { diceExpression?: (label: string) => boolean; expected?: (slot: Mutation['path'], m: Pick<Mutation, 'hostile' | 'how'>) => Expected | undefined } = {},
+  options: {
+    diceExpression?: (label: string) => boolean;
+    expected?: (slot: Mutation['path'], m: Pick<Mutation, 'hostile' | 'how'>) => Expected | undefined;
+    /** Places that must hold the same value as the slot with this label, when the slot's value is replaced. */
+    mirrors?: (label: string) => Mutation['path'][];
+  } = {},
 ): Case[] {
   const cases: Case[] = [];
   for (const slot of slotsOf(document)) {
     const label = pathLabel(slot.path);
     for (const { hostile, how } of hostileValuesFor(slot, valueAt(document, slot.path), { diceExpression: options.diceExpression?.(label), root: slot.path.length === 0 })) {
-      cases.push({ mutations: [{ path: slot.path, hostile, how }], meta: { ...meta, slot: label, cls: hostile.cls, label: hostile.label }, expected: options.expected?.(slot.path, { hostile, how }) });
+      const mirrored = how === 'replace' ? (options.mirrors?.(label) ?? []).map((path) => ({ path, hostile, how })) : [];
+      cases.push({ mutations: [{ path: slot.path, hostile, how }, ...mirrored], meta: { ...meta, slot: label, cls: hostile.cls, label: hostile.label }, expected: options.expected?.(slot.path, { hostile, how }) });
     }
   }
   for (const mutations of combinedMutations(document, COMBINED_PER_SHAPE, seed)) {
@@ -150,6 +156,7 @@ async function fuzzCreate(driver: RulesetDriver, deadline: number): Promise<void
   const schema = optionsSchema(catalogue, driver.ruleset);
   const cases = casesOf(template, { where: 'create', ruleset: driver.ruleset, subject: 'POST /games' }, seedOf(driver.ruleset, 'create'), {
     expected: (path, { hostile, how }) => (path[0] === 'options' ? (ordinaryName(schema, path.slice(1), hostile, how, 201) ?? strictMembers(schema, path.slice(1), how)) : undefined),
+    mirrors: (label) => (label.startsWith('options.') ? (driver.optionMirrors?.[label.slice('options.'.length)] ?? []).map((path) => ['options', ...path]) : []),
   });
   for (const { mutations, meta, expected } of cases) {
     if (Date.now() > deadline) {
@@ -167,7 +174,7 @@ async function fuzzCreate(driver: RulesetDriver, deadline: number): Promise<void
 /** POST /rulesets/{id}/evaluate, every procedure: hostile input, dice and options. Stateless: four at a time. */
 async function fuzzEvaluate(driver: RulesetDriver, deadline: number): Promise<void> {
   const path = `/rulesets/${driver.ruleset}/evaluate`;
-  for (const [procedure, { inputs, diceExpressionSlots = [] }] of Object.entries(driver.procedures)) {
+  for (const [procedure, { inputs, diceExpressionSlots = [], mirrors = {} }] of Object.entries(driver.procedures)) {
     for (const [i, input] of inputs.entries()) {
       const template = { procedure, input, dice: Array(24).fill(2), options: driver.options };
       const control = await games.http('POST', path, { body: JSON.stringify(template) });
@@ -178,6 +185,7 @@ async function fuzzEvaluate(driver: RulesetDriver, deadline: number): Promise<vo
       const schemas = { input: inputSchema(catalogue, driver.ruleset, procedure), options: optionsSchema(catalogue, driver.ruleset) };
       const cases = casesOf(template, { where: 'evaluate', ruleset: driver.ruleset, subject: procedure }, seedOf(driver.ruleset, 'evaluate', procedure, String(i)), {
         diceExpression: isDice,
+        mirrors: (label) => (label.startsWith('input.') ? (mirrors[label.slice('input.'.length)] ?? []).map((path) => ['input', ...path]) : []),
         expected: (slotPath, { hostile, how }) => {
           const part = slotPath[0] === 'input' || slotPath[0] === 'options' ? slotPath[0] : undefined;
           if (!part) return undefined;
