@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { Ruleset } from '../../../domain/ruleset';
 import { diceRuleset } from '../../../domain/rulesets/dice';
+import { europaRuleset } from '../../../domain/rulesets/europa';
+import { europaFreeText, europaSamples } from './europa/samples';
 import { france44Ruleset } from '../../../domain/rulesets/france44';
 import { memoir44Ruleset } from '../../../domain/rulesets/memoir44';
 import { normandy44Ruleset } from '../../../domain/rulesets/normandy44';
@@ -104,6 +106,7 @@ const samples = new Map<Ruleset, Samples>([
   [diceRuleset, { commands: { Roll: { dice: '3d6+1', purpose: 'bombardment of 2708' } }, procedures: { roll: { dice: '3d6+1' } } }],
   [tableRuleset, { commands: { Resolve: { table: 'odds', ...tableFight, purpose: 'attack on 0912' } }, procedures: { resolve: { table: smallTable, ...tableFight } } }],
   [warsAndBattlesRuleset, warsAndBattlesSamples],
+  [europaRuleset, europaSamples],
 ]);
 
 /** Every field that takes text a player chooses, found by what the schema accepts. */
@@ -130,6 +133,7 @@ const expectedFreeText = new Map<string, string[]>([
   ['table Resolve', ['shifts[0].source', 'modifiers[0].source', 'purpose']],
   ['table procedure resolve', ['table.title', 'table.source', 'table.results[0].description', 'table.results[0].effects[0].note', 'shifts[0].source', 'modifiers[0].source']],
   ...Object.entries(warsAndBattlesFreeText),
+  ...Object.entries(europaFreeText),
 ]);
 
 const UNSAFE = /^must not contain control characters, line breaks or text-direction controls$/;

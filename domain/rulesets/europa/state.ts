@@ -1,0 +1,131 @@
+import type { DomainEvent } from '../../ruleset';
+import { tableHash, type TableDefinition } from '../../tables';
+import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
+import type { ChartRow } from './fortificationChart';
+
+export const SIDES = ['axis', 'allied'] as const;
+export type Side = (typeof SIDES)[number];
+export const SITE_KINDS = ['fort', 'fortified-area', 'port-fortification', 'fortified-hexside', 'fortress', 'westwall', 'ouvrage'] as const;
+export type SiteKind = (typeof SITE_KINDS)[number];
+export type Condition = 'intact' | 'improved' | 'unimproved' | 'destroyed';
+
+export interface Site {
+  kind: SiteKind;
+  owner: Side;
+  condition: Condition;
+  /** Westwall only: the level, [1] to [3], an improved hex has */
+  level?: number;
+  improvement?: { begunOnTurn: number; completesOnTurn: number; quickConstruction: boolean };
+}
+
+export interface EuropaState {
+  aaTable: { definition: TableDefinition; hash: string };
+  otherEuropaGames: boolean;
+  fires: number;
+  lastFire: { fireId: string; hex: string; column: string; roll: number; result: number | null; affected: number } | null;
+  turn: number;
+  /** the initial phases begun this turn, in order */
+  phases: Side[];
+  /** Axis initial phases begun in the game */
+  axisPhases: number;
+  emergency: { declaredOnTurn: number; declaredAtAxisPhase: number; status: 'declared' | 'continuing' | 'completed' } | null;
+  /** by site id (a hex or a hexside, as the players name it) */
+  sites: IdRecord<Site>;
+}
+
+export function initialEuropaState(options: { aaTable: TableDefinition; otherEuropaGames: boolean }): EuropaState {
+  return {
+    aaTable: { definition: options.aaTable, hash: tableHash(options.aaTable) },
+    otherEuropaGames: options.otherEuropaGames,
+    fires: 0,
+    lastFire: null,
+    turn: 0,
+    phases: [],
+    axisPhases: 0,
+    emergency: null,
+    sites: idRecord(),
+  };
+}
+
+/** The line of the fortification effects chart a site's fortification stands on now. */
+export function chartRowOf(site: Pick<Site, 'kind' | 'condition' | 'level'>): ChartRow {
+  switch (site.kind) {
+    case 'fortified-hexside':
+    case 'fortress':
+      return `${site.kind}-${site.condition === 'improved' ? 'improved' : 'unimproved'}`;
+    case 'westwall':
+      return site.condition === 'improved' ? (`westwall-${site.level}` as ChartRow) : 'westwall-unimproved';
+    case 'ouvrage':
+      return site.condition === 'destroyed' ? 'ouvrage-destroyed' : 'ouvrage';
+    default:
+      return site.kind;
+  }
+}
+
+const update = (state: EuropaState, id: string, change: Partial<Site>): EuropaState => {
+  const site = entryOf(state.sites, id);
+  if (!site) return state;
+  const next: Site = { ...site, ...change };
+  if (next.improvement === undefined) delete next.improvement;
+  return { ...state, sites: withEntry(state.sites, id, next) };
+};
+
+export function evolveEuropa(state: EuropaState, event: DomainEvent): EuropaState {
+  const d = event.data as Record<string, any>;
+  switch (event.type) {
+    case 'AAFired': {
+      const selections = d.allocation.selections as { outcome: string }[];
+      return {
+        ...state,
+        fires: state.fires + 1,
+        lastFire: { fireId: d.fireId, hex: d.hex, column: d.resolution.landing.column.label, roll: d.resolution.roll.modified, result: d.result, affected: selections.filter((s) => s.outcome !== 'unaffected').length },
+      };
+    }
+    case 'FortificationPlaced':
+      return { ...state, sites: withEntry(state.sites, d.site, { kind: d.kind, owner: d.owner, condition: d.condition, ...(d.level === undefined ? {} : { level: d.level }) }) };
+    case 'OwnershipChanged':
+      return update(state, d.site, { owner: d.to });
+    case 'FortificationRemoved':
+      return { ...state, sites: withoutEntry(state.sites, d.site) };
+    case 'ConditionChanged':
+      return update(state, d.site, { condition: d.to, improvement: undefined });
+    case 'ImprovementBegun':
+      return update(state, d.site, { improvement: { begunOnTurn: d.turn, completesOnTurn: d.completesOnTurn, quickConstruction: d.quickConstruction } });
+    case 'ImprovementCancelled':
+      return update(state, d.site, { improvement: undefined });
+    case 'EmergencyRestorationDeclared':
+      return { ...state, emergency: { declaredOnTurn: d.turn, declaredAtAxisPhase: d.axisPhase, status: 'declared' } };
+    case 'EmergencyRestorationContinued':
+      return { ...state, emergency: { ...state.emergency!, status: 'continuing' } };
+    case 'EmergencyRestorationCompleted':
+      return { ...state, emergency: { ...state.emergency!, status: 'completed' } };
+    case 'TurnBegan':
+      return { ...state, turn: d.turn, phases: [] };
+    case 'InitialPhaseBegan':
+      return { ...state, phases: [...state.phases, d.side], axisPhases: d.side === 'axis' ? state.axisPhases + 1 : state.axisPhases };
+    default:
+      return state;
+  }
+}
+
+export function presentEuropa(state: EuropaState) {
+  const { definition, hash } = state.aaTable;
+  return {
+    aaTable: { id: definition.id, title: definition.title, hash, example: definition.example === true },
+    otherEuropaGames: state.otherEuropaGames,
+    fires: state.fires,
+    lastFire: state.lastFire,
+    turn: state.turn,
+    phase: state.phases.at(-1) ?? null,
+    emergencyRestoration: state.emergency,
+    sites: Object.entries(state.sites).map(([site, s]) => ({
+      site,
+      kind: s.kind,
+      owner: s.owner,
+      condition: s.condition,
+      ...(s.level === undefined ? {} : { level: s.level }),
+      chartRow: chartRowOf(s),
+      improvement: s.improvement ?? null,
+    })),
+  };
+}
