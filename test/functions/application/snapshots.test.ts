@@ -142,7 +142,7 @@ describe('snapshots', () => {
 });
 
 /** A game of a ruleset played through the service with its own dice (steps the dice make impossible are skipped): its commits. */
-async function playedCommits(ruleset: string, options: unknown, steps: [actor: string, type: string, payload?: unknown][]) {
+async function playedCommits(ruleset: string, options: unknown, steps: readonly (readonly [actor: string, type: string, payload?: unknown, ...rest: unknown[]])[]) {
   const { service, store } = memoryService(`snapshot-${ruleset}`);
   const game = await service.createGame({ ruleset, options });
   const tokens: Record<string, string> = { ...game.tokens.players, organizer: game.tokens.organizer };
