@@ -195,4 +195,6 @@ export const tableDefinitionSchema: z.ZodType<TableDefinition> = structure
   .superRefine((table, ctx) => {
     for (const issue of checkTable(table as TableDefinition)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
-  .describe('A combat table for Arbiter (arbiter-table/1)');
+  .describe('A combat table for Arbiter (arbiter-table/1)')
+  // Forms (the web app's) take a table as one JSON document, pasted, rather than field by field.
+  .meta({ 'x-form': 'json' });

@@ -163,3 +163,38 @@ describe('the organizer page (/)', () => {
     expect(session.errors.get(page)).toEqual([expect.stringMatching(/422/)]);
   });
 });
+
+describe('games on tables given as data, from the organizer page', () => {
+  it('takes the tables as pasted JSON, and a player resolves on them from the form', async () => {
+    const table = JSON.parse(await readFile(new URL('../../docs/examples/tables/france44-crt-set-piece.json', import.meta.url), 'utf8'));
+    const page = await session.open('/');
+    await expect.poll(() => page.locator('select option[value="table"]').count()).toBe(1);
+    await page.getByLabel('Ruleset').selectOption('table');
+    // The tables are one JSON box, not a form of a hundred fields.
+    await page.getByLabel('tables (JSON)', { exact: true }).fill(JSON.stringify([table], null, 2));
+    await page.getByRole('button', { name: 'Create the game' }).click();
+    const link = await page.getByLabel('Player link: player1', { exact: true }).inputValue();
+    const player = await session.open(link);
+    await player.locator('tr[data-seq="1"]').waitFor();
+    await player.getByLabel('Command', { exact: true }).selectOption('Resolve');
+    await player.getByLabel('table', { exact: true }).fill(table.id);
+    await player.getByLabel('attack', { exact: true }).fill('12');
+    await player.getByLabel('defence', { exact: true }).fill('4');
+    await player.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => player.locator('.command-box [role="status"]').textContent()).toBe('Stored as #2.');
+    expect(await player.locator('tr[data-seq="2"] td.line').textContent()).toMatch(/^#2 player1 Resolve "France 1944.*" \(sha256:[0-9a-f]{12}\) 3-1, 1d6 \d = \d → "[A-F]" \[[0-9a-f]{8}\]$/);
+    expect(session.errors.get(page)).toEqual([]);
+    expect(session.errors.get(player)).toEqual([]);
+  });
+
+  it('shows the bundled example table of a Europa game as JSON the organizer may replace', async () => {
+    const page = await session.open('/');
+    await expect.poll(() => page.locator('select option[value="europa"]').count()).toBe(1);
+    await page.getByLabel('Ruleset').selectOption('europa');
+    const box = page.getByLabel('aa Table (JSON)', { exact: true });
+    expect(JSON.parse(await box.inputValue())).toMatchObject({ format: 'arbiter-table/1', example: true });
+    await page.getByRole('button', { name: 'Create the game' }).click();
+    expect(await page.getByLabel('Organizer link', { exact: true }).inputValue()).toMatch(/#\/games\//);
+    expect(session.errors.get(page)).toEqual([]);
+  });
+});

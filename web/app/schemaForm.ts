@@ -17,6 +17,8 @@ export interface JsonSchema {
   maximum?: number;
   maxLength?: number;
   minItems?: number;
+  /** 'json': a document a person pastes whole (a combat table), shown as one JSON box. */
+  'x-form'?: string;
 }
 
 export interface FormPart {
@@ -37,6 +39,7 @@ function simpleBranch(schema: JsonSchema): JsonSchema | undefined {
 }
 
 export function schemaForm(schema: JsonSchema, label: string, required = true): FormPart {
+  if (schema['x-form'] === 'json' || schema.items?.['x-form'] === 'json') return jsonBox(schema, label, 10);
   const simple = simpleBranch(schema);
   if (!simple) return jsonBox(schema, label);
   schema = simple;
@@ -155,8 +158,8 @@ function objectList(schema: JsonSchema, label: string): FormPart {
   };
 }
 
-function jsonBox(schema: JsonSchema, label: string): FormPart {
-  const area = el('textarea', { rows: 4, spellcheck: 'false', class: 'json' });
+function jsonBox(schema: JsonSchema, label: string, rows = 4): FormPart {
+  const area = el('textarea', { rows, spellcheck: 'false', class: 'json' });
   if (schema.default !== undefined) area.value = JSON.stringify(schema.default);
   return {
     element: field(`${label} (JSON)`, area, schema.description),

@@ -123,7 +123,9 @@ export const Tables = z
     bombardment: roleTable('bombardment').describe('threshold columns on bombardment points, 2d6 rows; effect: loss (LP)'),
     support: roleTable('support').describe('threshold columns on support points, no dice; effect: modifier (the L bonus)'),
   })
-  .describe('the combat tables as data (docs/tables.md): all three, or none for the bundled worked-example tables');
+  .describe('the combat tables as data (docs/tables.md): all three, or none for the bundled worked-example tables')
+  // One JSON document in forms, the three tables together (they come all three or none).
+  .meta({ 'x-form': 'json' });
 export type Tables = z.infer<typeof Tables>;
 const TerrainTable = z.array(Terrain).max(100);
 const CommanderTable = z.array(Commander).max(100);
