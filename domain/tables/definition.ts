@@ -191,10 +191,44 @@ const structure = z.strictObject({
  * together (labels increasing, rows tiling, cells naming results), each issue at the place
  * it names.
  */
-export const tableDefinitionSchema: z.ZodType<TableDefinition> = structure
-  .superRefine((table, ctx) => {
-    for (const issue of checkTable(table as TableDefinition)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  })
-  .describe('A combat table for Arbiter (arbiter-table/1)')
-  // Forms (the web app's) take a table as one JSON document, pasted, rather than field by field.
-  .meta({ 'x-form': 'json' });
+export const tableDefinitionSchema: z.ZodType<TableDefinition> = checked(structure);
+
+/** What a ruleset that takes tables for one purpose narrows in them (published in its JSON Schema, so that it allows exactly what the ruleset takes). */
+export interface TableNarrowing {
+  /** The effects it reads. */
+  effects?: readonly [string, ...string[]];
+  /** The result codes it reads (cells and results), with the words for a player. */
+  codes?: { pattern: RegExp; message: string };
+}
+
+/** The table schema, narrowed for one ruleset's use. */
+export function tableDefinitionSchemaFor(narrowing: TableNarrowing): z.ZodType<TableDefinition> {
+  const code = (what: string) => (narrowing.codes ? z.string().regex(narrowing.codes.pattern, narrowing.codes.message) : z.string().regex(RESULT_CODE, what));
+  const effect = narrowing.effects ? effectSchema.extend({ effect: z.enum(narrowing.effects).describe('what happens: one of the effects this ruleset reads') }) : effectSchema;
+  const result = resultSchema.extend({
+    code: code('a code is 1 to 32 characters of A–Z, a–z, 0–9 and / + * . -'),
+    effects: z.array(effect).max(TABLE_LIMITS.effects, `a result has at most ${TABLE_LIMITS.effects} effects`),
+  });
+  return checked(
+    structure.extend({
+      results: z.array(result).min(1, 'a table has at least one result').max(TABLE_LIMITS.results, `a table has at most ${TABLE_LIMITS.results} results`),
+      cells: z
+        .array(z.array(code('a cell is a code of results: 1 to 32 characters of A–Z, a–z, 0–9 and / + * . -')).max(TABLE_LIMITS.columns, `a row of cells has at most ${TABLE_LIMITS.columns} cells`))
+        .min(1, 'a table has at least one row of cells')
+        .max(TABLE_LIMITS.rows, `a table has at most ${TABLE_LIMITS.rows} rows of cells`)
+        .describe('one array per row, in row order; one result code per column'),
+    }),
+  );
+}
+
+function checked(schema: z.ZodObject<z.ZodRawShape, z.core.$strict>): z.ZodType<TableDefinition> {
+  return (
+    schema
+      .superRefine((table, ctx) => {
+        for (const issue of checkTable(table as TableDefinition)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      })
+      .describe('A combat table for Arbiter (arbiter-table/1)')
+      // Forms (the web app's) take a table as one JSON document, pasted, rather than field by field.
+      .meta({ 'x-form': 'json' }) as unknown as z.ZodType<TableDefinition>
+  );
+}

@@ -1,4 +1,6 @@
 import type { Path } from './hostileMutations';
+import { europaDriver } from './europaDriver';
+import { warsAndBattlesDriver } from './warsAndBattlesDriver';
 
 /**
  * How to play each ruleset so that hostile values reach its rules: for every command a
@@ -458,4 +460,4 @@ export const tableDriver: RulesetDriver = {
   proceed: (view) => [step(view.sides[1], 'Resolve', { table: tableOf(view), attack: 9, defence: 3, purpose: 'after the fuzzing' })],
 };
 
-export const DRIVERS: readonly RulesetDriver[] = [diceDriver, france44Driver, normandy44Driver, memoir44Driver, tableDriver];
+export const DRIVERS: readonly RulesetDriver[] = [diceDriver, france44Driver, normandy44Driver, memoir44Driver, tableDriver, warsAndBattlesDriver, europaDriver];

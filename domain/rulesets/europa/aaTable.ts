@@ -1,6 +1,6 @@
 import { CountingDice, type DiceSource } from '../../dice';
 import { RuleViolation } from '../../errors';
-import { naturalRolls, nearestRow, readDice, resolveOnTable, rowHolding, tableDefinitionSchema, tableRule, type Modifier, type TableDefinition, type TableResolution } from '../../tables';
+import { naturalRolls, nearestRow, readDice, resolveOnTable, rowHolding, tableDefinitionSchemaFor, tableRule, type Modifier, type TableDefinition, type TableResolution } from '../../tables';
 
 /** The effect that marks a cell its source does not give: a fire that could land on one is refused before any die. */
 export const NOT_IN_SOURCE = 'not-in-source';
@@ -63,7 +63,9 @@ export function aaTableIssues(table: TableDefinition): { path: (string | number)
 }
 
 /** An arbiter-table/1 table that is also an AA fire table of rule 37L. */
-export const europaAATable = tableDefinitionSchema.superRefine((table, ctx) => {
+export const europaAATable = tableDefinitionSchemaFor({
+  codes: { pattern: /^(?:-|\d{1,4}|unknown)$/, message: 'an AA fire result is "-" (no effect), a whole number of defence factors affected, or "unknown" (a cell the source does not give)' },
+}).superRefine((table, ctx) => {
   for (const issue of aaTableIssues(table)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 

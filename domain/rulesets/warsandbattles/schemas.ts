@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { playerId, playerText } from '../../playerText';
-import { tableDefinitionSchema, type TableDefinition } from '../../tables';
+import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
 import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
 
 export const SIDES = ['allied', 'axis'] as const;
@@ -113,7 +113,7 @@ export function tableRoleIssues(role: TableRole, table: TableDefinition): Issue[
 }
 
 const roleTable = (role: TableRole) =>
-  tableDefinitionSchema.superRefine((table, ctx) => {
+  tableDefinitionSchemaFor({ effects: [...ROLE[role].effects, NOT_IN_SOURCE] }).superRefine((table, ctx) => {
     for (const issue of tableRoleIssues(role, table)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 

@@ -1,3 +1,4 @@
+import { rulesetEntry } from '../../../../functions/http/catalogue';
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
 import { RuleViolation } from '../../../../domain/errors';
@@ -77,7 +78,13 @@ describe('an AA fire table brought as data', () => {
       { path: 'aaTable.columns.labels.1', message: expect.stringMatching(/second column .* is "0"/) },
     ]);
     expect(issues(changed((t) => (t.results[0].code = 'X')))).toContainEqual({ path: 'aaTable.results.0.code', message: 'an AA fire result is "-" (no effect) or a whole number of defence factors affected, not "X"' });
-    expect(issues(changed((t) => (t.cells[0][0] = 'nope')))).toEqual([{ path: 'aaTable.cells.0.0', message: expect.stringMatching(/"nope" is not a code of results/) }]);
+    // The codes rule 37L reads are published in the JSON Schema too: a code it does not read is refused as such, and as no code of results.
+    expect(issues(changed((t) => (t.cells[0][0] = 'nope')))).toEqual([
+      { path: 'aaTable.cells.0.0', message: expect.stringMatching(/^an AA fire result is "-" \(no effect\), a whole number/) },
+      { path: 'aaTable.cells.0.0', message: expect.stringMatching(/"nope" is not a code of results/) },
+    ]);
+    const published = JSON.stringify(rulesetEntry(europaRuleset).options);
+    expect(published).toContain('"pattern":"^(?:-|\\\\d{1,4}|unknown)$"');
     expect(issues(changed((t) => (t.columns.kind = 'differential'))).map((i) => i.path)).toContain('aaTable.columns.kind');
   });
 

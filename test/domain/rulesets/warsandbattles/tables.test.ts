@@ -135,7 +135,9 @@ describe('tables a game brings', () => {
     expect(issuePaths({ tables: wrong }).sort()).toEqual(
       ['tables.bombardment.results.2.effects.0.effect', 'tables.combat.columns.landing', 'tables.combat.results.0.effects.2.side', 'tables.support.dice'].sort(),
     );
-    const ratioBombardment = { ...TEST_TABLES, bombardment: TEST_TABLES.combat };
+    // The combat table as the bombardment table, with only the effects a bombardment table reads: its columns are the wrong kind.
+    const lossesOnly = { ...TEST_TABLES.combat, results: TEST_TABLES.combat.results.map((r) => ({ ...r, effects: r.effects.filter((e) => e.effect === 'loss' && e.side === 'defender') })) };
+    const ratioBombardment = { ...TEST_TABLES, bombardment: lossesOnly };
     expect(issuePaths({ tables: ratioBombardment })).toContain('tables.bombardment.columns.kind');
   });
 
@@ -148,5 +150,17 @@ describe('tables a game brings', () => {
     expect(issuePaths({ terrain: [{ terrain: 'marshes', c: 2 }, { terrain: 'marshes', c: 1 }] })).toEqual(['terrain.1.terrain']);
     expect(issuePaths({ commanders: [{ commander: 'Rommel' }, { commander: 'Rommel' }] })).toEqual(['commanders.1.commander']);
     expect(issuePaths({ units: [{ unitId: 'c', side: 'axis', kind: 'commander', quality: 'elite', maxLp: 2, commander: 'Nobody' }] })).toEqual(['units.0.commander']);
+  });
+});
+
+describe('the published options of wars-and-battles', () => {
+  it('name the effects each table reads, so that the JSON Schema allows exactly what the ruleset takes', async () => {
+    const { rulesetEntry } = await import('../../../../functions/http/catalogue');
+    const { warsAndBattlesRuleset } = await import('../../../../domain/rulesets/warsandbattles');
+    const tables = (rulesetEntry(warsAndBattlesRuleset).options as any).properties.tables.properties;
+    const effectsOf = (role: string) => tables[role].properties.results.items.properties.effects.items.properties.effect.enum;
+    expect(effectsOf('combat')).toEqual(['loss', 'retreat', 'not-in-source']);
+    expect(effectsOf('bombardment')).toEqual(['loss', 'not-in-source']);
+    expect(effectsOf('support')).toEqual(['modifier', 'not-in-source']);
   });
 });
