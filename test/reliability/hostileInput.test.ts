@@ -74,11 +74,14 @@ function casesOf(
     expected?: (slot: Mutation['path'], m: Pick<Mutation, 'hostile' | 'how'>) => Expected | undefined;
     /** Places that must hold the same value as the slot with this label, when the slot's value is replaced. */
     mirrors?: (label: string) => Mutation['path'][];
+    /** Slots not to fuzz one by one here (fuzzed with another document). */
+    skip?: (label: string) => boolean;
   } = {},
 ): Case[] {
   const cases: Case[] = [];
   for (const slot of slotsOf(document)) {
     const label = pathLabel(slot.path);
+    if (options.skip?.(label)) continue;
     for (const { hostile, how } of hostileValuesFor(slot, valueAt(document, slot.path), { diceExpression: options.diceExpression?.(label), root: slot.path.length === 0 })) {
       const mirrored = how === 'replace' ? (options.mirrors?.(label) ?? []).map((path) => ({ path, hostile, how })) : [];
       cases.push({ mutations: [{ path: slot.path, hostile, how }, ...mirrored], meta: { ...meta, slot: label, cls: hostile.cls, label: hostile.label }, expected: options.expected?.(slot.path, { hostile, how }) });
@@ -174,8 +177,12 @@ async function fuzzCreate(driver: RulesetDriver, deadline: number): Promise<void
 /** POST /rulesets/{id}/evaluate, every procedure: hostile input, dice and options. Stateless: four at a time. */
 async function fuzzEvaluate(driver: RulesetDriver, deadline: number): Promise<void> {
   const path = `/rulesets/${driver.ruleset}/evaluate`;
+  let optionsFuzzed = false;
   for (const [procedure, { inputs, diceExpressionSlots = [], mirrors = {} }] of Object.entries(driver.procedures)) {
     for (const [i, input] of inputs.entries()) {
+      // The options are the same document for every procedure: fuzzed one by one with the first input only.
+      const fuzzOptions = !optionsFuzzed;
+      optionsFuzzed = true;
       const template = { procedure, input, dice: Array(24).fill(2), options: driver.options };
       const control = await games.http('POST', path, { body: JSON.stringify(template) });
       if (control.status !== 200) {
@@ -185,6 +192,7 @@ async function fuzzEvaluate(driver: RulesetDriver, deadline: number): Promise<vo
       const schemas = { input: inputSchema(catalogue, driver.ruleset, procedure), options: optionsSchema(catalogue, driver.ruleset) };
       const cases = casesOf(template, { where: 'evaluate', ruleset: driver.ruleset, subject: procedure }, seedOf(driver.ruleset, 'evaluate', procedure, String(i)), {
         diceExpression: isDice,
+        skip: (label) => !fuzzOptions && label.startsWith('options.'),
         mirrors: (label) => (label.startsWith('input.') ? (mirrors[label.slice('input.'.length)] ?? []).map((path) => ['input', ...path]) : []),
         expected: (slotPath, { hostile, how }) => {
           const part = slotPath[0] === 'input' || slotPath[0] === 'options' ? slotPath[0] : undefined;
