@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { GivenDice } from '../../domain/dice';
-import { DomainError } from '../../domain/errors';
+import { DomainError, RuleViolation } from '../../domain/errors';
 import type { DomainEvent, Ruleset } from '../../domain/ruleset';
 
 export type Step = [actor: string, type: string, payload?: unknown, dice?: number[]];
@@ -33,4 +33,15 @@ export function harness<S>(ruleset: Ruleset<S>) {
       expect((error as Error).message).toMatch(message);
     },
   };
+}
+
+/** The refusal a call throws: a RuleViolation's message and rule (fails when it is not refused, or refused otherwise). */
+export function refusal(run: () => unknown): { message: string; rule: string } {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RuleViolation);
+    return { message: (error as Error).message, rule: (error as RuleViolation).rule };
+  }
+  throw new Error('not refused');
 }

@@ -9,15 +9,16 @@ export const sideName = z
   .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'a side name is a letter then up to 31 letters, digits, "_" or "-"')
   .refine((name) => name !== ORGANIZER, '"organizer" is a role, not a side');
 
-export const DiceOptions = z.strictObject({
-  sides: z
-    .array(sideName)
-    .min(2)
-    .max(8)
-    .refine((names) => new Set(names).size === names.length, 'side names must differ')
-    .default(['player1', 'player2'])
-    .describe('names of the sides, 2 to 8'),
-});
+/** Sides a game names for itself: 2 to 8, player1 and player2 unless told. */
+export const sidesOption = z
+  .array(sideName)
+  .min(2)
+  .max(8)
+  .refine((names) => new Set(names).size === names.length, 'side names must differ')
+  .default(['player1', 'player2'])
+  .describe('names of the sides, 2 to 8');
+
+export const DiceOptions = z.strictObject({ sides: sidesOption });
 export type DiceOptions = z.infer<typeof DiceOptions>;
 
 const diceString = z

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { playerText } from '../../playerText';
 import { tableDefinitionSchema } from '../../tables';
-import { sideName } from '../dice/schemas';
+import { sidesOption } from '../dice/schemas';
 
 /** The most tables one game may bring (each up to 100 columns by 200 rows). */
 export const MAX_TABLES = 16;
@@ -22,13 +22,7 @@ export const TableOptions = z.strictObject({
     })
     .default([])
     .describe('the combat tables of the game, as data (docs/tables.md); the game records them in its first commit, and resolves only on them'),
-  sides: z
-    .array(sideName)
-    .min(2)
-    .max(8)
-    .refine((names) => new Set(names).size === names.length, 'side names must differ')
-    .default(['player1', 'player2'])
-    .describe('names of the sides, 2 to 8'),
+  sides: sidesOption,
 });
 export type TableOptions = z.infer<typeof TableOptions>;
 

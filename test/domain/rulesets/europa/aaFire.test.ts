@@ -6,21 +6,13 @@ import { aircraftShift, resolveAAFire, type AAFireInput } from '../../../../doma
 import { aaStrength } from '../../../../domain/rulesets/europa/aaStrength';
 import { fighterDf, modifiedDf, type AirUnit } from '../../../../domain/rulesets/europa/allocation';
 import { apply, given, p47Fire, refused, TEST_AA_TABLE, testCell, withTestTable } from './harness';
+import { refusal } from '../../../support/rulesetHarness';
 
 const options = europaRuleset.options.parse(withTestTable);
 const fire = (input: Record<string, unknown>, dice: number[], otherEuropaGames = false) => {
   const given = new GivenDice(dice);
   const outcome = resolveAAFire(europaRuleset.procedures.aaFire.input.parse(input) as AAFireInput, TEST_AA_TABLE, otherEuropaGames, given);
   return { ...outcome, drawn: given.drawn.map((d) => d.value) };
-};
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RuleViolation);
-    return { message: (error as Error).message, rule: (error as RuleViolation).rule };
-  }
-  throw new Error('not refused');
 };
 const unit = (unitId: string, type: AirUnit['type'], df: number, mission: AirUnit['mission'], extra: Partial<AirUnit> = {}) => ({ unitId, type, df, mission, ...extra });
 const bombers = (n: number, extra: Record<string, unknown> = {}) => Array.from({ length: n }, (_, i) => ({ unitId: `He111 ${i + 1}`, type: 'B', df: 4, ...extra }));

@@ -6,6 +6,7 @@ import { europaRuleset } from '../../../../domain/rulesets/europa';
 import { EXAMPLE_AA_TABLE, NOT_IN_SOURCE, resolveOnAATable } from '../../../../domain/rulesets/europa/aaTable';
 import { shortTableHash, tableDefinitionSchema, tableHash, type TableDefinition } from '../../../../domain/tables';
 import { apply, given, p47Fire, TEST_AA_TABLE, withTestTable } from './harness';
+import { refusal } from '../../../support/rulesetHarness';
 
 const issues = (aaTable: unknown) =>
   europaRuleset.options.safeParse({ aaTable }).error?.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) ?? [];
@@ -13,15 +14,6 @@ const changed = (change: (t: TableDefinition) => void) => {
   const table = structuredClone(TEST_AA_TABLE);
   change(table);
   return table;
-};
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RuleViolation);
-    return { message: (error as Error).message, rule: (error as RuleViolation).rule };
-  }
-  throw new Error('not refused');
 };
 
 describe('the bundled example AA table', () => {

@@ -5,6 +5,7 @@ import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattle
 import { EXAMPLE_TABLES, EXAMPLE_TERRAIN } from '../../../../domain/rulesets/warsandbattles/exampleTables';
 import { tableDefinitionSchema, tableHash } from '../../../../domain/tables';
 import { apply, given, refused, TEST_TABLES, unitOf } from './harness';
+import { refusal } from '../../../support/rulesetHarness';
 
 const parseOptions = (options: unknown) => warsAndBattlesRuleset.options.safeParse(options);
 const issuePaths = (options: unknown) => parseOptions(options).error?.issues.map((i) => i.path.join('.')) ?? [];
@@ -13,15 +14,6 @@ const evaluate = (procedure: string, input: unknown, dice: number[] = []) => {
   const spec = warsAndBattlesRuleset.procedures[procedure];
   const given = new GivenDice(dice);
   return { ...(spec.evaluate(spec.input.parse(input), defaults, given) as { result: Record<string, any> }), drawn: given.drawn };
-};
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RuleViolation);
-    return { message: (error as Error).message, rule: (error as RuleViolation).rule };
-  }
-  throw new Error('not refused');
 };
 
 describe('the bundled example tables', () => {
