@@ -11,8 +11,20 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
  * any cell, label, rule or word does.
  */
 export function tableHash(table: TableDefinition): string {
-  return `sha256:${hexOf(sha256(canonicalJson(table)))}`;
+  let hash = hashes.get(table);
+  if (hash === undefined) {
+    hash = `sha256:${hexOf(sha256(canonicalJson(table)))}`;
+    hashes.set(table, hash);
+  }
+  return hash;
 }
+
+/**
+ * The hash of each table object, once: a game resolves on the same parsed tables every
+ * command, and a table may be 100 KB (a verifier replaying 10,000 commits would hash it
+ * 10,000 times). Tables are never changed once parsed.
+ */
+const hashes = new WeakMap<TableDefinition, string>();
 
 /** 'sha256:' and the first 12 hex digits, for text lines and pages. */
 export function shortTableHash(hash: string): string {
