@@ -1,5 +1,6 @@
 import { ORGANIZER, type CommandDriver, type RulesetDriver, type Step, type View } from './hostileDrivers';
 import type { Path } from './hostileMutations';
+import { p47Fire } from '../domain/rulesets/europa/harness';
 
 /**
  * How to play europa (domain/rulesets/europa, docs/rulesets/europa.md) so that hostile
@@ -276,17 +277,6 @@ const fortificationEvent: CommandDriver = {
 
 // ---- the driver ----
 
-/** The seed's fire on the driver's table, with names that no hostile case uses. */
-const proceedFire = (): Record<string, unknown> => ({
-  fireId: 'after the fuzzing',
-  hex: '2708',
-  mission: 'ground-support',
-  date: 'Jun II 44',
-  nationality: 'german',
-  germanOrAlliedShift: true,
-  aa: [{ unitId: 'Flak', aa: 11 }],
-  airUnits: ['1', '2', '3', '4'].map((n) => ({ unitId: `P-47 ${n}`, type: 'F', df: 9 })),
-});
 
 /** Names for the inputs of /evaluate, each its own. */
 const counter = () => {
@@ -333,5 +323,5 @@ export const europaDriver: RulesetDriver = {
       ],
     },
   },
-  proceed: (v) => [nextTurn(v), step('axis', 'AAFire', proceedFire())],
+  proceed: (v) => [nextTurn(v), step('axis', 'AAFire', p47Fire({ fireId: 'after the fuzzing' }))],
 };

@@ -4,14 +4,9 @@ import { resolveOnTable, shortTableHash, tableHash, type TableDefinition, type T
 import { tableEvents } from './events';
 import { Resolve, ResolveProcedureInput, TableOptions, TableView } from './schemas';
 
-interface TableEntry {
-  definition: TableDefinition;
-  hash: string;
-}
-
 export interface TableState {
   /** In the order the game brought them; looked up by id with `find`, never as object keys. */
-  tables: TableEntry[];
+  tables: TableDefinition[];
   resolutions: number;
   last: { table: string; purpose?: string; column: string; roll: number | null; code: string } | null;
 }
@@ -47,18 +42,18 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = {
   },
   view: TableView,
   events: tableEvents,
-  initialState: (options) => ({ tables: options.tables.map((definition) => ({ definition, hash: tableHash(definition) })), resolutions: 0, last: null }),
+  initialState: (options) => ({ tables: options.tables, resolutions: 0, last: null }),
   decide(state, command, ctx) {
     const payload = command.payload as Resolve;
-    const entry = state.tables.find((t) => t.definition.id === payload.table);
+    const table = state.tables.find((t) => t.id === payload.table);
     if (state.tables.length === 0) {
       throw new RuleViolation('This game was created without tables: create a game with your tables in options.tables to resolve on them.', 'table: a game resolves only on the tables it was created with');
     }
-    if (!entry) {
-      const ids = state.tables.map((t) => t.definition.id).join(', ');
+    if (!table) {
+      const ids = state.tables.map((t) => t.id).join(', ');
       throw new RuleViolation(`This game has no table "${payload.table}": its tables are ${ids}.`, 'table: a game resolves only on the tables it was created with');
     }
-    const resolution = resolveOnTable(entry.definition, fightOf(payload), ctx.dice);
+    const resolution = resolveOnTable(table, fightOf(payload), ctx.dice);
     return [{ type: 'TableResolved', data: { ...(payload.purpose === undefined ? {} : { purpose: payload.purpose }), ...resolution } as unknown as Record<string, unknown> }];
   },
   evolve(state, event) {
@@ -71,7 +66,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = {
     };
   },
   present: (state) => ({
-    tables: state.tables.map(({ definition, hash }) => ({ id: definition.id, title: definition.title, hash, example: definition.example === true })),
+    tables: state.tables.map((table) => ({ id: table.id, title: table.title, hash: tableHash(table), example: table.example === true })),
     resolutions: state.resolutions,
     last: state.last,
   }),
