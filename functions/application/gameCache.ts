@@ -1,7 +1,7 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { EventStore, GameSecrets, IssuedToken, ViewerRecord } from '../store/eventStore';
 import { notFound } from './errors';
-import { snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type Snapshot, type SnapshotStore } from './snapshots';
+import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes, type Snapshot, type SnapshotStore } from './snapshots';
 
 /** Snapshots for this process: read on every cold load; written only where the process may write the table. */
 export interface SnapshotUse {
@@ -27,6 +27,8 @@ export interface CachedGame {
    * state's own map does not hold (snapshots.ts); a retry whose hash is there is looked up in the store.
    */
   olderCommandIds?: Uint32Array;
+  /** The hashes of its commandIds as of its last snapshot here: the next one hashes only those since. */
+  commandIdHashes?: CommandIdHashes;
 }
 
 /**
@@ -57,7 +59,9 @@ export class GameCache {
     if (!this.snapshots?.write) return;
     const interval = this.snapshots.interval ?? SNAPSHOT_INTERVAL;
     if (!snapshotDue(previousVersion, game.state.version, interval)) return;
-    const snapshot = snapshotOf(game.state, game.olderCommandIds);
+    const hashes = commandIdHashes(game.state, game.olderCommandIds, game.commandIdHashes);
+    game.commandIdHashes = hashes;
+    const snapshot = snapshotOf(game.state, hashes);
     if (!snapshotDue(previousVersion, game.state.version, snapshotSpacing(snapshot, interval))) return;
     this.write(game.state.gameId, snapshot);
   }

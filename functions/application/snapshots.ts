@@ -71,21 +71,62 @@ export interface SnapshotStore {
 export const rulesetStamp = (ruleset: Ruleset) => `${ruleset.id}@${ruleset.stateVersion ?? 1}`;
 
 /**
- * The snapshot of a state. `olderCommandIds`: the hashes of commandIds the state's own map
- * does not hold (a state itself loaded from a snapshot holds only the recent ones).
+ * The hashes of a game's commandIds, sorted and each once, and the seq up to which the
+ * state's commandIds are among them: a warm process keeps it from one snapshot to the next,
+ * so that each snapshot hashes only the commandIds since the last, not the whole game again.
  */
-export function snapshotOf(state: GameState, olderCommandIds: Uint32Array = new Uint32Array()): Snapshot {
+export interface CommandIdHashes {
+  hashes: Uint32Array;
+  throughSeq: number;
+}
+
+/**
+ * The hashes of every commandId of the state: `olderCommandIds`, those its own map does not
+ * hold (a state loaded from a snapshot holds only the recent ones), and its map's; with
+ * `known`, those of a previous call on an earlier state of the same game, so that only the
+ * commandIds after `known.throughSeq` are hashed.
+ */
+export function commandIdHashes(state: GameState, olderCommandIds: Uint32Array = new Uint32Array(), known?: CommandIdHashes): CommandIdHashes {
+  const base = known ?? { hashes: olderCommandIds, throughSeq: 0 };
+  const fresh: number[] = [];
+  for (const [commandId, seq] of state.commandIds) if (seq > base.throughSeq) fresh.push(commandIdHash(commandId));
+  const added = Uint32Array.from(fresh).sort();
+  return { hashes: mergeOnce(known ? base.hashes : Uint32Array.from(base.hashes).sort(), added), throughSeq: state.version };
+}
+
+/** Two sorted lists as one, sorted, each value once. */
+function mergeOnce(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (n === 0 || out[n - 1] !== next) out[n++] = next;
+  }
+  return out.subarray(0, n);
+}
+
+/** The last RECENT_COMMAND_IDS commandIds by seq: in one pass over the map (it grows with the game), not a sort of it. */
+function recentCommandIds(commandIds: Map<string, number>, version: number): [string, number][] {
+  const wanted = Math.min(RECENT_COMMAND_IDS, commandIds.size);
+  const recent: [string, number][] = [];
+  for (const entry of commandIds) if (entry[1] > version - RECENT_COMMAND_IDS) recent.push(entry);
+  // Every commit has its commandId, so the last seqs are all there; should one be missing, the whole map decides.
+  const chosen = recent.length >= wanted ? recent : [...commandIds];
+  return chosen.sort((a, b) => a[1] - b[1]).slice(-RECENT_COMMAND_IDS);
+}
+
+/**
+ * The snapshot of a state. `hashes`: those of its commandIds (commandIdHashes); or, as a
+ * list, the hashes of the commandIds the state's own map does not hold, from which they are computed.
+ */
+export function snapshotOf(state: GameState, hashes: CommandIdHashes | Uint32Array = new Uint32Array()): Snapshot {
   const { ruleset, credentials, commandIds, ...rest } = state;
-  const all = new Uint32Array(olderCommandIds.length + commandIds.size);
-  all.set(olderCommandIds);
-  let at = olderCommandIds.length;
-  for (const commandId of commandIds.keys()) all[at++] = commandIdHash(commandId);
-  all.sort();
-  // Once each (a state loaded from a snapshot holds its recent commandIds twice: by entry and by hash), little-endian.
+  const all = hashes instanceof Uint32Array ? commandIdHashes(state, hashes).hashes : hashes.hashes;
+  // Little-endian, 4 bytes a commandId.
   const bytes = Buffer.alloc(all.length * 4);
-  let count = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) bytes.writeUInt32LE(all[i], 4 * count++);
-  const recent = [...commandIds].sort((a, b) => a[1] - b[1]).slice(-RECENT_COMMAND_IDS);
+  for (let i = 0; i < all.length; i++) bytes.writeUInt32LE(all[i], 4 * i);
   return {
     format: SNAPSHOT_FORMAT,
     ruleset: rulesetStamp(ruleset),
@@ -95,8 +136,8 @@ export function snapshotOf(state: GameState, olderCommandIds: Uint32Array = new 
       ...rest,
       ruleset: ruleset.id,
       credentials: [...credentials],
-      recentCommandIds: recent,
-      commandIdHashes: bytes.subarray(0, 4 * count).toString('base64'),
+      recentCommandIds: recentCommandIds(commandIds, state.version),
+      commandIdHashes: bytes.toString('base64'),
     }),
   };
 }

@@ -5,7 +5,7 @@ import { evolveGame, type GameState } from '../../../domain/game/gameState';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
-import { SNAPSHOT_FORMAT, snapshotOf, snapshotSpacing, stateOf } from '../../../functions/application/snapshots';
+import { commandIdHash, commandIdHashes, SNAPSHOT_FORMAT, snapshotOf, snapshotSpacing, stateOf } from '../../../functions/application/snapshots';
 import type { EventStore } from '../../../functions/store/eventStore';
 import { MemoryEventStore, MemorySnapshots } from '../../../functions/store/memoryStore';
 import { memoryService } from '../../support/memoryService';
@@ -250,6 +250,45 @@ describe('the commandIds of a game loaded from a snapshot', () => {
     expect(parsed.recentCommandIds).toHaveLength(200);
     expect(Buffer.from(parsed.commandIdHashes, 'base64').length).toBe(4 * 1000);
     expect(snapshot.state.length).toBeLessThan(4 * 1000 * 1.34 + 200 * 30 + 2000);
+  });
+});
+
+describe('the commandId hashes of a snapshot', () => {
+  /** The state after each of a game's commits. */
+  async function states(rolls: number): Promise<GameState[]> {
+    const { store, game } = await playedGame(rolls);
+    const out: GameState[] = [];
+    let state: GameState | undefined;
+    for (const commit of await store.read(game.gameId, 0)) out.push((state = evolveGame(state && { ...state, commandIds: new Map(state.commandIds) }, commit)));
+    return out;
+  }
+
+  it('are hashed once each: the next snapshot of a warm game hashes only the commandIds since the last one', async () => {
+    const all = await states(40);
+    const at20 = all[19];
+    const at40 = all[39];
+    const known = commandIdHashes(at20);
+    expect(known.throughSeq).toBe(20);
+    // Built on what was known at 20, the list at 40 equals the one hashed from scratch.
+    expect([...commandIdHashes(at40, undefined, known).hashes]).toEqual([...commandIdHashes(at40).hashes]);
+    // And nothing up to 20 is hashed again: stand-ins for the first 20 stay, the 20 after are added.
+    const standIns = { hashes: Uint32Array.from([1, 2, 3]), throughSeq: 20 };
+    const since = [...at40.commandIds].filter(([, seq]) => seq > 20).map(([id]) => commandIdHash(id));
+    expect([...commandIdHashes(at40, undefined, standIns).hashes]).toEqual([1, 2, 3, ...since].sort((a, b) => a - b));
+  });
+
+  it('written by a warm process, equal those of a full fold, also after an old retry was looked up in the store', async () => {
+    const { store, snapshots, make, game, token } = await playedGame(259);
+    // A cold process: loaded from the snapshot at 260, it learns an old commandId from the store (seq 6), then plays past two snapshots.
+    const service = make('snapshots');
+    expect((await service.submit(game.gameId, token, roll(5))).commit.seq).toBe(6);
+    for (let n = 260; n < 280; n++) await service.submit(game.gameId, token, roll(n));
+    await service.idle();
+    const written = (await snapshots.read(game.gameId))!;
+    expect(written.seq).toBe(280);
+    let full: GameState | undefined;
+    for (const commit of await store.read(game.gameId, 0)) full = evolveGame(full, commit);
+    expect(written).toEqual(snapshotOf(full!));
   });
 });
 
