@@ -2,34 +2,32 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { canonicalJson } from '../../domain/canonicalJson';
 import { commitmentOf, gameKeyOf } from '../../domain/fairness/gameKey';
-import { GENESIS_PREV_HASH, type Commit, type UnsignedCommit } from '../../domain/fairness/hashChain';
-import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
-import { authorize, checkPayload, commandTypes, decideCreate, decideGame } from '../../domain/game/decideGame';
+import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain';
+import { hashedCommit } from '../../domain/game/buildCommit';
+import { checkPayload, commandTypes, decideCreate } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
-import { evolveGame, type GameState } from '../../domain/game/gameState';
-import { ORGANIZER, type Command, type Ruleset } from '../../domain/ruleset';
+import type { GameState } from '../../domain/game/gameState';
+import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import { IdempotencyKeyTaken, StoreUnavailable, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
 import { CommitWaiters } from './commitWaiters';
 import { GameCache, type CachedGame, type SnapshotUse } from './gameCache';
-import { GroupQueue, type Queued } from './groupQueue';
-import { mayHoldCommandId } from './snapshots';
+import { GroupCommit, signGroup, type AppendRequest, type CommandOutcome } from './groupCommit';
 import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
 import { ViewerRequest, Viewers } from './viewers';
-import { FairnessDice } from '../../domain/dice';
 import { GameSealed } from '../../domain/errors';
 import { Credentials, SPECTATOR } from './credentials';
 import { TournamentTokens } from './tournamentTokens';
 import { Tournaments } from './tournaments';
-import { ApplicationError, commandIdReused, invalidRequest, notFound, versionConflict } from './errors';
+import { ApplicationError, invalidRequest, notFound } from './errors';
 import type { Signer } from './signer';
 import { hashToken, newToken, randomId, sha256Hex } from './tokens';
 import { derivedToken, noTokenMinter, type TokenMinter } from './tokenMinter';
 import { fieldIssues } from './zodIssues';
-import { abandonedAt, expires, gameAbandoned, leaseEnd, rearms, type ExpiryPolicy, type GameLeases } from './gameExpiry';
+import { abandonedAt, expires, leaseEnd, type ExpiryPolicy, type GameLeases } from './gameExpiry';
 import type { CreationQuota } from './creationQuota';
 
 export interface ServiceDeps {
@@ -91,23 +89,7 @@ export interface TournamentEntry {
   list: (gameId: string) => Promise<void>;
 }
 
-interface AppendRequest {
-  commandId: string;
-  command: Command;
-  /** The side named by "as", when the organizer acts for it. */
-  as?: string;
-  expectedVersion?: number;
-}
 
-export interface CommandOutcome {
-  /** true for a new commit (201), false for the stored one returned to a retry (200). */
-  created: boolean;
-  version: number;
-  commit: Commit;
-  state: GameState;
-}
-
-const MAX_APPEND_ATTEMPTS = 8;
 /** How long a creation's Idempotency-Key answers the same game. */
 export const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
@@ -122,51 +104,8 @@ function withNewGameOptions(ruleset: Ruleset, body: CreateGameBody): CreateGameB
   if (!extra || typeof options !== 'object' || options === null || Array.isArray(options)) return body;
   return { ...body, options: { ...extra, ...(options as Record<string, unknown>) } };
 }
-
-/** fairness-v1 §5: a retry is the same command (type, payload, actor, sent "as") under the same commandId. */
-function sameCommand(stored: Commit, command: { type: string; payload: unknown }, actor: string, viaOrganizer: boolean): boolean {
-  return (
-    stored.command.type === command.type &&
-    canonicalJson(stored.command.payload ?? null) === canonicalJson(command.payload ?? null) &&
-    stored.actor === actor &&
-    (stored.as === ORGANIZER) === viaOrganizer
-  );
-}
-
-/** commandId → seq: a group's own entries over the game's, which it leaves untouched until `merged`. */
-class LayeredIds extends Map<string, number> {
-  constructor(private readonly base: Map<string, number>) {
-    super();
-  }
-  override get(commandId: string): number | undefined {
-    return super.get(commandId) ?? this.base.get(commandId);
-  }
-  override has(commandId: string): boolean {
-    return super.has(commandId) || this.base.has(commandId);
-  }
-  /** The game's map with the group's entries added: once the group is stored. */
-  merged(): Map<string, number> {
-    for (const [commandId, seq] of super.entries()) this.base.set(commandId, seq);
-    return this.base;
-  }
-}
-
 /** A game stored before seeds had an item of their own (or were encrypted): moved on its next command. */
 const hasLegacySeed = (secrets: GameSecrets) => secrets.serverSeed !== undefined || secrets.sealedSeed !== undefined;
-
-/** The entries of `open` still to answer, in their arrival order. */
-function unanswered<E>(open: E[], pending: { entry: E }[]): E[] {
-  const left = new Set(pending.map((p) => p.entry));
-  return open.filter((entry) => left.has(entry));
-}
-
-interface AppendJob {
-  token: string | undefined;
-  request: AppendRequest;
-}
-
-/** How many waiting commands of one game one write takes: well under DynamoDB's 400 KB item with commits up to 16 KB each. */
-export const MAX_GROUP = 16;
 
 /** Random tokens, or with an Idempotency-Key, tokens derived from it. */
 function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
@@ -182,7 +121,7 @@ function creationTokens(sides: readonly string[], master: Buffer | undefined): {
 export class GameService {
   private readonly cache: GameCache;
   private readonly locks = new KeyedLock();
-  private readonly appends: GroupQueue<AppendJob, CommandOutcome>;
+  private readonly groupCommit: GroupCommit;
   private readonly waiters = new CommitWaiters();
   private readonly seedVault: SeedVault;
   private readonly viewers: Viewers;
@@ -196,7 +135,6 @@ export class GameService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.cache = new GameCache(deps.store, deps.cacheSize ?? 1000, deps.soleWriter === true, deps.snapshots);
-    this.appends = new GroupQueue((gameId, group) => this.appendGroup(gameId, group), deps.maxGroup ?? 1);
     this.seedVault = deps.seedVault;
     this.viewers = new Viewers(deps.store, deps.soleWriter === true);
     const tournamentTokens = new TournamentTokens(deps.store);
@@ -207,6 +145,23 @@ export class GameService {
     this.newGameId = deps.newGameId ?? (() => `g-${randomBytes(12).toString('base64url')}`);
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
     this.tournaments = new Tournaments(deps.store, this, tournamentTokens, this.now, deps.creationQuota);
+    this.groupCommit = new GroupCommit({
+      store: deps.store,
+      cache: this.cache,
+      credentials: this.credentials,
+      signer: deps.signer,
+      now: this.now,
+      soleWriter: deps.soleWriter === true,
+      maxGroup: deps.maxGroup ?? 1,
+      expiry: deps.expiry,
+      leases: deps.leases,
+      gameKey: (game, state) => this.gameKey(game, state),
+      serverSeed: (game) => this.serverSeed(game),
+      stored: (gameId, commits) => {
+        this.waiters.notify(gameId);
+        for (const commit of commits) this.announce(commit);
+      },
+    });
   }
 
   /**
@@ -220,7 +175,7 @@ export class GameService {
 
   /** Resolves once every command this process took is written and its work after the answer (a snapshot) done: before its store closes. */
   async idle(): Promise<void> {
-    await this.appends.idle();
+    await this.groupCommit.idle();
     await this.cache.idle();
   }
 
@@ -293,7 +248,8 @@ export class GameService {
     const sides = created.data.sides as string[];
     const tokens = creationTokens(sides, idempotent?.master);
     const gameId = idempotent?.record.gameId ?? this.newGameId();
-    const [{ commit: first, head }] = await this.signGroup(
+    const [{ commit: first, head }] = await signGroup(
+      this.deps.signer,
       [
         hashedCommit({
           gameId,
@@ -390,198 +346,7 @@ export class GameService {
 
   /** Decides a command on the folded game and appends its commit, in a group with the commands of the game that wait with it. */
   private decideAndAppend(game: CachedGame, token: string | undefined, request: AppendRequest): Promise<CommandOutcome> {
-    return this.appends.submit(game.state.gameId, { token, request });
-  }
-
-  /**
-   * Group commit: the waiting commands of one game decided in arrival order against the folded
-   * state, each its own commit (its seq, its dice, chained to the one before), written with one
-   * conditional write. A command the rules refuse is answered at once and takes no seq; a
-   * retried commandId gets its stored commit. When the write loses to another writer, the
-   * group is decided again on the store's state (bounded); when it fails or its answer is
-   * lost, none of the group is acknowledged: each client retries with its commandId.
-   */
-  private async appendGroup(gameId: string, group: Queued<AppendJob, CommandOutcome>[]): Promise<void> {
-    let game = this.cache.peek(gameId) ?? (await this.cache.load(gameId));
-    let open = group;
-    // A state just read from the store (or a sole writer's) is current: an expectedVersion beyond it is a conflict, not a stale cache.
-    let current = this.deps.soleWriter === true;
-    for (let attempt = 1; open.length > 0; attempt++) {
-      // Bounded on every path: a game that keeps moving under us answers 503, never spins.
-      if (attempt > MAX_APPEND_ATTEMPTS) {
-        for (const entry of open) entry.reject(new StoreUnavailable());
-        return;
-      }
-      const plan = await this.planGroup(game, open, current);
-      if (plan.stale) {
-        // A command expects a version beyond this cache's: judge it, and those refused before it, against the store.
-        game = await this.cache.load(gameId, true);
-        current = true;
-        open = unanswered(open, [...plan.refused, ...plan.open.map((entry) => ({ entry }))]);
-        continue;
-      }
-      // Never tell a client "refused" from a state another writer may have moved past (the
-      // command may even be stored there, a retry sent to this process): a refusal stands once
-      // the state it was judged on is known to be the game's — read from the store just now,
-      // this process the only writer, the group's own write landing on it, or a read finding
-      // nothing newer (docs/append-protocol.md, P5).
-      const confirm = async () => current || (await this.deps.store.read(gameId, game.state.version, 1)).length === 0;
-      const refuse = () => plan.refused.forEach(({ entry, error }) => entry.reject(error));
-      if (plan.accepted.length === 0) {
-        if (plan.refused.length > 0 && !(await confirm())) {
-          game = await this.cache.load(gameId, true);
-          current = true;
-          open = unanswered(open, plan.refused);
-          continue;
-        }
-        refuse();
-        return;
-      }
-      if (current) refuse();
-      const held = current ? [] : plan.refused;
-      const before = game.state;
-      const commits = await this.signGroup(plan.accepted, plan.state.sealed);
-      let appended;
-      try {
-        appended = await this.deps.store.appendGroup(commits.map((c) => c.commit), commits.at(-1)!.head);
-      } catch (error) {
-        // The write may have landed with its answer lost: trust the store, not this cache, next time.
-        this.cache.forget(gameId);
-        for (const { entry } of [...plan.accepted, ...plan.duplicates, ...held]) entry.reject(error);
-        return;
-      }
-      if (!appended.ok) {
-        // Another process (or an earlier, ambiguous write) took the first seq: catch up from the store and decide again.
-        game = await this.cache.load(gameId, true);
-        current = true;
-        open = unanswered(open, [...plan.accepted, ...plan.duplicates, ...held]);
-        continue;
-      }
-      // The group landed on the state its refusals were judged on.
-      for (const { entry, error } of held) entry.reject(error);
-      game.state = { ...plan.state, commandIds: (plan.state.commandIds as LayeredIds).merged() };
-      this.cache.offer(gameId, game);
-      await this.keepLease(before, game.state, game.secrets.tournamentId);
-      this.waiters.notify(gameId);
-      for (const { commit } of commits) this.announce(commit);
-      plan.accepted.forEach(({ entry }, i) => entry.resolve({ created: true, version: commits[i].commit.seq, commit: commits[i].commit, state: game.state }));
-      for (const { entry, seq, actor, viaOrganizer } of plan.duplicates) {
-        const stored = commits.find((c) => c.commit.seq === seq)!.commit;
-        if (sameCommand(stored, entry.job.request.command, actor, viaOrganizer)) {
-          entry.resolve({ created: false, version: game.state.version, commit: stored, state: game.state });
-        } else {
-          entry.reject(commandIdReused(seq));
-        }
-      }
-      this.cache.committed(game, before.version);
-      return;
-    }
-  }
-
-  /**
-   * Decides each waiting command in turn on a copy of the state, answering those refused or
-   * already stored; `stale` when a command names a version beyond this state (the cache is
-   * behind the store).
-   */
-  private async planGroup(game: CachedGame, entries: Queued<AppendJob, CommandOutcome>[], current: boolean) {
-    // The group's commandIds over the game's, not a copy of them: a copy costs as much as the game is long.
-    let state: GameState = { ...game.state, commandIds: new LayeredIds(game.state.commandIds) };
-    const accepted: { entry: Queued<AppendJob, CommandOutcome>; unsigned: UnsignedCommit; hash: string }[] = [];
-    const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
-    const planned = new Map<string, number>();
-    const refused: { entry: Queued<AppendJob, CommandOutcome>; error: unknown }[] = [];
-    for (const [index, entry] of entries.entries()) {
-      const { token, request } = entry.job;
-      const { commandId, command, expectedVersion } = request;
-      const viaOrganizer = request.as !== undefined;
-      try {
-        // Judged on the state the command is decided on: a token revoked or reissued by a
-        // commit before it (stored, or earlier in this group) no longer acts.
-        const view: CachedGame = { ...game, state };
-        const role = await this.credentials.actingRole(view, token);
-        if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
-        const actor = request.as ?? role;
-        const inGroup = planned.get(commandId);
-        if (inGroup !== undefined) {
-          // The same commandId twice in one group: answered with the first once it is stored.
-          duplicates.push({ entry, seq: inGroup, actor, viaOrganizer });
-          continue;
-        }
-        const replay = await this.findRetry(view, commandId, command, actor, viaOrganizer);
-        if (replay) {
-          // Known from now on (found in the store for a game loaded from a snapshot).
-          if (replay.seq <= game.state.version) game.state.commandIds.set(commandId, replay.seq);
-          entry.resolve({ created: false, version: state.version, commit: replay, state });
-          continue;
-        }
-        authorize(state, command.type, actor, viaOrganizer);
-        const expiry = this.deps.expiry;
-        if (expires(expiry, state, game.secrets.tournamentId) && abandonedAt(expiry, state.lastRecordedAt) <= Date.parse(this.now())) {
-          throw gameAbandoned(expiry, state.lastRecordedAt);
-        }
-        if (expectedVersion !== undefined && expectedVersion !== state.version && !state.sealed) {
-          if (!current && expectedVersion > state.version && accepted.length === 0 && duplicates.length === 0) {
-            return { stale: true as const, open: entries.slice(index), accepted, duplicates, refused, state };
-          }
-          throw versionConflict(state.version);
-        }
-        const seq = state.version + 1;
-        const dice = new FairnessDice(await this.gameKey(game, state), seq);
-        const sealing = command.type === 'Seal';
-        const events = decideGame(state, command, { actor, dice, now: this.now(), serverSeed: sealing ? (await this.serverSeed(game)).toString('hex') : undefined });
-        const draft: CommitDraft = {
-          gameId: state.gameId,
-          seq,
-          prevHash: state.lastHash,
-          commandId,
-          actor,
-          viaOrganizer,
-          command,
-          events,
-          dice: dice.drawn,
-          recordedAt: this.now(),
-          kid: this.deps.signer.kid,
-        };
-        const { unsigned, hash } = hashedCommit(draft);
-        state = evolveGame(state, { ...unsigned, hash, signature: '' });
-        planned.set(commandId, seq);
-        accepted.push({ entry, unsigned, hash });
-      } catch (error) {
-        refused.push({ entry, error });
-      }
-    }
-    return { stale: false as const, open: [], accepted, duplicates, refused, state };
-  }
-
-  /**
-   * Signs each commit of a group, and the head of its last (`sealed` once the group leaves the
-   * game sealed): the head is stored with the commit, because the functions that read may
-   * publish heads but not sign them.
-   */
-  private async signGroup(hashed: { unsigned: UnsignedCommit; hash: string }[], sealed: boolean): Promise<{ commit: Commit; head?: GameHead }[]> {
-    const signer = this.deps.signer;
-    const last = hashed.at(-1)!;
-    const [head, ...signed] = await Promise.all([
-      signGameHead({ gameId: last.unsigned.gameId, seq: last.unsigned.seq, lastHash: last.hash, sealed, at: last.unsigned.recordedAt, kid: last.unsigned.kid }, signer.sign),
-      ...hashed.map(async ({ unsigned, hash }) => ({ ...unsigned, hash, signature: await signer.sign(hash) }) as Commit),
-    ]);
-    return signed.map((commit, i) => (i === signed.length - 1 ? { commit, head } : { commit }));
-  }
-
-  /**
-   * A command on a new day re-arms the game's lease; sealing drops it. A failure here costs
-   * nothing but a write: the sweep judges a game by its last commit, re-arming a lease that
-   * ended too soon and keeping a sealed game.
-   */
-  private async keepLease(before: GameState, after: GameState, tournamentId: string | undefined): Promise<void> {
-    const { expiry, leases } = this.deps;
-    try {
-      if (!expires(expiry, before, tournamentId)) return;
-      if (after.sealed) await leases!.disarm(after.gameId);
-      else if (rearms(before.lastRecordedAt, after.lastRecordedAt)) await leases!.arm(after.gameId, leaseEnd(expiry, after.lastRecordedAt));
-    } catch {
-      // Logged where the store's calls are observed (functions/lambda/powertools.ts); the commit is stored.
-    }
+    return this.groupCommit.submit(game.state.gameId, token, request);
   }
 
   // ---- tokens ----
@@ -614,33 +379,6 @@ export class GameService {
     }
     if (game.state.sealed) throw new GameSealed();
     return game;
-  }
-
-  /** fairness-v1 §5: the same commandId returns the stored commit; a different command under it is refused. */
-  private async findRetry(
-    game: CachedGame,
-    commandId: string,
-    command: { type: string; payload: unknown },
-    actor: string,
-    viaOrganizer: boolean,
-  ): Promise<Commit | undefined> {
-    const seq = await this.storedSeq(game, commandId);
-    if (seq === undefined) return undefined;
-    const [stored] = await this.deps.store.read(game.state.gameId, seq - 1, 1);
-    if (!sameCommand(stored, command, actor, viaOrganizer)) throw commandIdReused(seq);
-    return stored;
-  }
-
-  /**
-   * The seq stored for a commandId: from the folded state, or, for a game loaded from a
-   * snapshot, from the store when the snapshot's hashes say it may be older (snapshots.ts).
-   */
-  private async storedSeq(game: CachedGame, commandId: string): Promise<number | undefined> {
-    const seq = game.state.commandIds.get(commandId);
-    if (seq !== undefined || !game.olderCommandIds || !mayHoldCommandId(game.olderCommandIds, commandId)) return seq;
-    const found = await this.deps.store.findCommandId(game.state.gameId, commandId);
-    if (found !== undefined && found <= game.state.version) game.state.commandIds.set(commandId, found);
-    return found;
   }
 
   /** GET /games/{id}. */

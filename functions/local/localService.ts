@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { GameService, MAX_GROUP } from '../application/gameService';
+import { GameService } from '../application/gameService';
+import { MAX_GROUP } from '../application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
 import { createHandlers } from '../http/handlers';

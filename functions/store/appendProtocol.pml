@@ -17,23 +17,24 @@
  *                          (retries a 503 and a time-out with the same commandId), the web app,
  *                          test/reliability's drivers.
  *   Writer                 GameService.submit -> decideAndAppend (functions/application/
- *                          gameService.ts), for one game; the group queue is GroupQueue
- *                          (functions/application/groupQueue.ts) -> GameService.appendGroup.
+ *                          gameService.ts) -> GroupCommit.submit (groupCommit.ts), for one
+ *                          game; the group queue is GroupQueue (functions/application/
+ *                          groupQueue.ts) -> GroupCommit.appendGroup.
  *   coldLoad / catchUp     GameCache.load(gameId) / GameCache.load(gameId, true)
  *                          (functions/application/gameCache.ts): EventStore.read after the
  *                          cached version, folding the commits that continue it (commit.seq ===
  *                          version + 1); group items read by DynamoEventStore.read (a read that
  *                          starts inside an item reads its tail: itemHolding), and a cold load
  *                          starting from a snapshot (GameCache.fromSnapshot, snapshots.ts).
- *   decide                 decideAndAppend's loop body: findRetry (a commandId in the fold is
+ *   decide                 GroupCommit.appendGroup's loop: findRetry (a commandId in the fold is
  *                          answered with its stored commit), authorize + decideGame (the rules
  *                          may refuse), seq = version + 1 for each accepted command in turn:
- *                          GameService.planGroup, the whole group in arrival order.
+ *                          GroupCommit.planGroup, the whole group in arrival order.
  *   put                    EventStore.append(commit) = PutItem with ConditionExpression
  *                          attribute_not_exists(sk) (functions/store/dynamoStore.ts):
  *                          EventStore.appendGroup(commits), one item keyed by the first seq.
- *   after a failed put     decideAndAppend's catch: cache.forget(gameId), StoreUnavailable (503).
- *   after a collision      decideAndAppend: cache.load(gameId, true), then the loop again, at
+ *   after a failed put     GroupCommit.appendGroup's catch: cache.forget(gameId), StoreUnavailable (503).
+ *   after a collision      GroupCommit.appendGroup: cache.load(gameId, true), then the loop again, at
  *                          most MAX_APPEND_ATTEMPTS times (then 503).
  *
  * Properties. Each assertion carries its property's tag in a comment on its line; the runner
@@ -229,7 +230,7 @@ inline coldLoad() {
   cached = true
 }
 
-/* GameService.planGroup: decide the queued commands in arrival order against the fold.
+/* GroupCommit.planGroup: decide the queued commands in arrival order against the fold.
    k counts the accepted ones; accepted command i gets seq ver + gpos[i]. */
 inline decide() {
   k = 0;
@@ -433,7 +434,7 @@ end_idle:
      if
      :: n == 0 -> skip
      :: n > 0 && k == 0 ->
-        /* Step 2 with only refusals: GameService.appendGroup's confirm(), a read (Query sk > ver, Limit 1) showing that
+        /* Step 2 with only refusals: GroupCommit.appendGroup's confirm(), a read (Query sk > ver, Limit 1) showing that
            the fold is the head before they are answered (DESIGN_REFUSE_AT_ONCE: not so). */
         atomic {
           x = ver + 1;
@@ -542,7 +543,7 @@ end_idle:
              od;
              ver = ver + k;
 #else
-             /* decideAndAppend's catch: cache.forget(gameId); the next group loads again. */
+             /* GroupCommit.appendGroup's catch: cache.forget(gameId); the next group loads again. */
              cached = false;
              ver = 0;
              j = 1;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../../domain/verify/verifyBundle';
-import { GameService, MAX_GROUP, type CommandOutcome } from '../../../functions/application/gameService';
+import { GameService } from '../../../functions/application/gameService';
+import { MAX_GROUP, type CommandOutcome } from '../../../functions/application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
