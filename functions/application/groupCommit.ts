@@ -119,7 +119,7 @@ export class GroupCommit {
   }
 
   /**
-   * Group commit: the waiting commands of one game decided in arrival order against the folded
+   * One group: the waiting commands of one game decided in arrival order against the folded
    * state, each its own commit (its seq, its dice, chained to the one before), written with one
    * conditional write. A command the rules refuse is answered at once and takes no seq; a
    * retried commandId gets its stored commit. When the write loses to another writer, the
