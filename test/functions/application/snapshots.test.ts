@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../../domain/game/gameState';
+import { GameCache, type CachedGame } from '../../../functions/application/gameCache';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
@@ -275,6 +276,26 @@ describe('the commandId hashes of a snapshot', () => {
     const standIns = { hashes: Uint32Array.from([1, 2, 3]), throughSeq: 20 };
     const since = [...at40.commandIds].filter(([, seq]) => seq > 20).map(([id]) => commandIdHash(id));
     expect([...commandIdHashes(at40, undefined, standIns).hashes]).toEqual([1, 2, 3, ...since].sort((a, b) => a - b));
+  });
+
+  it('are kept by the cache from one snapshot to the next: the next snapshot adds the commandIds since to what it kept', async () => {
+    const all = await states(30);
+    const snapshots = new MemorySnapshots();
+    const cache = new GameCache(new MemoryEventStore(), 10, true, { store: snapshots, write: true, interval: INTERVAL });
+    const game: CachedGame = { state: all[19], secrets: { tokenHashes: { organizer: '', players: {} } } };
+    cache.committed(game, 19);
+    await cache.idle();
+    expect(game.commandIdHashes?.throughSeq).toBe(20);
+    // What it kept is what the next snapshot starts from: stand-ins for the first 20 show that they are not hashed again.
+    game.commandIdHashes = { hashes: Uint32Array.from([7, 8, 9]), throughSeq: 20 };
+    game.state = all[29];
+    cache.committed(game, 29);
+    await cache.idle();
+    const written = (await snapshots.read(game.state.gameId))!;
+    expect(written.seq).toBe(30);
+    const hashes = Buffer.from(JSON.parse(written.state).commandIdHashes, 'base64');
+    const since = [...all[29].commandIds].filter(([, seq]) => seq > 20).map(([id]) => commandIdHash(id));
+    expect(Array.from({ length: hashes.length / 4 }, (_, i) => hashes.readUInt32LE(4 * i))).toEqual([7, 8, 9, ...since].sort((a, b) => a - b));
   });
 
   it('written by a warm process, equal those of a full fold, also after an old retry was looked up in the store', async () => {
