@@ -1,4 +1,5 @@
 import { DeleteItemCommand, PutItemCommand, QueryCommand, type DynamoDBClient, type QueryCommandOutput } from '@aws-sdk/client-dynamodb';
+import { pkSkKeySchema } from '../store/keySchema';
 import { unavailableWhenTransient } from '../store/transientErrors';
 import { isIdentity, type Identity } from './delivery';
 
@@ -33,19 +34,10 @@ export async function removeConnection(store: SubscriptionStore, connectionId: s
   for (const gameId of await store.gamesOf(connectionId, atMost)) await store.remove(connectionId, gameId);
 }
 
-/** Subscriptions live until the connection could not possibly be open any more (API Gateway: 2 h), and a margin. */
 /** The connections table's keys (infra/push.ts creates it so; the tests create its stand-in from this). */
-export const CONNECTIONS_KEY_SCHEMA = {
-  KeySchema: [
-    { AttributeName: 'pk', KeyType: 'HASH' as const },
-    { AttributeName: 'sk', KeyType: 'RANGE' as const },
-  ],
-  AttributeDefinitions: [
-    { AttributeName: 'pk', AttributeType: 'S' as const },
-    { AttributeName: 'sk', AttributeType: 'S' as const },
-  ],
-};
+export const CONNECTIONS_KEY_SCHEMA = pkSkKeySchema('S');
 
+/** Subscriptions live until the connection could not possibly be open any more (API Gateway: 2 h), and a margin. */
 export const expiresAt = (nowMs: number, maxConnectionMs: number) => Math.ceil((nowMs + maxConnectionMs) / 1000) + 300;
 
 const gameKey = (gameId: string) => `game#${gameId}`;

@@ -27,6 +27,7 @@ import {
 } from './eventStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
+import { pkSkKeySchema } from './keySchema';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 export const secretsKey = (gameId: string) => `${gameId}#secrets`;
@@ -456,13 +457,5 @@ export class DynamoEventStore implements EventStore {
   }
 }
 
-export const TABLE_KEY_SCHEMA = {
-  KeySchema: [
-    { AttributeName: 'pk', KeyType: 'HASH' as const },
-    { AttributeName: 'sk', KeyType: 'RANGE' as const },
-  ],
-  AttributeDefinitions: [
-    { AttributeName: 'pk', AttributeType: 'S' as const },
-    { AttributeName: 'sk', AttributeType: 'N' as const },
-  ],
-};
+/** The game table's keys: sk is a number (a seq, or 0 for a game's other items). */
+export const TABLE_KEY_SCHEMA = pkSkKeySchema('N');

@@ -9,7 +9,7 @@ export function decideEuropa(state: EuropaState, command: Command, ctx: DecideCo
   switch (command.type) {
     case 'AAFire': {
       const p = command.payload as AAFire;
-      const outcome = resolveAAFire(p, state.aaTable.definition, state.otherEuropaGames, ctx.dice);
+      const outcome = resolveAAFire(p, state.aaTable, state.otherEuropaGames, ctx.dice);
       return [{ type: 'AAFired', data: { fireId: p.fireId, hex: p.hex, ...outcome } as unknown as Record<string, unknown> }];
     }
     case 'FortificationEvent':

@@ -17,6 +17,8 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = {
     'The minimum-dice-roll AA fire of optional rule 37L on an AA fire table brought as data (strength by mission, cumulative column shifts, 2d6, losses allocated over randomly selected air units), and the fortification effects chart and state of rule 30A4.',
   // The AA table goes into the creation request that commit 1 records: a game replays with exactly its table.
   newGameOptions: { aaTable: EXAMPLE_AA_TABLE, otherEuropaGames: false },
+  // 2: the state holds the AA table alone (its hash is derived where it is shown).
+  stateVersion: 2,
   options: schema.EuropaOptions,
   sidesNote: 'axis and allied',
   sides: () => SIDES,

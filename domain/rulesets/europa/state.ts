@@ -19,7 +19,7 @@ export interface Site {
 }
 
 export interface EuropaState {
-  aaTable: { definition: TableDefinition; hash: string };
+  aaTable: TableDefinition;
   otherEuropaGames: boolean;
   fires: number;
   lastFire: { fireId: string; hex: string; column: string; roll: number; result: number | null; affected: number } | null;
@@ -35,7 +35,7 @@ export interface EuropaState {
 
 export function initialEuropaState(options: { aaTable: TableDefinition; otherEuropaGames: boolean }): EuropaState {
   return {
-    aaTable: { definition: options.aaTable, hash: tableHash(options.aaTable) },
+    aaTable: options.aaTable,
     otherEuropaGames: options.otherEuropaGames,
     fires: 0,
     lastFire: null,
@@ -109,9 +109,9 @@ export function evolveEuropa(state: EuropaState, event: DomainEvent): EuropaStat
 }
 
 export function presentEuropa(state: EuropaState) {
-  const { definition, hash } = state.aaTable;
+  const table = state.aaTable;
   return {
-    aaTable: { id: definition.id, title: definition.title, hash, example: definition.example === true },
+    aaTable: { id: table.id, title: table.title, hash: tableHash(table), example: table.example === true },
     otherEuropaGames: state.otherEuropaGames,
     fires: state.fires,
     lastFire: state.lastFire,

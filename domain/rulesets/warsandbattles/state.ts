@@ -37,7 +37,6 @@ export interface WarsAndBattlesState {
   attackIds: string[];
   hexesAttacked: string[];
   tables: Tables;
-  tableHashes: { combat: string; bombardment: string; support: string };
   terrain: TerrainEntry[];
   commanders: Commander[];
 }
@@ -63,7 +62,6 @@ export function initialWarsAndBattlesState(options: WarsAndBattlesOptions): Wars
     attackIds: [],
     hexesAttacked: [],
     tables: options.tables,
-    tableHashes: { combat: tableHash(options.tables.combat), bombardment: tableHash(options.tables.bombardment), support: tableHash(options.tables.support) },
     terrain: options.terrain,
     commanders: options.commanders,
   };
@@ -192,7 +190,7 @@ export function presentWarsAndBattles(state: WarsAndBattlesState) {
       role,
       id: state.tables[role].id,
       title: state.tables[role].title,
-      hash: state.tableHashes[role],
+      hash: tableHash(state.tables[role]),
       example: state.tables[role].example === true,
     })),
   };
