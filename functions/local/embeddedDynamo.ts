@@ -1,9 +1,9 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
-import dynalite from 'dynalite';
-import { createRequire } from 'node:module';
 import { TABLE_KEY_SCHEMA } from '../store/dynamoStore';
-import { InProcessRequestHandler, type RequestListener } from './inProcessHandler';
+import { openDynalite } from './dynaliteStore';
+import { InProcessRequestHandler } from './inProcessHandler';
+import { StoreThread } from './storeThreadClient';
 
 export interface EmbeddedDynamo {
   client: DynamoDBClient;
@@ -11,27 +11,16 @@ export interface EmbeddedDynamo {
   close(): Promise<void>;
 }
 
-interface DynaliteStore {
-  lifecycleManager?: { gracefulClose(callback: (error?: Error) => void): void };
-  db: { close(callback: (error?: Error) => void): void };
-}
-
 /**
  * dynalite, the local DynamoDB, inside this process: persisted under `path` (LevelDB),
  * or in memory when no path is given. It listens on no port and no socket; the SDK
- * client calls its request handler directly, so no other process can reach the store
- * (it holds unsealed seeds and token hashes).
+ * client hands it each request, so no other process can reach the store (it holds
+ * unsealed seeds and token hashes). With `thread`, as the local server runs it, the store
+ * answers on a worker thread of its own (storeThreadClient.ts), as DynamoDB answers
+ * from elsewhere on AWS; without, on the caller's thread, which is quicker to start.
  */
-export async function startEmbeddedDynamo(options: { path?: string; tableName?: string } = {}): Promise<EmbeddedDynamo> {
-  const { listener, store } = openDynalite(options.path);
-  const handler = new InProcessRequestHandler(listener);
-  const client = new DynamoDBClient({
-    endpoint: 'http://embedded.invalid',
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    requestHandler: handler as never,
-    maxAttempts: 3,
-  });
+export async function startEmbeddedDynamo(options: { path?: string; tableName?: string; thread?: boolean } = {}): Promise<EmbeddedDynamo> {
+  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path)) : inThisThread(options.path);
   const tableName = options.tableName ?? 'arbiter-commits';
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
@@ -43,14 +32,7 @@ export async function startEmbeddedDynamo(options: { path?: string; tableName?: 
   return {
     client,
     tableName,
-    close: () =>
-      (closing ??= new Promise<void>((resolve, reject) => {
-        client.destroy();
-        handler.destroy();
-        const done = (error?: Error) => (error ? reject(error) : resolve());
-        if (store.lifecycleManager) store.lifecycleManager.gracefulClose(done);
-        else store.db.close(done);
-      })),
+    close: () => (closing ??= close()),
   };
 }
 
@@ -64,22 +46,26 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
   throw new Error(`table ${tableName} did not become active`);
 }
 
-/**
- * dynalite builds an http.Server around its request handler and closes its LevelDB
- * only through server.close() of a listening server. Its database module is caught as
- * it is created, so that the store can be closed without ever listening.
- */
-function openDynalite(path: string | undefined): { listener: RequestListener; store: DynaliteStore } {
-  const db = createRequire(import.meta.url)('dynalite/db') as { create: (options: unknown) => DynaliteStore };
-  const create = db.create;
-  let store: DynaliteStore | undefined;
-  db.create = (options) => (store = create(options));
-  try {
-    const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-    const [listener] = server.listeners('request') as RequestListener[];
-    if (!store || !listener) throw new Error('dynalite did not create its store');
-    return { listener, store };
-  } finally {
-    db.create = create;
-  }
+function threaded(thread: StoreThread): { client: DynamoDBClient; close(): Promise<void> } {
+  return { client: thread.client, close: () => thread.close() };
+}
+
+function inThisThread(path: string | undefined): { client: DynamoDBClient; close(): Promise<void> } {
+  const store = openDynalite(path);
+  const handler = new InProcessRequestHandler(store.listener);
+  const client = new DynamoDBClient({
+    endpoint: 'http://embedded.invalid',
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: handler as never,
+    maxAttempts: 3,
+  });
+  return {
+    client,
+    close: () => {
+      client.destroy();
+      handler.destroy();
+      return store.close();
+    },
+  };
 }

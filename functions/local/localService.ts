@@ -71,7 +71,7 @@ export interface LocalOptions {
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
   const ring = options.keyRing ?? (options.dataDir ? loadKeyRing(options.dataDir).ring : { current: generateSigningKey(), retired: [], log: [] });
   const seedKey = options.dataDir ? loadOrCreateSeedKey(options.dataDir) : newSeedKey();
-  const dynamo = await startEmbeddedDynamo(options.dataDir ? { path: join(options.dataDir, 'dynamodb') } : {});
+  const dynamo = await startEmbeddedDynamo({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true });
   if (options.dataDir) sealDataDir(options.dataDir);
   // Group commit: this process takes many requests at once, and writes the commands of a game that wait together in one item.
   const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true });
