@@ -6,7 +6,7 @@ import { GENESIS_PREV_HASH, type Commit } from '../../domain/fairness/hashChain'
 import { hashedCommit } from '../../domain/game/buildCommit';
 import { checkPayload, commandTypes, decideCreate } from '../../domain/game/decideGame';
 import { CreateGameBody, SERVICE_COMMANDS } from '../../domain/game/gameCommands';
-import type { GameState } from '../../domain/game/gameState';
+import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
@@ -280,6 +280,8 @@ export class GameService {
     // Armed first too: a lease whose game was never stored is swept as nothing.
     if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt));
     await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotent?.record);
+    // The only writer knows the new game whole: its first command folds nothing from the store.
+    if (this.deps.soleWriter) this.cache.offer(gameId, { state: evolveGame(undefined, first), secrets, sealedSeed });
     this.announce(first);
     return { gameId, ruleset: ruleset.id, sides, commitment, version: 1, tokens, ...(tournament ? { tournamentId: tournament.tournamentId } : {}) };
   }

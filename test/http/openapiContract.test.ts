@@ -246,7 +246,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
   it('a store that throttles: 503 with Retry-After, as documented', async () => {
     let local: LocalService | undefined;
     try {
-      local = await startLocalService({ wrapStore: (store) => new FaultyStore(store, (operation) => (operation === 'read' || operation === 'tournaments' ? 'throttle' : undefined)) });
+      local = await startLocalService({ wrapStore: (store) => new FaultyStore(store, (operation) => (['read', 'append', 'tournaments'].includes(operation) ? 'throttle' : undefined)) });
       const client = new TestClient(local.url);
       const created = await call('POST', '/games', { body: { ruleset: 'dice' }, client });
       await call('GET', `/games/${created.body.gameId}/events`, { token: created.body.tokens.organizer, client });

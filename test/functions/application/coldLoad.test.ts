@@ -5,6 +5,7 @@ import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVau
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import type { EventStore } from '../../../functions/store/eventStore';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
+import { FaultyStore, type Operation } from '../../support/faultyStore';
 
 const roll = (commandId: string) => ({ commandId, type: 'Roll', payload: { dice: '2d6', purpose: commandId } });
 
@@ -58,5 +59,34 @@ describe('a game not yet loaded since the process started', () => {
     expect((await service.view(created.gameId, token)).version).toBe(2);
     const page = await service.events(created.gameId, token, 1, 10, 20);
     expect(page.commits.map((c) => c.seq)).toEqual([2]);
+  });
+});
+
+describe('a game this process created', () => {
+  it('is cached whole by the only writer: its first command reads nothing from the store, and its state is the fold of what was stored', async () => {
+    const store = new MemoryEventStore();
+    const key = generateSigningKey();
+    const seedVault = aesSeedVault(newSeedKey());
+    const operations: Operation[] = [];
+    const service = new GameService({ store: new FaultyStore(store, (operation) => void operations.push(operation)), signer: signerFromKey(key), seedVault, soleWriter: true });
+    const created = await service.createGame({ ruleset: 'dice' });
+    const token = created.tokens.players.player1;
+    operations.length = 0;
+
+    expect(await service.submit(created.gameId, token, roll('r1'))).toMatchObject({ created: true, version: 2 });
+    expect(operations).toEqual(['append']);
+
+    const fresh = new GameService({ store, signer: signerFromKey(key), seedVault, soleWriter: true });
+    expect(await service.view(created.gameId, token)).toEqual(await fresh.view(created.gameId, token));
+  });
+
+  it('is folded from the store by a writer that is not the only one: another process may have written meanwhile', async () => {
+    const store = new MemoryEventStore();
+    const operations: Operation[] = [];
+    const service = new GameService({ store: new FaultyStore(store, (operation) => void operations.push(operation)), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
+    const created = await service.createGame({ ruleset: 'dice' });
+    operations.length = 0;
+    await service.submit(created.gameId, created.tokens.players.player1, roll('r1'));
+    expect(operations).toContain('read');
   });
 });
