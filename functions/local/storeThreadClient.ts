@@ -21,8 +21,9 @@ interface Waiting {
  * A DynamoDB client whose calls are answered by the embedded store on a thread of its own
  * (storeThread.ts). Each call leaves this thread as its command's name and input, before
  * the SDK serializes or signs anything, and comes back as the output or the error the SDK
- * gave there (the same exception class, so `instanceof` holds): the service's thread does its own work, the store's thread the store's, as
- * on AWS, where DynamoDB answers from elsewhere. No port, no socket.
+ * gave there (the same exception class, so `instanceof` holds). The service's thread does
+ * its own work and the store's thread the store's, as on AWS, where DynamoDB answers from
+ * elsewhere. No port, no socket.
  */
 export class StoreThread {
   private readonly waiting = new Map<number, Waiting>();
@@ -106,14 +107,16 @@ export class StoreThread {
   }
 }
 
+/** The SDK's exception classes by name. */
+const exceptions = new Map<string, new (options: Record<string, unknown>) => Error>();
+for (const [name, value] of Object.entries(dynamodb)) {
+  if (typeof value === 'function' && value.prototype instanceof DynamoDBServiceException) exceptions.set(name, value as never);
+}
+
 /** The error as the SDK raised it on the store's thread: the same class, so `instanceof ConditionalCheckFailedException` holds here. */
 function sdkError(plain: Record<string, unknown>): Error {
-  const name = String(plain.name);
-  const Exception = (dynamodb as Record<string, unknown>)[name];
-  if (typeof Exception === 'function' && Exception.prototype instanceof DynamoDBServiceException) {
-    return new (Exception as new (options: Record<string, unknown>) => Error)(plain);
-  }
-  return Object.assign(new Error(String(plain.message)), plain);
+  const Exception = exceptions.get(String(plain.name));
+  return Exception ? new Exception(plain) : Object.assign(new Error(String(plain.message)), plain);
 }
 
 function storeClosed(): Error {
