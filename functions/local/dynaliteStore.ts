@@ -1,6 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { createRequire } from 'node:module';
-import type { RequestListener } from './inProcessHandler';
+import { InProcessRequestHandler, type RequestListener } from './inProcessHandler';
 
 interface DynaliteDb {
   lifecycleManager?: { gracefulClose(callback: (error?: Error) => void): void };
@@ -41,4 +42,24 @@ export function openDynalite(path: string | undefined): DynaliteStore {
   } finally {
     db.create = create;
   }
+}
+
+/** An SDK client that calls the store's listener directly, on the caller's thread; closing it closes the store. */
+export function directClient(store: DynaliteStore): { client: DynamoDBClient; close(): Promise<void> } {
+  const handler = new InProcessRequestHandler(store.listener);
+  const client = new DynamoDBClient({
+    endpoint: 'http://embedded.invalid',
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: handler as never,
+    maxAttempts: 3,
+  });
+  return {
+    client,
+    close: () => {
+      client.destroy();
+      handler.destroy();
+      return store.close();
+    },
+  };
 }

@@ -1,8 +1,7 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TABLE_KEY_SCHEMA } from '../store/dynamoStore';
-import { openDynalite } from './dynaliteStore';
-import { InProcessRequestHandler } from './inProcessHandler';
+import { directClient, openDynalite } from './dynaliteStore';
 import { StoreThread } from './storeThreadClient';
 
 export interface EmbeddedDynamo {
@@ -20,7 +19,7 @@ export interface EmbeddedDynamo {
  * from elsewhere on AWS; without, on the caller's thread, which is quicker to start.
  */
 export async function startEmbeddedDynamo(options: { path?: string; tableName?: string; thread?: boolean } = {}): Promise<EmbeddedDynamo> {
-  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path)) : inThisThread(options.path);
+  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path)) : directClient(openDynalite(options.path));
   const tableName = options.tableName ?? 'arbiter-commits';
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
@@ -48,24 +47,4 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
 
 function threaded(thread: StoreThread): { client: DynamoDBClient; close(): Promise<void> } {
   return { client: thread.client, close: () => thread.close() };
-}
-
-function inThisThread(path: string | undefined): { client: DynamoDBClient; close(): Promise<void> } {
-  const store = openDynalite(path);
-  const handler = new InProcessRequestHandler(store.listener);
-  const client = new DynamoDBClient({
-    endpoint: 'http://embedded.invalid',
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    requestHandler: handler as never,
-    maxAttempts: 3,
-  });
-  return {
-    client,
-    close: () => {
-      client.destroy();
-      handler.destroy();
-      return store.close();
-    },
-  };
 }

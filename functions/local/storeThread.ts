@@ -1,8 +1,6 @@
 import * as dynamodb from '@aws-sdk/client-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDynalite } from './dynaliteStore';
-import { InProcessRequestHandler } from './inProcessHandler';
+import { directClient, openDynalite } from './dynaliteStore';
 import type { FromStore, ToStore } from './storeThreadClient';
 
 /**
@@ -28,20 +26,11 @@ const opened = (() => {
   }
 })();
 if (opened) {
-  const handler = new InProcessRequestHandler(opened.listener);
-  const client = new DynamoDBClient({
-    endpoint: 'http://embedded.invalid',
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    requestHandler: handler as never,
-    maxAttempts: 3,
-  });
+  const { client, close } = directClient(opened);
   send({ kind: 'ready' });
   port.on('message', (message: ToStore) => {
     if (message.kind === 'close') {
-      client.destroy();
-      handler.destroy();
-      opened.close().then(
+      close().then(
         () => send({ kind: 'closed' }),
         (error: Error) => send({ kind: 'closed', message: error.message }),
       );
