@@ -10,6 +10,16 @@ export interface EmbeddedDynamo {
   close(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /** Where LevelDB keeps the store; none: in memory. */
+  path?: string;
+  tableName?: string;
+  /** The store on a thread of its own, as the local server runs it. */
+  thread?: boolean;
+  /** With `thread`: told when the store's thread ends other than by close(); calls fail (503) from then on. */
+  onLost?: (error: Error) => void;
+}
+
 /**
  * dynalite, the local DynamoDB, inside this process: persisted under `path` (LevelDB),
  * or in memory when no path is given. It listens on no port and no socket; the SDK
@@ -18,8 +28,8 @@ export interface EmbeddedDynamo {
  * answers on a worker thread of its own (storeThreadClient.ts), as DynamoDB answers
  * from elsewhere on AWS; without, on the caller's thread, which is quicker to start.
  */
-export async function startEmbeddedDynamo(options: { path?: string; tableName?: string; thread?: boolean } = {}): Promise<EmbeddedDynamo> {
-  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path)) : directClient(openDynalite(options.path));
+export async function startEmbeddedDynamo(options: EmbeddedOptions = {}): Promise<EmbeddedDynamo> {
+  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path, options.onLost)) : directClient(openDynalite(options.path));
   const tableName = options.tableName ?? 'arbiter-commits';
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));

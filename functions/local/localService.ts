@@ -64,6 +64,8 @@ export interface LocalOptions {
   creationQuota?: QuotaPolicy;
   /** The service's clock, where a test needs to move it. */
   now?: () => string;
+  /** Told when the embedded store's thread ends while the server runs (an error in the store); commands answer 503 from then on. */
+  onStoreLost?: (error: Error) => void;
 }
 
 
@@ -71,7 +73,7 @@ export interface LocalOptions {
 export async function startLocalService(options: LocalOptions = {}): Promise<LocalService> {
   const ring = options.keyRing ?? (options.dataDir ? loadKeyRing(options.dataDir).ring : { current: generateSigningKey(), retired: [], log: [] });
   const seedKey = options.dataDir ? loadOrCreateSeedKey(options.dataDir) : newSeedKey();
-  const dynamo = await startEmbeddedDynamo({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true });
+  const dynamo = await startEmbeddedDynamo({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true, onLost: options.onStoreLost });
   if (options.dataDir) sealDataDir(options.dataDir);
   // Group commit: this process takes many requests at once, and writes the commands of a game that wait together in one item.
   const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true });

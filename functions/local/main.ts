@@ -46,7 +46,13 @@ const stop = async () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota }).catch((error: NodeJS.ErrnoException) => {
+// The store's thread ending under a running server is fatal: stop, so that whoever runs Arbiter starts it again.
+const onStoreLost = (error: Error) => {
+  console.error(`Arbiter stopped: ${error.message}. What was stored is kept in ${dataDir}: start Arbiter again.`);
+  lock.release();
+  process.exit(1);
+};
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,

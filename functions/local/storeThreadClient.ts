@@ -35,6 +35,7 @@ export class StoreThread {
   private constructor(
     private readonly worker: Worker,
     readonly client: DynamoDBClient,
+    private readonly onLost?: (error: Error) => void,
   ) {
     worker.on('message', (message: FromStore) => {
       if (message.kind === 'output' || message.kind === 'error') {
@@ -45,15 +46,19 @@ export class StoreThread {
         else waiting?.reject(sdkError(message.error));
       } else if (message.kind === 'closed') this.onClosed?.(message.message);
     });
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', () => this.fail(storeClosed()));
+    worker.on('error', (error) => this.fail(error.name));
+    worker.on('exit', (code) => this.fail(`exit code ${code}`));
     // Every call goes as it is: serializing, signing and retries are the work of the client on the store's thread.
     // So no middleware runs here: middleware added to this client is never called.
     client.send = ((command: { input: unknown; constructor: { name: string } }) => this.send(command.constructor.name, command.input)) as never;
   }
 
-  /** Starts the thread and opens the store there: LevelDB under `path`, or in memory. */
-  static async start(path: string | undefined): Promise<StoreThread> {
+  /**
+   * Starts the thread and opens the store there: LevelDB under `path`, or in memory.
+   * `onLost` hears of the thread ending other than by close() (an error in the store), with
+   * the error the calls fail with from then on.
+   */
+  static async start(path: string | undefined, onLost?: (error: Error) => void): Promise<StoreThread> {
     const worker = new Worker(new URL('./storeThread.mjs', import.meta.url), { workerData: { entry: './storeThread.ts', path } });
     await new Promise<void>((resolve, reject) => {
       const first = (message: FromStore) => {
@@ -69,7 +74,7 @@ export class StoreThread {
     worker.unref();
     // A client in name and type only: its send() posts to the store's thread (above).
     const client = new DynamoDBClient({ endpoint: 'http://embedded.invalid', region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    return new StoreThread(worker, client);
+    return new StoreThread(worker, client, onLost);
   }
 
   private send(command: string, input: unknown): Promise<unknown> {
@@ -99,11 +104,14 @@ export class StoreThread {
     })());
   }
 
-  private fail(error: Error): void {
-    this.gone ??= error;
+  /** The thread has ended: every call waiting, and every call after, fails as a store that cannot be reached (a 503, never a 500). */
+  private fail(reason: string): void {
+    if (this.gone) return;
+    this.gone = this.closing ? storeClosed() : storeLost(reason);
     for (const waiting of this.waiting.values()) waiting.reject(this.gone);
     this.waiting.clear();
-    this.onClosed?.(error.message);
+    this.onClosed?.(reason);
+    if (!this.closing) this.onLost?.(this.gone);
   }
 }
 
@@ -121,4 +129,9 @@ function sdkError(plain: Record<string, unknown>): Error {
 
 function storeClosed(): Error {
   return Object.assign(new Error('the embedded store is closed'), { name: 'StoreClosed', code: 'ECONNREFUSED' });
+}
+
+/** With the kind of its cause only (an error's name, an exit code): the store's own messages may quote what it holds. */
+function storeLost(reason: string): Error {
+  return Object.assign(new Error(`the embedded store stopped (${reason})`), { name: 'StoreClosed', code: 'ECONNREFUSED' });
 }

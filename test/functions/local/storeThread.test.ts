@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
+import { StoreThread } from '../../../functions/local/storeThreadClient';
+import { isTransientAwsError } from '../../../functions/store/transientErrors';
 
 const item = (seq: number, text: string) => ({ pk: { S: 'g-1' }, sk: { N: String(seq) }, commit: { S: text }, bytes: { B: new Uint8Array([seq, 0, 255]) } });
 
@@ -59,5 +62,27 @@ describe('the embedded store\'s thread, opened and closed', () => {
     const script = join(import.meta.dirname, '../../support/forgottenStore.ts');
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { timeout: 30_000 });
     expect(stdout.trim()).toBe('written');
+  });
+});
+
+describe('the embedded store\'s thread, lost while the server runs', () => {
+  it('is reported once, and every call from then on fails as a store out of reach (503), not as a fault', async () => {
+    const lost: Error[] = [];
+    const thread = await StoreThread.start(undefined, (error) => lost.push(error));
+    // An error in the store ends its thread; here the thread is ended from outside.
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    const refused = await thread.client.send(new GetItemCommand({ TableName: 'arbiter-commits', Key: { pk: { S: 'g-1' }, sk: { N: '1' } } })).catch((error: unknown) => error);
+    expect(lost.map((e) => e.message)).toEqual(['the embedded store stopped (exit code 1)']);
+    expect(refused).toMatchObject({ name: 'StoreClosed', message: 'the embedded store stopped (exit code 1)' });
+    expect(isTransientAwsError(refused)).toBe(true);
+    await thread.close();
+    expect(lost).toHaveLength(1);
+  });
+
+  it('is not reported when the server closes it', async () => {
+    const lost: Error[] = [];
+    const thread = await StoreThread.start(undefined, (error) => lost.push(error));
+    await thread.close();
+    expect(lost).toEqual([]);
   });
 });
