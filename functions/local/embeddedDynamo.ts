@@ -29,7 +29,8 @@ export interface EmbeddedOptions {
  * from elsewhere on AWS; without, on the caller's thread, which is quicker to start.
  */
 export async function startEmbeddedDynamo(options: EmbeddedOptions = {}): Promise<EmbeddedDynamo> {
-  const { client, close } = options.thread ? threaded(await StoreThread.start(options.path, options.onLost)) : directClient(openDynalite(options.path));
+  const store = options.thread ? await StoreThread.start(options.path, options.onLost) : directClient(openDynalite(options.path));
+  const client = store.client;
   const tableName = options.tableName ?? 'arbiter-commits';
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
@@ -41,7 +42,7 @@ export async function startEmbeddedDynamo(options: EmbeddedOptions = {}): Promis
   return {
     client,
     tableName,
-    close: () => (closing ??= close()),
+    close: () => (closing ??= store.close()),
   };
 }
 
@@ -53,8 +54,4 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
     await sleep(10);
   }
   throw new Error(`table ${tableName} did not become active`);
-}
-
-function threaded(thread: StoreThread): { client: DynamoDBClient; close(): Promise<void> } {
-  return { client: thread.client, close: () => thread.close() };
 }
