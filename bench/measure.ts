@@ -34,5 +34,15 @@ export async function load(total: number, concurrency: number, task: (i: number)
   );
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: total };
+  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: total, seconds, latencies };
+}
+
+export type LoadResult = Awaited<ReturnType<typeof load>>;
+
+/** Several runs of the same load as one: their rate over their summed time, their percentiles over every latency. */
+export function combined(runs: LoadResult[]): LoadResult {
+  const count = runs.reduce((sum, r) => sum + r.count, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  return { perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), count, seconds, latencies };
 }
