@@ -141,8 +141,9 @@ if (runs('http')) {
   const newGameAt = async (base: string) => (await (await postTo(base, '/games', { ruleset: 'dice' })).json()) as { gameId: string; tokens: { players: { player1: string } } };
   const newGame = () => newGameAt(url);
   const concurrency = 16;
-  // As many commands as the put floor has puts: like with like, and a run of about two seconds rather than one.
-  const total = 3000;
+  // Measured commands to one game, to 50 games, and floor puts: as many of each, in rounds (below). A round of 1,000 moves
+  // by up to a tenth with the machine; six of them together by a few hundredths.
+  const total = 6000;
   // One command at a time: 2,000, so that the p99 is the 20th slowest, not the 4th of 400.
   const sequentialTotal = 2000;
   // The load comes from its own process, as a real client's would: its HTTP work is not the server's.
@@ -178,13 +179,13 @@ if (runs('http')) {
   const floorItem = (pk: string, i: number) => ({ ...commandItem, pk: { S: pk }, sk: { N: String(i + 1) } });
   const spreadTargets = async () => (await Promise.all(Array.from({ length: 50 }, newGame))).map((g) => ({ url: `${url}/games/${g.gameId}/commands`, headers: auth(g.tokens.players.player1) }));
   // Warmed too: the store's thread compiles its write path only under load, as the API's thread did above.
-  const warmingSpread = await remoteLoad({ targets: await spreadTargets(), method: 'POST', body: rollBody('w'), expect: 201, total: 3000, concurrency });
+  const spreadGames = await spreadTargets();
+  const warmingSpread = await remoteLoad({ targets: spreadGames, method: 'POST', body: rollBody('w'), expect: 201, total: 3000, concurrency });
   // Measured in rounds, each a slice of one game, of 50 games and of the put floor in turn, so that a slow second of a
   // shared machine falls on both sides of a ratio rather than on one of them.
-  const rounds = 3;
+  const rounds = 6;
   const slice = total / rounds;
   const oneTarget = [{ url: `${url}/games/${one.gameId}/commands`, headers: auth(one.tokens.players.player1) }];
-  const spreadGames = await spreadTargets();
   const slices: { one: LoadResult[]; spread: LoadResult[]; puts: LoadResult[] } = { one: [], spread: [], puts: [] };
   for (let round = 0; round < rounds; round++) {
     slices.one.push(await remoteLoad({ targets: oneTarget, method: 'POST', body: rollBody(`c${round}-`), expect: 201, total: slice, concurrency }));
