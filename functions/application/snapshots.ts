@@ -117,13 +117,10 @@ function recentCommandIds(commandIds: Map<string, number>, version: number): [st
   return chosen.sort((a, b) => a[1] - b[1]).slice(-RECENT_COMMAND_IDS);
 }
 
-/**
- * The snapshot of a state. `hashes`: those of its commandIds (commandIdHashes); or, as a
- * list, the hashes of the commandIds the state's own map does not hold, from which they are computed.
- */
-export function snapshotOf(state: GameState, hashes: CommandIdHashes | Uint32Array = new Uint32Array()): Snapshot {
+/** The snapshot of a state, with the hashes of all its commandIds (commandIdHashes). */
+export function snapshotOf(state: GameState, hashes: CommandIdHashes = commandIdHashes(state)): Snapshot {
   const { ruleset, credentials, commandIds, ...rest } = state;
-  const all = hashes instanceof Uint32Array ? commandIdHashes(state, hashes).hashes : hashes.hashes;
+  const all = hashes.hashes;
   // Little-endian, 4 bytes a commandId.
   const bytes = Buffer.alloc(all.length * 4);
   for (let i = 0; i < all.length; i++) bytes.writeUInt32LE(all[i], 4 * i);

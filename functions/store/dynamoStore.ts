@@ -25,9 +25,9 @@ import {
   type TournamentRecord,
   type ViewerRecord,
 } from './eventStore';
+import { pkSkKeySchema } from './keySchema';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
-import { pkSkKeySchema } from './keySchema';
 
 /** Secrets live under their own partition key, which no query of commits reaches. */
 export const secretsKey = (gameId: string) => `${gameId}#secrets`;
