@@ -9,9 +9,12 @@ export function setup() {
   rmSync(FIGURES_FILE, { force: true });
 }
 
-/** Writes the figures of this run into docs/reliability.md, between its markers. */
+/**
+ * Writes the figures of this run into docs/reliability.md, between its markers, when asked
+ * (UPDATE_DOCS=1): a test run never dirties a checkout. They are always in FIGURES_FILE.
+ */
 export function teardown() {
-  if (!existsSync(FIGURES_FILE)) return;
+  if (process.env.UPDATE_DOCS !== '1' || !existsSync(FIGURES_FILE)) return;
   const figures = readFileSync(FIGURES_FILE, 'utf8')
     .trim()
     .split('\n')

@@ -1,12 +1,19 @@
 // The browser tests' room: the local service in this process on loopback, and Debian's
 // Chromium driven by playwright-core (no downloaded browser).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startLocalService, type LocalOptions, type LocalService } from '../../functions/local/localService';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
+/**
+ * Where screenshots go: docs/screenshots/ only when asked (UPDATE_DOCS=1), so a test run
+ * never dirties a checkout; otherwise a scratch folder, the pages still drawn and captured.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_DOCS === '1' ? new URL('../../docs/screenshots/', import.meta.url) : new URL(`file://${mkdtempSync(join(tmpdir(), 'arbiter-screenshots-'))}/`);
 
 export interface Session {
   service: LocalService;
