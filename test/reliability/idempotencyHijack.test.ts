@@ -181,7 +181,7 @@ describe('Idempotency-Key on DynamoDB (the deployed store)', () => {
         }
         for (const k of itemKeys) inFlight.add(k);
         try {
-          if (arrived === 1) await Promise.race([secondArrived, new Promise((resolve) => setTimeout(resolve, 3000))]);
+          if (arrived === 1) await Promise.race([secondArrived, new Promise((resolve) => setTimeout(resolve, 10_000))]);
           const done: typeof puts = [];
           for (const [index, put] of puts.entries()) {
             try {
