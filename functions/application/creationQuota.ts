@@ -1,4 +1,5 @@
 import { ApplicationError } from './errors';
+import { quotaClientOf } from './quotaClient';
 
 /** How many games (and tournaments) one client may create in an hour. */
 export interface QuotaPolicy {
@@ -24,10 +25,11 @@ export function quotaPolicyOf(perHour: string | undefined, source: string): Quot
 }
 
 /**
- * POST /games without a tournament's token and POST /tournaments need no token, so each
- * client (its address, kept only as a keyed hash for the hour) may create `perHour` of them
- * an hour; beyond, 429 with Retry-After until the hour ends. A creation answered again for
- * its Idempotency-Key is not counted again.
+ * POST /games and POST /tournaments need no token, so each client (its address as the
+ * connection shows it, kept only as a keyed hash: quotaClient.ts) may create `perHour` of them
+ * an hour; beyond, 429 with Retry-After until the hour ends. A tournament's games count
+ * against the client that created the tournament. Only a creation that is about to be
+ * stored is counted: not a refused one, nor one answered again for its Idempotency-Key.
  */
 export class CreationQuota {
   constructor(
@@ -38,16 +40,24 @@ export class CreationQuota {
     private readonly clientKey: (address: string) => Promise<string>,
   ) {}
 
+  /** The keyed hash a client is counted under (a tournament keeps its creator's). */
+  clientKeyOf(address: string | undefined): Promise<string> {
+    return this.clientKey(quotaClientOf(address));
+  }
+
   async admit(address: string | undefined): Promise<void> {
+    return this.admitClient(await this.clientKeyOf(address));
+  }
+
+  async admitClient(client: string): Promise<void> {
     const now = Math.floor(Date.parse(this.now()) / 1000);
     const windowEnd = (Math.floor(now / HOUR_SECONDS) + 1) * HOUR_SECONDS;
-    const client = await this.clientKey(address ?? 'unknown');
     if (await this.counter.count(client, windowEnd, this.policy.perHour)) return;
     const retryAfter = windowEnd - now;
     throw new ApplicationError(
       429,
       'creation_quota',
-      `This address has created ${this.policy.perHour} games or tournaments this hour, the most one address may without a tournament's token. Try again in ${Math.ceil(retryAfter / 60)} minutes, or create the games with a tournament's token.`,
+      `This address has created ${this.policy.perHour} games or tournaments this hour (a tournament's games count for the address that created the tournament), the most one address may. Try again in ${Math.ceil(retryAfter / 60)} minutes.`,
       { perHour: this.policy.perHour, retryAfterSeconds: retryAfter },
       { 'retry-after': String(retryAfter) },
     );

@@ -11,7 +11,7 @@ import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
-import { IdempotencyKeyTaken, StoreUnavailable, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
+import { IdempotencyKeyTaken, type EventStore, type GameSecrets, type IdempotencyRecord } from '../store/eventStore';
 import { CommitWaiters } from './commitWaiters';
 import { GameCache, type CachedGame, type SnapshotUse } from './gameCache';
 import { GroupCommit, signGroup, type AppendRequest, type CommandOutcome } from './groupCommit';
@@ -29,6 +29,7 @@ import { derivedToken, noTokenMinter, type TokenMinter } from './tokenMinter';
 import { fieldIssues } from './zodIssues';
 import { abandonedAt, expires, leaseEnd, type ExpiryPolicy, type GameLeases } from './gameExpiry';
 import type { CreationQuota } from './creationQuota';
+import { checkIdempotencyKey, idempotencyKeyHash } from './idempotencyKey';
 
 export interface ServiceDeps {
   store: EventStore;
@@ -46,7 +47,7 @@ export interface ServiceDeps {
   expiry?: ExpiryPolicy;
   /** Where their leases are kept (needed with `expiry`). */
   leases?: GameLeases;
-  /** Counts creations by client (POST /games without a tournament's token, POST /tournaments); none: unbounded. */
+  /** Counts creations by client (POST /games, POST /tournaments; a tournament's games for the client that created it); none: unbounded. */
   creationQuota?: CreationQuota;
   /** Snapshots of long games, so that a cold process reads the last one and the commits after it (snapshots.ts). */
   snapshots?: SnapshotUse;
@@ -87,6 +88,8 @@ export interface TournamentEntry {
   tournamentId: string;
   /** Lists the game under its tournament; runs once the request is valid, before the game is stored. */
   list: (gameId: string) => Promise<void>;
+  /** Counts the game against the creation quota of the client that created the tournament (429 past it). */
+  admit: () => Promise<void>;
 }
 
 
@@ -107,12 +110,22 @@ function withNewGameOptions(ruleset: Ruleset, body: CreateGameBody): CreateGameB
 /** A game stored before seeds had an item of their own (or were encrypted): moved on its next command. */
 const hasLegacySeed = (secrets: GameSecrets) => secrets.serverSeed !== undefined || secrets.sealedSeed !== undefined;
 
-/** Random tokens, or with an Idempotency-Key, tokens derived from it. */
+/** Random tokens, or with an Idempotency-Key, tokens derived from it and its record's salt. */
 function creationTokens(sides: readonly string[], master: Buffer | undefined): { organizer: string; players: Record<string, string> } {
   const token = (role: string) => (master ? derivedToken(master, role) : newToken());
   return { organizer: token(ORGANIZER), players: Object.fromEntries(sides.map((side) => [side, token(side)])) };
 }
 
+
+/** 409 with Retry-After: the first request with the key has not stored its game yet. */
+const idempotencyKeyInUse = () =>
+  new ApplicationError(
+    409,
+    'idempotency_key_in_use',
+    'Another request with this Idempotency-Key is creating its game right now. Send the same request again in a moment: it answers that game.',
+    undefined,
+    { 'retry-after': '1' },
+  );
 
 /**
  * The application: load the stream, fold, decide, append one commit. No rule
@@ -199,41 +212,48 @@ export class GameService {
   }
 
   /**
-   * POST /games. With an Idempotency-Key, the same key and request answer the same game and
-   * the same tokens again for a day (the tokens are derived from the key: tokenMinter.ts).
+   * POST /games. With an Idempotency-Key, the same key (in the same scope: the tournament, or
+   * none) and request answer the same game and the same tokens again for a day; the tokens
+   * are derived from the key and a salt drawn for the creation (tokenMinter.ts), so a game
+   * created with the key after its day shares none of them.
    */
   async createGame(body: unknown, tournament?: TournamentEntry, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
+    if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     const parsed = CreateGameBody.safeParse(body);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const ruleset = findRuleset(parsed.data.ruleset);
     if (!ruleset) throw invalidRequest([{ field: 'ruleset', message: `unknown ruleset "${parsed.data.ruleset}"` }]);
-    // A tournament's games count against no client: its organizer holds a token.
-    const admit = () => (tournament ? Promise.resolve() : this.deps.creationQuota?.admit(client));
-    if (idempotencyKey === undefined) {
-      await admit();
-      return this.create(parsed.data, tournament);
-    }
-    const keyHash = sha256Hex(idempotencyKey);
+    const admit = async () => {
+      if (tournament) await tournament.admit();
+      else await this.deps.creationQuota?.admit(client);
+    };
+    if (idempotencyKey === undefined) return this.create(parsed.data, admit, tournament);
+    const keyHash = idempotencyKeyHash(idempotencyKey, tournament?.tournamentId);
     const requestHash = sha256Hex(canonicalJson({ body: parsed.data, tournamentId: tournament?.tournamentId ?? null }));
     return this.locks.run(`idempotency:${keyHash}`, async () => {
-      const earlier = await this.deps.store.readIdempotency(keyHash);
+      const now = Math.floor(Date.parse(this.now()) / 1000);
+      const earlier = await this.deps.store.readIdempotency(keyHash, now);
       if (earlier) return this.replayCreation(earlier, requestHash);
-      await admit();
-      const master = await this.tokenMinter.master(keyHash);
-      const expiresAt = Math.floor(Date.parse(this.now()) / 1000) + IDEMPOTENCY_SECONDS;
+      const record: IdempotencyRecord = { keyHash, requestHash, gameId: this.newGameId(), expiresAt: now + IDEMPOTENCY_SECONDS, createdAt: now, salt: randomBytes(16).toString('base64url') };
       try {
-        return await this.create(parsed.data, tournament, { master, record: { keyHash, requestHash, gameId: this.newGameId(), expiresAt } });
+        return await this.create(parsed.data, admit, tournament, record);
       } catch (error) {
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
         // Another process created with this key meanwhile: answer with its game.
-        const winner = await this.deps.store.readIdempotency(keyHash);
-        if (!winner) throw new StoreUnavailable(error);
+        const winner = await this.deps.store.readIdempotency(keyHash, now);
+        if (!winner) throw idempotencyKeyInUse();
         return this.replayCreation(winner, requestHash);
       }
     });
   }
 
-  private async create(request: CreateGameBody, tournament?: TournamentEntry, idempotent?: { master: Buffer; record: IdempotencyRecord }): Promise<CreatedGame> {
+  /** The tokens' master bytes of a creation with an Idempotency-Key (records stored before salts: the key's alone). */
+  private tokenMaster(record: IdempotencyRecord): Promise<Buffer> {
+    return this.tokenMinter.master(record.salt === undefined ? record.keyHash : `${record.keyHash}|${record.salt}`);
+  }
+
+  /** Decides the creation, then counts it (`admit`), then stores it: a refused creation is not counted, a creation past the quota stores nothing. */
+  private async create(request: CreateGameBody, admit: () => Promise<void>, tournament?: TournamentEntry, idempotency?: IdempotencyRecord): Promise<CreatedGame> {
     const ruleset = findRuleset(request.ruleset)!;
     const body = withNewGameOptions(ruleset, request);
     const seed = this.randomSeed();
@@ -245,9 +265,10 @@ export class GameService {
       if (error instanceof z.ZodError) throw invalidRequest(fieldIssues(error, 'options'));
       throw error;
     }
+    await admit();
     const sides = created.data.sides as string[];
-    const tokens = creationTokens(sides, idempotent?.master);
-    const gameId = idempotent?.record.gameId ?? this.newGameId();
+    const tokens = creationTokens(sides, idempotency && (await this.tokenMaster(idempotency)));
+    const gameId = idempotency?.gameId ?? this.newGameId();
     const [{ commit: first, head }] = await signGroup(
       this.deps.signer,
       [
@@ -279,7 +300,7 @@ export class GameService {
     await tournament?.list(gameId);
     // Armed first too: a lease whose game was never stored is swept as nothing.
     if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt));
-    await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotent?.record);
+    await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotency);
     // The only writer knows the new game whole: its first command folds nothing from the store.
     if (this.deps.soleWriter) this.cache.offer(gameId, { state: evolveGame(undefined, first), secrets, sealedSeed });
     this.announce(first);
@@ -289,19 +310,17 @@ export class GameService {
   /** The answer to a creation's Idempotency-Key used again: the same game, the same tokens. */
   private async replayCreation(record: IdempotencyRecord, requestHash: string): Promise<CreatedGame> {
     if (record.requestHash !== requestHash) {
-      throw new ApplicationError(409, 'idempotency_key_reused', 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', { gameId: record.gameId });
+      throw new ApplicationError(422, 'idempotency_key_reused', 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', { gameId: record.gameId });
     }
     let game: CachedGame;
     try {
       game = await this.cache.load(record.gameId);
     } catch (error) {
-      if (error instanceof ApplicationError && error.status === 404) {
-        throw new ApplicationError(503, 'unavailable', 'The first request with this Idempotency-Key has not finished creating its game. Try again shortly with the same key.');
-      }
+      if (error instanceof ApplicationError && error.status === 404) throw idempotencyKeyInUse();
       throw error;
     }
     const { state, secrets } = game;
-    const tokens = creationTokens(state.sides, await this.tokenMinter.master(record.keyHash));
+    const tokens = creationTokens(state.sides, await this.tokenMaster(record));
     const stored = secrets.tokenHashes;
     if (hashToken(tokens.organizer) !== stored.organizer || state.sides.some((side) => hashToken(tokens.players[side]) !== stored.players[side])) {
       throw new Error('the tokens derived for an Idempotency-Key do not match the stored ones');

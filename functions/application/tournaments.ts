@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ExportBundle } from '../../domain/verify/verifyBundle';
-import { TournamentIdTaken, type EventStore } from '../store/eventStore';
+import { TournamentIdTaken, type EventStore, type TournamentRecord } from '../store/eventStore';
 import { invalidRequest, unauthenticated } from './errors';
 import type { CreatedGame, GameService } from './gameService';
 import { hashToken, newToken } from './tokens';
@@ -32,9 +32,11 @@ export class Tournaments {
   async create(body: unknown, client?: string) {
     const request = CreateTournamentRequest.safeParse(body ?? {});
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
-    await this.quota?.admit(client);
+    // Kept with the tournament: its games count against the quota of the client that created it.
+    const creatorClient = await this.quota?.clientKeyOf(client);
+    if (creatorClient !== undefined) await this.quota!.admitClient(creatorClient);
     const token = newToken();
-    const record = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token) };
+    const record: TournamentRecord = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token), ...(creatorClient !== undefined ? { creatorClient } : {}) };
     try {
       await this.store.createTournament(record);
     } catch (error) {
@@ -49,7 +51,15 @@ export class Tournaments {
   async createGame(body: unknown, token: string | undefined, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
     if (token === undefined) return this.games.createGame(body, undefined, idempotencyKey, client);
     const tournamentId = await this.tournamentOfToken(token);
-    return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId) }, idempotencyKey);
+    const admit = () => this.admitTournamentGame(tournamentId);
+    return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit }, idempotencyKey);
+  }
+
+  /** A tournament's game counts for the client that created the tournament; one created before that was kept, for the tournament itself. */
+  private async admitTournamentGame(tournamentId: string): Promise<void> {
+    if (!this.quota) return;
+    const creator = (await this.tokens.record(tournamentId))?.creatorClient;
+    await this.quota.admitClient(creator ?? (await this.quota.clientKeyOf(`tournament:${tournamentId}`)));
   }
 
   /** GET /tournaments/{id}: its games in creation order, each with its signed head. */

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'game_sealed',
   'command_id_reused',
   'idempotency_key_reused',
+  'idempotency_key_in_use',
   'game_abandoned',
   'creation_quota',
   'payload_too_large',

@@ -95,7 +95,7 @@ const ERROR_TEXT: Record<number, string> = {
   410: 'game_abandoned: the game had no command for the deployment\'s days (details.afterDays) and was not sealed: it takes no more commands and is being deleted',
   413: 'payload_too_large: bodies over 64 KB',
   422: 'rule_violation: the rules refuse it now (details.rule names the rule)',
-  429: "creation_quota: this address created its quota of games and tournaments this hour (details.perHour); retry after Retry-After seconds, or create with a tournament's token",
+  429: "creation_quota: this address created its quota of games and tournaments this hour, a tournament's games counting for the address that created it (details.perHour); retry after Retry-After seconds",
   500: 'internal_error: a fault of the service, never of the request; retrying with the same commandId is safe',
   503: 'unavailable: the store throttled or timed out; retry after Retry-After seconds (with the same commandId)',
 };
@@ -403,22 +403,24 @@ export function openApiDocument() {
           summary: 'Create a game; answers with its tokens, shown only this once',
           description:
             "With a tournament's token, the game belongs to that tournament and the answer names it; without a token, it stands alone. " +
-            'With an Idempotency-Key, the same key and request answer the same game and the same tokens again for 24 hours (a retry after a lost answer); treat the key as a secret for that time.',
+            'With an Idempotency-Key, the same key and request answer the same game and the same tokens again for 24 hours (a retry after a lost answer); treat the key as a secret for that time. ' +
+            "A key sent with a tournament's token belongs to that tournament: the same key without it, or with another tournament's, is another key. " +
+            'After 24 hours the key is forgotten: sent again, it creates a new game with new tokens.',
           security: [{}, TOURNAMENT_TOKEN],
           parameters: [
             {
               name: 'Idempotency-Key',
               in: 'header',
               required: false,
-              description: 'A fresh random value (e.g. a UUID) per game: 1 to 200 printable ASCII characters without spaces.',
-              schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,200}$' },
+              description: 'A fresh random value of at least 128 bits per game, kept secret for 24 hours: a UUID, or 22 to 200 base64url characters; any other form is refused (400).',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22,200}$' },
               example: '4f0c6e1e-8a51-4a43-9d6b-2f3e9c1d7a55',
             },
           ],
           requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
           responses: {
             201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) },
-            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], [409, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']], 413, 429, 503),
+            ...errors(400, [401, "unauthenticated: a token was sent and it is not a tournament's token"], [409, 'idempotency_key_in_use: another request with this Idempotency-Key is creating its game; send the same request again after Retry-After seconds', ['idempotency_key_in_use']], 413, [422, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']], 429, 503),
           },
         },
       },

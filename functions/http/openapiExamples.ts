@@ -214,6 +214,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   not_found: { message: 'No such game.' },
   version_conflict: { message: 'The game is at version 13, not the expected one.', details: { currentVersion: 13 } },
   game_sealed: { message: 'This game is sealed: it accepts no more commands.' },
+  idempotency_key_in_use: { message: 'Another request with this Idempotency-Key is creating its game right now. Send the same request again in a moment: it answers that game.' },
   idempotency_key_reused: { message: 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', details: { gameId: 'g-7rT2kQ9xLmN4pW8vYc3Z' } },
   command_id_reused: { message: 'This commandId was already used, at seq 3, for a different command. Use a new commandId for a new command.', details: { seq: 3 } },
   payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
@@ -225,7 +226,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
     details: { lastCommandAt: '2026-08-01T18:04:11.520Z', afterDays: 90 },
   },
   creation_quota: {
-    message: "This address has created 60 games or tournaments this hour, the most one address may without a tournament's token. Try again in 23 minutes, or create the games with a tournament's token.",
+    message: "This address has created 60 games or tournaments this hour (a tournament's games count for the address that created the tournament), the most one address may. Try again in 23 minutes.",
     details: { perHour: 60, retryAfterSeconds: 1380 },
   },
   unavailable: { message: 'The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.' },

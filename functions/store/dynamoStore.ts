@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   ConditionalCheckFailedException,
+  DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
@@ -61,6 +62,16 @@ const idempotencyItem = (record: IdempotencyRecord): Record<string, AttributeVal
   record: { S: JSON.stringify(record) },
   expiresAt: { N: String(record.expiresAt) },
 });
+/**
+ * A put of a new item, or of an idempotency record over one of its key that expired by the
+ * time this one was made (the TTL deletes expired items only some time later; dynalite never).
+ */
+type CreationPut = { Item: Record<string, AttributeValue>; ConditionExpression: string; ExpressionAttributeValues?: Record<string, AttributeValue> };
+const newItem = (Item: Record<string, AttributeValue>): CreationPut => ({ Item, ConditionExpression: 'attribute_not_exists(pk)' });
+const idempotencyPut = (record: IdempotencyRecord): CreationPut =>
+  record.createdAt === undefined
+    ? newItem(idempotencyItem(record))
+    : { Item: idempotencyItem(record), ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :createdAt', ExpressionAttributeValues: { ':createdAt': { N: String(record.createdAt) } } };
 const commitItem = (commit: Commit, head?: GameHead): Record<string, AttributeValue> => ({
   pk: { S: commit.gameId },
   sk: { N: String(commit.seq) },
@@ -111,42 +122,53 @@ export class DynamoEventStore implements EventStore {
    * once commit 1 is stored.
    */
   async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
-    const items: Record<string, AttributeValue>[] = [
-      ...(idempotency ? [idempotencyItem(idempotency)] : []),
-      ...(sealedSeed !== undefined ? [{ pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } }] : []),
-      { pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } },
-      commitItem(first, head),
+    const puts: CreationPut[] = [
+      ...(idempotency ? [idempotencyPut(idempotency)] : []),
+      ...(sealedSeed !== undefined ? [newItem({ pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } })] : []),
+      newItem({ pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } }),
+      newItem(commitItem(first, head)),
     ];
     await this.call(async () => {
       if (this.options.transactions) {
         try {
-          await this.client.send(
-            new TransactWriteItemsCommand({
-              TransactItems: items.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-            }),
-          );
+          await this.client.send(new TransactWriteItemsCommand({ TransactItems: puts.map((put) => ({ Put: { TableName: this.tableName, ...put } })) }));
         } catch (error) {
           if (!(error instanceof TransactionCanceledException)) throw error;
-          const failed = error.CancellationReasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed') ?? -1;
-          if (idempotency && failed === 0) throw new IdempotencyKeyTaken();
-          if (failed >= 0) throw new GameIdTaken(first.gameId);
+          const codes = error.CancellationReasons?.map((reason) => reason.Code) ?? [];
+          // TransactionConflict on the record: another creation with the key is being written at this moment.
+          if (idempotency && (codes[0] === 'ConditionalCheckFailed' || codes[0] === 'TransactionConflict')) throw new IdempotencyKeyTaken();
+          if (codes.includes('ConditionalCheckFailed')) throw new GameIdTaken(first.gameId);
+          if (codes.includes('TransactionConflict')) throw new StoreUnavailable(error);
           throw error;
         }
         return;
       }
-      for (const [index, Item] of items.entries()) {
+      for (const [index, put] of puts.entries()) {
         try {
-          await this.client.send(new PutItemCommand({ TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+          await this.client.send(new PutItemCommand({ TableName: this.tableName, ...put }));
         } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          if (idempotency && index === 0) throw new IdempotencyKeyTaken();
-          throw new GameIdTaken(first.gameId);
+          if (idempotency && index === 0) {
+            if (error instanceof ConditionalCheckFailedException) throw new IdempotencyKeyTaken();
+            throw error;
+          }
+          // The record must not name a game that was never stored: the key would answer nothing for a day.
+          if (idempotency) await this.forgetIdempotency(idempotency);
+          if (error instanceof ConditionalCheckFailedException) throw new GameIdTaken(first.gameId);
+          throw error;
         }
       }
     });
   }
 
-  async readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
+  /** Deletes this very record (not a later one of its key), as far as the store lets it now. */
+  private async forgetIdempotency(record: IdempotencyRecord): Promise<void> {
+    const { pk, sk, record: text } = idempotencyItem(record);
+    await this.client
+      .send(new DeleteItemCommand({ TableName: this.tableName, Key: { pk, sk }, ConditionExpression: '#record = :record', ExpressionAttributeNames: { '#record': 'record' }, ExpressionAttributeValues: { ':record': text } }))
+      .catch(() => undefined);
+  }
+
+  async readIdempotency(keyHash: string, nowSeconds = Date.now() / 1000): Promise<IdempotencyRecord | undefined> {
     return this.call(async () => {
       const result = await this.client.send(
         new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: idempotencyKey(keyHash) }, sk: { N: '0' } }, ConsistentRead: true }),
@@ -155,7 +177,7 @@ export class DynamoEventStore implements EventStore {
       if (!text) return undefined;
       const record = JSON.parse(text) as IdempotencyRecord;
       // DynamoDB deletes expired items some time after they expire: an expired record counts as gone.
-      return record.expiresAt * 1000 > Date.now() ? record : undefined;
+      return record.expiresAt > nowSeconds ? record : undefined;
     });
   }
 

@@ -29,14 +29,19 @@ export interface IssuedToken {
 
 /**
  * A game creation's Idempotency-Key, stored hashed with the game it created and the hash of
- * the request, for a day: the same key again answers the same game.
+ * the request, for a day: the same key again answers the same game. Once expired it counts
+ * as gone, and a new creation with the key takes its place.
  */
 export interface IdempotencyRecord {
   keyHash: string;
   requestHash: string;
   gameId: string;
-  /** Unix seconds after which the record may go (the table's TTL). */
+  /** Unix seconds after which the record counts as gone (and the table's TTL deletes it). */
   expiresAt: number;
+  /** Unix seconds when it was made: it replaces a record of the key that expired by then. Absent in records stored before. */
+  createdAt?: number;
+  /** Random, drawn for this creation: the game's tokens derive from the key and it, so a later game of the key shares none. Absent in records stored before. */
+  salt?: string;
 }
 
 /** A tournament: its organizer's token, stored hashed. */
@@ -45,6 +50,8 @@ export interface TournamentRecord {
   name: string;
   createdAt: string;
   tokenHash: string;
+  /** The creation quota's keyed hash of the client that created it: its games count there. Absent in tournaments created before, or without a quota. */
+  creatorClient?: string;
 }
 
 /** A read-only spectator link of a game (its token stored hashed, like the others). */
@@ -66,11 +73,13 @@ export interface EventStore {
   /**
    * Stores the seed (sealed by the SeedVault), the secrets, then commit 1 (with its signed
    * head), and the creation's idempotency record: at once where the store has transactions,
-   * the record first where it has not. Fails with GameIdTaken if the game id is taken, with
-   * IdempotencyKeyTaken if the key is.
+   * the record first where it has not. An expired record of the key is replaced. Fails with
+   * GameIdTaken if the game id is taken, with IdempotencyKeyTaken if the key is (or another
+   * creation is taking it at this moment).
    */
   createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void>;
-  readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined>;
+  /** The key's record unless it expired by `nowSeconds` (unix seconds; default the store's clock). */
+  readIdempotency(keyHash: string, nowSeconds?: number): Promise<IdempotencyRecord | undefined>;
   /** The game's sealed seed, from its own item. */
   readSeed(gameId: string): Promise<string | undefined>;
   /** Writes the seed's item (a game stored before seeds had one). */

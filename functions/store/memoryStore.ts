@@ -18,7 +18,7 @@ export class MemoryEventStore implements EventStore {
   private readonly tournamentGames = new Map<string, string[]>();
 
   async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
-    if (idempotency && this.idempotency.has(idempotency.keyHash)) throw new IdempotencyKeyTaken();
+    if (idempotency && this.idempotencyTaken(idempotency)) throw new IdempotencyKeyTaken();
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
     if (idempotency) this.idempotency.set(idempotency.keyHash, JSON.stringify(idempotency));
     if (sealedSeed !== undefined) this.seeds.set(first.gameId, sealedSeed);
@@ -27,9 +27,17 @@ export class MemoryEventStore implements EventStore {
     if (head) this.heads.set(`${first.gameId}#1`, JSON.stringify(head));
   }
 
-  async readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
+  async readIdempotency(keyHash: string, nowSeconds = Date.now() / 1000): Promise<IdempotencyRecord | undefined> {
     const text = this.idempotency.get(keyHash);
-    return text ? JSON.parse(text) : undefined;
+    const record: IdempotencyRecord | undefined = text ? JSON.parse(text) : undefined;
+    return record && record.expiresAt > nowSeconds ? record : undefined;
+  }
+
+  /** As DynamoDB's condition: a record of the key that had not expired when this one was made. */
+  private idempotencyTaken(record: IdempotencyRecord): boolean {
+    const text = this.idempotency.get(record.keyHash);
+    if (!text) return false;
+    return record.createdAt === undefined || (JSON.parse(text) as IdempotencyRecord).expiresAt > record.createdAt;
   }
 
   async readSeed(gameId: string): Promise<string | undefined> {

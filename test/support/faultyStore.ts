@@ -33,8 +33,8 @@ export class FaultyStore implements EventStore {
   createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
     return this.run('createGame', () => this.inner.createGame(first, secrets, head, sealedSeed, idempotency));
   }
-  readIdempotency(keyHash: string): Promise<IdempotencyRecord | undefined> {
-    return this.run('readSecrets', () => this.inner.readIdempotency(keyHash));
+  readIdempotency(keyHash: string, nowSeconds?: number): Promise<IdempotencyRecord | undefined> {
+    return this.run('readSecrets', () => this.inner.readIdempotency(keyHash, nowSeconds));
   }
   readSeed(gameId: string): Promise<string | undefined> {
     return this.run('readSecrets', () => this.inner.readSeed(gameId));

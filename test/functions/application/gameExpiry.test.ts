@@ -182,14 +182,20 @@ describe('the creation quota', () => {
     await service.createGame({ ruleset: 'dice' }, undefined, undefined, '203.0.113.7');
   });
 
-  it('counts neither a creation answered again for its Idempotency-Key, nor a refused one, nor a tournament\'s games', async () => {
-    const { service, counter } = expiringService({ quotaPerHour: 2 });
-    const first = await service.createGame({ ruleset: 'dice' }, undefined, 'key-1', '203.0.113.7');
-    for (let i = 0; i < 3; i++) expect((await service.createGame({ ruleset: 'dice' }, undefined, 'key-1', '203.0.113.7')).gameId).toBe(first.gameId);
+  it('counts neither a creation answered again for its Idempotency-Key nor a refused one; a tournament\'s games count for the address that created the tournament', async () => {
+    const { service, store, counter } = expiringService({ quotaPerHour: 3 });
+    const key = 'k3Yq8Zr1Vw0aLb9Xc2Nd4e';
+    const first = await service.createGame({ ruleset: 'dice' }, undefined, key, '203.0.113.7');
+    for (let i = 0; i < 3; i++) expect((await service.createGame({ ruleset: 'dice' }, undefined, key, '203.0.113.7')).gameId).toBe(first.gameId);
     expect((await refusal(service.createGame({ ruleset: 'no-such' }, undefined, undefined, '203.0.113.7'))).status).toBe(400);
+    expect((await refusal(service.createGame({ ruleset: 'dice', options: { sides: ['alone'] } }, undefined, undefined, '203.0.113.7'))).status).toBe(400);
     const tournament = await service.tournaments.create({ name: 'Cup' }, '203.0.113.7');
-    for (let i = 0; i < 5; i++) await service.tournaments.createGame({ ruleset: 'dice' }, tournament.token, undefined, '203.0.113.7');
-    expect([...counter.counts.values()]).toEqual([2]);
+    // Sent from elsewhere with the tournament's token, the game still counts for its creator.
+    await service.tournaments.createGame({ ruleset: 'dice' }, tournament.token, undefined, '198.51.100.1');
+    expect((await refusal(service.tournaments.createGame({ ruleset: 'dice' }, tournament.token, undefined, '198.51.100.1'))).status).toBe(429);
+    expect(await store.listTournamentGames(tournament.tournamentId)).toHaveLength(1);
     expect((await refusal(service.createGame({ ruleset: 'dice' }, undefined, undefined, '203.0.113.7'))).status).toBe(429);
+    expect([...counter.counts.values()]).toEqual([3]);
+    await service.createGame({ ruleset: 'dice' }, undefined, undefined, '198.51.100.1');
   });
 });

@@ -1,7 +1,8 @@
 import { DynamoDBClient, TransactionCanceledException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GameIdTaken, IdempotencyKeyTaken, type GameSecrets } from '../../../functions/store/eventStore';
+import { GameIdTaken, IdempotencyKeyTaken, StoreUnavailable, type GameSecrets } from '../../../functions/store/eventStore';
 import { DynamoEventStore } from '../../../functions/store/dynamoStore';
 import { GameService } from '../../../functions/application/gameService';
 import { hmacTokenMinter } from '../../../functions/application/tokenMinter';
@@ -35,6 +36,22 @@ describe('creating a game where the store has transactions (DynamoDB on AWS)', (
     dynamo.on(TransactWriteItemsCommand).rejects(canceled(['None', 'None', 'ConditionalCheckFailed', 'None']));
     await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record)).rejects.toBeInstanceOf(GameIdTaken);
   });
+
+  it('takes a TransactionConflict on the key as the key taken (the service answers the other creation or a retryable 409), elsewhere as a store to retry, never a fault', async () => {
+    const store = new DynamoEventStore(new DynamoDBClient({ region: 'eu-west-1' }), 'T', { transactions: true });
+    dynamo.on(TransactWriteItemsCommand).rejects(canceled(['TransactionConflict', 'None', 'None', 'None']));
+    await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record)).rejects.toBeInstanceOf(IdempotencyKeyTaken);
+    dynamo.on(TransactWriteItemsCommand).rejects(canceled(['None', 'TransactionConflict', 'None', 'None']));
+    await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record)).rejects.toBeInstanceOf(StoreUnavailable);
+  });
+
+  it('writes a record made at a time over one of its key that expired by then, and only such a one', async () => {
+    dynamo.on(TransactWriteItemsCommand).resolves({});
+    const store = new DynamoEventStore(new DynamoDBClient({ region: 'eu-west-1' }), 'T', { transactions: true });
+    await store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', { ...record, createdAt: 1_999_913_600, salt: 's' });
+    const put = dynamo.commandCalls(TransactWriteItemsCommand)[0].args[0].input.TransactItems![0].Put!;
+    expect([put.ConditionExpression, put.ExpressionAttributeValues]).toEqual(['attribute_not_exists(pk) OR expiresAt <= :createdAt', { ':createdAt': { N: '1999913600' } }]);
+  });
 });
 
 describe('one Idempotency-Key sent to two processes at once', () => {
@@ -43,7 +60,8 @@ describe('one Idempotency-Key sent to two processes at once', () => {
     const shared = { signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()), tokenMinter: hmacTokenMinter(newSeedKey()) };
     const a = new GameService({ store, ...shared });
     const b = new GameService({ store, ...shared });
-    const [first, second] = await Promise.all([a.createGame({ ruleset: 'dice' }, undefined, 'same-key'), b.createGame({ ruleset: 'dice' }, undefined, 'same-key')]);
+    const key = randomUUID();
+    const [first, second] = await Promise.all([a.createGame({ ruleset: 'dice' }, undefined, key), b.createGame({ ruleset: 'dice' }, undefined, key)]);
     expect(second).toEqual(first);
     expect((await b.view(first.gameId, first.tokens.players.player2)).role).toBe('player2');
   });
