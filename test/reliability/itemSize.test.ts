@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore } from '../../functions/store/eventStore';
+import { startLocalService, type LocalService } from '../../functions/local/localService';
+import { TestClient } from '../support/httpClient';
+import { HOSTILE_AA_TABLE } from './europaDriver';
+import { figure } from './figures';
+
+let local: LocalService;
+let client: TestClient;
+/** While set, the store's writes of commits wait for it: the commands sent meanwhile queue up as one group would. */
+let held: Promise<void> | undefined;
+
+/** The local server (dynalite, which refuses items over 400 KB as DynamoDB does), its commit writes held on demand. */
+beforeAll(async () => {
+  local = await startLocalService({
+    observer: { unexpected: (error) => console.error(`unexpected in test server: ${error.stack}`) },
+    wrapStore: (store) =>
+      new Proxy(store, {
+        get(target, name) {
+          const member = Reflect.get(target, name);
+          if (name !== 'appendGroup' && name !== 'append') return typeof member === 'function' ? member.bind(target) : member;
+          return async (...args: Parameters<EventStore['appendGroup']>) => {
+            await held;
+            return member.apply(target, args);
+          };
+        },
+      }),
+  });
+  client = new TestClient(local.url);
+});
+afterAll(async () => {
+  await local?.close();
+});
+
+/** A player-chosen name of exactly 64 characters (the longest a name may be), unique by `n`. */
+const longName = (prefix: string, n: number) => `${prefix} ${String(n).padStart(4, '0')} `.padEnd(64, 'x');
+
+/** An AA fire at the size the schema allows: 60 AA units, 60 air units, every name 64 characters. */
+const largeFire = (n: number) => ({
+  fireId: longName(`fire ${n}`, n),
+  hex: longName('target', n),
+  mission: 'ground-support',
+  date: 'Jun II 44',
+  nationality: 'german',
+  germanOrAlliedShift: true,
+  aa: Array.from({ length: 60 }, (_, i) => ({ unitId: longName(`flak ${n}`, i), aa: i === 0 ? 11 : 0, naval: false, cargo: false, light: false })),
+  airUnits: Array.from({ length: 60 }, (_, i) => ({ unitId: longName(`P-47 ${n}`, i), type: 'F', df: 9, codeT: false, mission: 'ground-support', dedicated: true })),
+});
+
+async function europaGame(title: string) {
+  // An AA table whose columns clamp: every large fire resolves.
+  const game = await client.createGame({ ruleset: 'europa', title, options: { aaTable: HOSTILE_AA_TABLE } });
+  const entropy = await client.command(game.gameId, game.tokens.organizer, { commandId: 'entropy', type: 'ContributeEntropy', payload: { entropy: 'organizer entropy' } });
+  expect(entropy.status, entropy.text).toBe(201);
+  return game;
+}
+
+const fortification = (gameId: string, token: string, commandId: string, payload: Record<string, unknown>) =>
+  client.command(gameId, token, { commandId, type: 'FortificationEvent', payload });
+
+describe('every write stays under the 400 KB item limit', () => {
+  it('fifteen large Europa commands sent at once, and the opponent’s command beside them, are all stored', async () => {
+    const game = await europaGame('fifteen large fires');
+    const { axis, allied } = game.tokens.players;
+    let release!: () => void;
+    held = new Promise<void>((resolve) => (release = resolve));
+    // The opponent's command is written first and held there; the fifteen fires arrive meanwhile and wait, as one group.
+    const opponent = fortification(game.gameId, axis, 'opponent', { action: 'place', site: 'Aachen', kind: 'westwall', owner: 'axis', level: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const fires = Array.from({ length: 15 }, (_, n) => client.command(game.gameId, allied, { commandId: `large-${n}`, type: 'AAFire', payload: largeFire(n) }));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    release();
+    held = undefined;
+    const replies = await Promise.all([opponent, ...fires]);
+    const statuses = replies.map((reply) => reply.status);
+    figure('Item size', 'fifteen large Europa fires queued behind the opponent’s command: 201 / 500', `${statuses.filter((s) => s === 201).length} / ${statuses.filter((s) => s === 500).length}`);
+    expect(statuses, replies.find((r) => r.status !== 201)?.text).toEqual(Array(16).fill(201));
+    const commitBytes = Math.max(...replies.map((r) => Buffer.byteLength(JSON.stringify(r.body.commit))));
+    figure('Item size', 'largest Europa fire commit (bytes)', commitBytes);
+    const state = await client.get(`/games/${game.gameId}`, game.tokens.organizer);
+    expect(state.body.version).toBe(2 + 16);
+    const verified = await client.get(`/games/${game.gameId}/verify`, axis);
+    expect(verified.body).toMatchObject({ ok: true, checkedCommits: 18 });
+  });
+
+  it('a Europa game with 2,000 Westwall hexes, all improved at once, plays on to turn 4 and verifies', async () => {
+    const HEXES = 2_000;
+    const game = await europaGame('the whole Westwall');
+    const { axis, allied } = game.tokens.players;
+    const site = (i: number) => longName('Westwall', i);
+    // Built through the service itself (the same code as the route, without 4,000 HTTP round trips).
+    const submit = (commandId: string, payload: Record<string, unknown>) => local.service.submit(game.gameId, axis, { commandId, type: 'FortificationEvent', payload });
+    for (let i = 0; i < HEXES; i++) await submit(`place-${i}`, { action: 'place', site: site(i), kind: 'westwall', owner: 'axis', level: 3 });
+    await submit('turn-1', { action: 'turn', turn: 1 });
+    for (let i = 0; i < HEXES; i++) await submit(`improve-${i}`, { action: 'begin-improvement', site: site(i), quickConstruction: true });
+    expect((await fortification(game.gameId, axis, 'turn-2', { action: 'turn', turn: 2 })).status).toBe(201);
+    // Turn 3 completes all 2,000 improvements at once.
+    const turn3 = await fortification(game.gameId, axis, 'turn-3', { action: 'turn', turn: 3 });
+    expect(turn3.status, turn3.text).toBe(201);
+    figure('Item size', 'Europa, 2,000 Westwall hexes improved at once: the turn 3 commit (bytes)', Buffer.byteLength(JSON.stringify(turn3.body.commit)));
+    const turn4 = await fortification(game.gameId, allied, 'turn-4', { action: 'turn', turn: 4 });
+    expect(turn4.status, turn4.text).toBe(201);
+    const view = (await client.get(`/games/${game.gameId}`, game.tokens.organizer)).body;
+    expect(view.state.turn).toBe(4);
+    expect(view.state.sites.filter((s: { condition: string }) => s.condition === 'improved')).toHaveLength(HEXES);
+    const verified = await client.get(`/games/${game.gameId}/verify`, allied);
+    expect(verified.body).toMatchObject({ ok: true, checkedCommits: 2 * HEXES + 6 });
+  });
+});
