@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendItem } from '../../functions/store/commitItems';
 import type { EventStore } from '../../functions/store/eventStore';
+import { ITEM_BUDGET, itemBytes } from '../../functions/store/itemSize';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { TestClient } from '../support/httpClient';
+import { largeFire, longName } from '../support/largeEuropaFire';
 import { HOSTILE_AA_TABLE } from './europaDriver';
 import { figure } from './figures';
 
@@ -9,6 +12,8 @@ let local: LocalService;
 let client: TestClient;
 /** While set, the store's writes of commits wait for it: the commands sent meanwhile queue up as one group would. */
 let held: Promise<void> | undefined;
+/** Every write of commits: how many it held, and its item's size as DynamoDB counts it. */
+const writes: { commits: number; bytes: number }[] = [];
 
 /** The local server (dynalite, which refuses items over 400 KB as DynamoDB does), its commit writes held on demand. */
 beforeAll(async () => {
@@ -21,6 +26,9 @@ beforeAll(async () => {
           if (name !== 'appendGroup' && name !== 'append') return typeof member === 'function' ? member.bind(target) : member;
           return async (...args: Parameters<EventStore['appendGroup']>) => {
             await held;
+            const [first, head] = args;
+            const commits = Array.isArray(first) ? first : [first];
+            writes.push({ commits: commits.length, bytes: itemBytes(appendItem(commits, head)) });
             return member.apply(target, args);
           };
         },
@@ -30,21 +38,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await local?.close();
-});
-
-/** A player-chosen name of exactly 64 characters (the longest a name may be), unique by `n`. */
-const longName = (prefix: string, n: number) => `${prefix} ${String(n).padStart(4, '0')} `.padEnd(64, 'x');
-
-/** An AA fire at the size the schema allows: 60 AA units, 60 air units, every name 64 characters. */
-const largeFire = (n: number) => ({
-  fireId: longName(`fire ${n}`, n),
-  hex: longName('target', n),
-  mission: 'ground-support',
-  date: 'Jun II 44',
-  nationality: 'german',
-  germanOrAlliedShift: true,
-  aa: Array.from({ length: 60 }, (_, i) => ({ unitId: longName(`flak ${n}`, i), aa: i === 0 ? 11 : 0, naval: false, cargo: false, light: false })),
-  airUnits: Array.from({ length: 60 }, (_, i) => ({ unitId: longName(`P-47 ${n}`, i), type: 'F', df: 9, codeT: false, mission: 'ground-support', dedicated: true })),
 });
 
 async function europaGame(title: string) {
@@ -62,6 +55,7 @@ describe('every write stays under the 400 KB item limit', () => {
   it('fifteen large Europa commands sent at once, and the opponent’s command beside them, are all stored', async () => {
     const game = await europaGame('fifteen large fires');
     const { axis, allied } = game.tokens.players;
+    writes.length = 0;
     let release!: () => void;
     held = new Promise<void>((resolve) => (release = resolve));
     // The opponent's command is written first and held there; the fifteen fires arrive meanwhile and wait, as one group.
@@ -77,6 +71,11 @@ describe('every write stays under the 400 KB item limit', () => {
     expect(statuses, replies.find((r) => r.status !== 201)?.text).toEqual(Array(16).fill(201));
     const commitBytes = Math.max(...replies.map((r) => Buffer.byteLength(JSON.stringify(r.body.commit))));
     figure('Item size', 'largest Europa fire commit (bytes)', commitBytes);
+    // The fifteen waited as one group of commits too large for one item: split over several writes, each within the budget.
+    expect(writes.reduce((sum, w) => sum + w.commits, 0)).toBe(16);
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...writes.map((w) => w.bytes))).toBeLessThanOrEqual(ITEM_BUDGET);
+    figure('Item size', 'their writes: commits per item / largest item (bytes, budget 389,120)', `${writes.map((w) => w.commits).join(' + ')} / ${Math.max(...writes.map((w) => w.bytes))}`);
     const state = await client.get(`/games/${game.gameId}`, game.tokens.organizer);
     expect(state.body.version).toBe(2 + 16);
     const verified = await client.get(`/games/${game.gameId}/verify`, axis);
