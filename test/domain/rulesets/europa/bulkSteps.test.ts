@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../../domain/canonicalJson';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
+import type { EuropaState } from '../../../../domain/rulesets/europa/state';
 import type { Step } from '../../../support/rulesetHarness';
 import { apply, given, withTestTable } from './harness';
 import { SCRIPT_WITH_COMPLETION } from './samples';
@@ -22,7 +23,7 @@ function westwall(n: number, options: Record<string, unknown>) {
   return { state: apply(state, turn(2)).state, site };
 }
 
-const improved = (state: unknown) => (europaRuleset.present(state) as { sites: { condition: string }[] }).sites.filter((s) => s.condition === 'improved').length;
+const improved = (state: EuropaState) => (europaRuleset.present(state) as { sites: { condition: string }[] }).sites.filter((s) => s.condition === 'improved').length;
 
 describe('europa rulesVersion 2: a step that changes many fortifications records one event with their count', () => {
   it('folds to the same view as rulesVersion 1 after every step of a game that completes, reverts and restores Westwall hexes', () => {
