@@ -62,24 +62,27 @@ describe('every write stays under the 400 KB item limit', () => {
     const opponent = fortification(game.gameId, axis, 'opponent', { action: 'place', site: 'Aachen', kind: 'westwall', owner: 'axis', level: 2 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const fires = Array.from({ length: 15 }, (_, n) => client.command(game.gameId, allied, { commandId: `large-${n}`, type: 'AAFire', payload: largeFire(n) }));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The opponent's next command arrives among them, in the same group.
+    const concurrent = fortification(game.gameId, axis, 'opponent-concurrent', { action: 'place', site: 'Trier', kind: 'westwall', owner: 'axis', level: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
     release();
     held = undefined;
-    const replies = await Promise.all([opponent, ...fires]);
+    const replies = await Promise.all([opponent, ...fires, concurrent]);
     const statuses = replies.map((reply) => reply.status);
-    figure('Item size', 'fifteen large Europa fires queued behind the opponent’s command: 201 / 500', `${statuses.filter((s) => s === 201).length} / ${statuses.filter((s) => s === 500).length}`);
-    expect(statuses, replies.find((r) => r.status !== 201)?.text).toEqual(Array(16).fill(201));
+    figure('Item size', 'fifteen large Europa fires and the opponent’s command queued together: 201 / 500 (of 17 with the command before them)', `${statuses.filter((s) => s === 201).length} / ${statuses.filter((s) => s === 500).length}`);
+    expect(statuses, replies.find((r) => r.status !== 201)?.text).toEqual(Array(17).fill(201));
     const commitBytes = Math.max(...replies.map((r) => Buffer.byteLength(JSON.stringify(r.body.commit))));
     figure('Item size', 'largest Europa fire commit (bytes)', commitBytes);
     // The fifteen waited as one group of commits too large for one item: split over several writes, each within the budget.
-    expect(writes.reduce((sum, w) => sum + w.commits, 0)).toBe(16);
+    expect(writes.reduce((sum, w) => sum + w.commits, 0)).toBe(17);
     expect(writes.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...writes.map((w) => w.bytes))).toBeLessThanOrEqual(ITEM_BUDGET);
     figure('Item size', 'their writes: commits per item / largest item (bytes, budget 389,120)', `${writes.map((w) => w.commits).join(' + ')} / ${Math.max(...writes.map((w) => w.bytes))}`);
     const state = await client.get(`/games/${game.gameId}`, game.tokens.organizer);
-    expect(state.body.version).toBe(2 + 16);
+    expect(state.body.version).toBe(2 + 17);
     const verified = await client.get(`/games/${game.gameId}/verify`, axis);
-    expect(verified.body).toMatchObject({ ok: true, checkedCommits: 18 });
+    expect(verified.body).toMatchObject({ ok: true, checkedCommits: 19 });
   });
 
   it('a Europa game with 2,000 Westwall hexes, all improved at once, plays on to turn 4 and verifies', async () => {
