@@ -32,6 +32,6 @@ export const recordTooLarge = (bytes: number, maxBytes = ITEM_BUDGET) =>
   new ApplicationError(
     413,
     'payload_too_large',
-    `This command's record would take ${bytes.toLocaleString('en-US')} bytes, more than the ${maxBytes.toLocaleString('en-US')} bytes one command may take. Nothing was recorded: send it as several smaller commands.`,
+    `This command's record would take ${bytes.toLocaleString('en-US')} bytes, more than the ${maxBytes.toLocaleString('en-US')} bytes one command may take, so it was not recorded and the game is unchanged. Send less in one command where the rules allow it.`,
     { bytes, maxBytes },
   );

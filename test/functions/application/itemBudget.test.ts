@@ -99,7 +99,7 @@ describe.each(stores)('item budget on %s', (_name, makeStore) => {
     expect([error.status, error.code, error.details?.maxBytes]).toEqual([413, 'payload_too_large', budget]);
     expect(error.details?.bytes).toBeGreaterThan(budget);
     expect(error.message).toBe(
-      `This command's record would take ${(error.details!.bytes as number).toLocaleString('en-US')} bytes, more than the ${budget.toLocaleString('en-US')} bytes one command may take. Nothing was recorded: send it as several smaller commands.`,
+      `This command's record would take ${(error.details!.bytes as number).toLocaleString('en-US')} bytes, more than the ${budget.toLocaleString('en-US')} bytes one command may take, so it was not recorded and the game is unchanged. Send less in one command where the rules allow it.`,
     );
     // The two small fires took the next two seqs; the large one took none.
     expect((settled as PromiseFulfilledResult<CommandOutcome>[]).filter((s) => s.status === 'fulfilled').map((s) => s.value.version)).toEqual([before + 1, before + 2]);
