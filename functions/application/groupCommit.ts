@@ -126,9 +126,11 @@ export class GroupCommit {
    * One group: the waiting commands of one game decided in arrival order against the folded
    * state, each its own commit (its seq, its dice, chained to the one before), written with one
    * conditional write. A command the rules refuse is answered at once and takes no seq; a
-   * retried commandId gets its stored commit. When the write loses to another writer, the
+   * retried commandId gets its stored commit. Commits that would pass ITEM_BUDGET together
+   * are written in turn, as many as fit in each write. When the write loses to another writer, the
    * group is decided again on the store's state (bounded); when it fails or its answer is
-   * lost, none of the group is acknowledged: each client retries with its commandId.
+   * lost, none of its commands, nor those waiting for the next write, is acknowledged: each
+   * client retries with its commandId.
    */
   private async appendGroup(gameId: string, group: Queued<AppendJob, CommandOutcome>[]): Promise<void> {
     let game = this.deps.cache.peek(gameId) ?? (await this.deps.cache.load(gameId));
@@ -206,6 +208,7 @@ export class GroupCommit {
       this.deps.cache.committed(game, before.version);
       // Those that did not fit in this write go in the next, decided on the state it left.
       open = plan.deferred;
+      // Still bounded: each stored write answers at least one command of the group.
       attempt = 0;
     }
   }
