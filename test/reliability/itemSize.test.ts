@@ -89,6 +89,7 @@ describe('every write stays under the 400 KB item limit', () => {
     const HEXES = 2_000;
     const game = await europaGame('the whole Westwall');
     const { axis, allied } = game.tokens.players;
+    writes.length = 0;
     const site = (i: number) => longName('Westwall', i);
     // Built through the service itself (the same code as the route, without 4,000 HTTP round trips).
     const submit = (commandId: string, payload: Record<string, unknown>) => local.service.submit(game.gameId, axis, { commandId, type: 'FortificationEvent', payload });
@@ -107,5 +108,8 @@ describe('every write stays under the 400 KB item limit', () => {
     expect(view.state.sites.filter((s: { condition: string }) => s.condition === 'improved')).toHaveLength(HEXES);
     const verified = await client.get(`/games/${game.gameId}/verify`, allied);
     expect(verified.body).toMatchObject({ ok: true, checkedCommits: 2 * HEXES + 6 });
+    expect(writes).toHaveLength(2 * HEXES + 4);
+    expect(Math.max(...writes.map((w) => w.bytes))).toBeLessThanOrEqual(ITEM_BUDGET);
+    figure('Item size', 'Europa, 2,000 Westwall hexes: commits written / largest item (bytes)', `${writes.length} / ${Math.max(...writes.map((w) => w.bytes))}`);
   });
 });
