@@ -53,6 +53,8 @@ export interface ServiceDeps {
   snapshots?: SnapshotUse;
   /** How many waiting commands of one game one write takes (MAX_GROUP); 1 where the store keeps one commit per item. */
   maxGroup?: number;
+  /** The bytes one write of commits may take (ITEM_BUDGET, functions/store/itemSize.ts); smaller in tests. */
+  itemBudget?: number;
   /** How many games a warm process keeps folded. */
   cacheSize?: number;
   /**
@@ -166,6 +168,7 @@ export class GameService {
       now: this.now,
       soleWriter: deps.soleWriter === true,
       maxGroup: deps.maxGroup ?? 1,
+      itemBudget: deps.itemBudget,
       expiry: deps.expiry,
       leases: deps.leases,
       gameKey: (game, state) => this.gameKey(game, state),

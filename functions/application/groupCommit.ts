@@ -7,12 +7,14 @@ import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { StoreUnavailable, type EventStore } from '../store/eventStore';
+import { ITEM_BUDGET, ItemTooLarge } from '../store/itemSize';
 import type { Credentials } from './credentials';
 import { ApplicationError, commandIdReused, versionConflict } from './errors';
 import type { CachedGame, GameCache } from './gameCache';
 import { abandonedAt, expires, gameAbandoned, leaseEnd, rearms, type ExpiryPolicy, type GameLeases } from './gameExpiry';
 import { GroupQueue, type Queued } from './groupQueue';
 import type { Signer } from './signer';
+import { commandShare, commitShare, ITEM_OVERHEAD, recordTooLarge } from './recordSize';
 import { mayHoldCommandId } from './snapshots';
 
 export interface AppendRequest {
@@ -73,7 +75,7 @@ interface AppendJob {
   request: AppendRequest;
 }
 
-/** How many waiting commands of one game one write takes: well under DynamoDB's 400 KB item with commits up to 16 KB each. */
+/** How many waiting commands of one game one write takes, at most: fewer when their commits would pass ITEM_BUDGET together. */
 export const MAX_GROUP = 16;
 
 /** What group commit needs of the service around it. */
@@ -87,6 +89,8 @@ export interface GroupCommitDeps {
   soleWriter: boolean;
   /** How many waiting commands of one game one write takes (MAX_GROUP, or 1). */
   maxGroup: number;
+  /** The bytes one write may take (ITEM_BUDGET; smaller in tests). */
+  itemBudget?: number;
   expiry?: ExpiryPolicy;
   leases?: GameLeases;
   /** The game key for a state's entropy, and the server seed (to seal): the service opens seeds. */
@@ -122,9 +126,11 @@ export class GroupCommit {
    * One group: the waiting commands of one game decided in arrival order against the folded
    * state, each its own commit (its seq, its dice, chained to the one before), written with one
    * conditional write. A command the rules refuse is answered at once and takes no seq; a
-   * retried commandId gets its stored commit. When the write loses to another writer, the
+   * retried commandId gets its stored commit. Commits that would pass ITEM_BUDGET together
+   * are written in turn, as many as fit in each write. When the write loses to another writer, the
    * group is decided again on the store's state (bounded); when it fails or its answer is
-   * lost, none of the group is acknowledged: each client retries with its commandId.
+   * lost, none of its commands, nor those waiting for the next write, is acknowledged: each
+   * client retries with its commandId.
    */
   private async appendGroup(gameId: string, group: Queued<AppendJob, CommandOutcome>[]): Promise<void> {
     let game = this.deps.cache.peek(gameId) ?? (await this.deps.cache.load(gameId));
@@ -172,14 +178,16 @@ export class GroupCommit {
       } catch (error) {
         // The write may have landed with its answer lost: trust the store, not this cache, next time.
         this.deps.cache.forget(gameId);
-        for (const { entry } of [...plan.accepted, ...plan.duplicates, ...held]) entry.reject(error);
+        // Planned to fit, so never expected: a 413 rather than a 500 should the measure be wrong.
+        const answer = error instanceof ItemTooLarge ? recordTooLarge(error.bytes, error.maxBytes) : error;
+        for (const { entry } of [...plan.accepted, ...plan.duplicates, ...held, ...plan.deferred.map((entry) => ({ entry }))]) entry.reject(answer);
         return;
       }
       if (!appended.ok) {
         // Another process (or an earlier, ambiguous write) took the first seq: catch up from the store and decide again.
         game = await this.deps.cache.load(gameId, true);
         current = true;
-        open = unanswered(open, [...plan.accepted, ...plan.duplicates, ...held]);
+        open = unanswered(open, [...plan.accepted, ...plan.duplicates, ...held, ...plan.deferred.map((entry) => ({ entry }))]);
         continue;
       }
       // The group landed on the state its refusals were judged on.
@@ -198,7 +206,10 @@ export class GroupCommit {
         }
       }
       this.deps.cache.committed(game, before.version);
-      return;
+      // Those that did not fit in this write go in the next, decided on the state it left.
+      open = plan.deferred;
+      // Still bounded: each stored write answers at least one command of the group.
+      attempt = 0;
     }
   }
 
@@ -214,6 +225,8 @@ export class GroupCommit {
     const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
     const planned = new Map<string, number>();
     const refused: { entry: Queued<AppendJob, CommandOutcome>; error: unknown }[] = [];
+    const budget = this.deps.itemBudget ?? ITEM_BUDGET;
+    let bytes = ITEM_OVERHEAD;
     for (const [index, entry] of entries.entries()) {
       const { token, request } = entry.job;
       const { commandId, command, expectedVersion } = request;
@@ -245,10 +258,13 @@ export class GroupCommit {
         }
         if (expectedVersion !== undefined && expectedVersion !== state.version && !state.sealed) {
           if (!current && expectedVersion > state.version && accepted.length === 0 && duplicates.length === 0) {
-            return { stale: true as const, open: entries.slice(index), accepted, duplicates, refused, state };
+            return { stale: true as const, open: entries.slice(index), accepted, duplicates, refused, state, deferred: [] };
           }
           throw versionConflict(state.version);
         }
+        // A command too large on its own is refused before any die is drawn.
+        const own = ITEM_OVERHEAD + commandShare(commandId, command);
+        if (own > budget) throw recordTooLarge(own, budget);
         const seq = state.version + 1;
         const dice = new FairnessDice(await this.deps.gameKey(game, state), seq);
         const sealing = command.type === 'Seal';
@@ -267,6 +283,13 @@ export class GroupCommit {
           kid: this.deps.signer.kid,
         };
         const { unsigned, hash } = hashedCommit(draft);
+        const share = commitShare(unsigned, hash);
+        if (ITEM_OVERHEAD + share > budget) throw recordTooLarge(ITEM_OVERHEAD + share, budget);
+        if (bytes + share > budget) {
+          // The group's item is full: this command and those after it wait for the next write (their dice are drawn again there, the same for the same seq).
+          return { stale: false as const, open: [], accepted, duplicates, refused, state, deferred: entries.slice(index) };
+        }
+        bytes += share;
         state = evolveGame(state, { ...unsigned, hash, signature: '' });
         planned.set(commandId, seq);
         accepted.push({ entry, unsigned, hash });
@@ -274,7 +297,7 @@ export class GroupCommit {
         refused.push({ entry, error });
       }
     }
-    return { stale: false as const, open: [], accepted, duplicates, refused, state };
+    return { stale: false as const, open: [], accepted, duplicates, refused, state, deferred: [] as Queued<AppendJob, CommandOutcome>[] };
   }
 
   /**

@@ -38,7 +38,7 @@ export const ErrorShape = z.strictObject({
     details: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('by code: issues [{ field, message }] (invalid_request), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes (payload_too_large), lastCommandAt and afterDays (game_abandoned), perHour and retryAfterSeconds (creation_quota)'),
+      .describe('by code: issues [{ field, message }] (invalid_request), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes and, for a record too large, bytes (payload_too_large), lastCommandAt and afterDays (game_abandoned), perHour and retryAfterSeconds (creation_quota)'),
   }),
 });
 

@@ -1,7 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError } from '../../domain/errors';
 import { ApplicationError, invalidRequest } from '../application/errors';
+import { recordTooLarge } from '../application/recordSize';
 import { StoreUnavailable } from '../store/eventStore';
+import { ItemTooLarge } from '../store/itemSize';
 import { jsonProblem } from './jsonLimits';
 import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
 
@@ -64,6 +66,8 @@ export function errorMapper(unexpected: (error: Error, requestId: string) => voi
 export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}): HttpResult {
   if (error instanceof ApplicationError) return json(error.status, errorBody(error.code, error.message, error.details), error.headers);
   if (error instanceof DomainError) return json(domainStatus(error), errorBody(error.code, error.message, error.details));
+  // A write the store refused for its size (a game's creation whose record would not fit): nothing was stored.
+  if (error instanceof ItemTooLarge) return toErrorResponse(recordTooLarge(error.bytes, error.maxBytes));
   if (error instanceof StoreUnavailable) {
     return json(503, errorBody('unavailable', error.message), { 'retry-after': '1' });
   }

@@ -93,7 +93,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'not_found: no such game',
   409: 'version_conflict (details.currentVersion), game_sealed or command_id_reused (details.seq)',
   410: 'game_abandoned: the game had no command for the deployment\'s days (details.afterDays) and was not sealed: it takes no more commands and is being deleted',
-  413: 'payload_too_large: bodies over 64 KB',
+  413: 'payload_too_large: bodies over 64 KB, or a command whose record would pass what one command may take (details.bytes, details.maxBytes); nothing is recorded',
   422: 'rule_violation: the rules refuse it now (details.rule names the rule)',
   429: "creation_quota: this address created its quota of games and tournaments this hour, a tournament's games counting for the address that created it (details.perHour); retry after Retry-After seconds",
   500: 'internal_error: a fault of the service, never of the request; retrying with the same commandId is safe',

@@ -26,6 +26,8 @@ import {
   type TournamentRecord,
   type ViewerRecord,
 } from './eventStore';
+import { appendItem, commitItem, commitsOf } from './commitItems';
+import { checkItemSize } from './itemSize';
 import { pkSkKeySchema } from './keySchema';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
@@ -72,30 +74,6 @@ const idempotencyPut = (record: IdempotencyRecord): CreationPut =>
   record.createdAt === undefined
     ? newItem(idempotencyItem(record))
     : { Item: idempotencyItem(record), ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :createdAt', ExpressionAttributeValues: { ':createdAt': { N: String(record.createdAt) } } };
-const commitItem = (commit: Commit, head?: GameHead): Record<string, AttributeValue> => ({
-  pk: { S: commit.gameId },
-  sk: { N: String(commit.seq) },
-  commandId: { S: commit.commandId },
-  commit: { S: JSON.stringify(commit) },
-  ...(head ? { head: { S: JSON.stringify(head) } } : {}),
-});
-
-/** A group of commits in one item, keyed by its first seq (group commit: docs/append-protocol.md). */
-const groupItem = (commits: readonly Commit[], head?: GameHead): Record<string, AttributeValue> => ({
-  pk: { S: commits[0].gameId },
-  sk: { N: String(commits[0].seq) },
-  lastSeq: { N: String(commits.at(-1)!.seq) },
-  commandIds: { SS: commits.map((c) => c.commandId) },
-  commits: { S: `[${commits.map((c) => JSON.stringify(c)).join(',')}]` },
-  ...(head ? { head: { S: JSON.stringify(head) } } : {}),
-});
-
-/** The commits an item holds: one (`commit`) or a group (`commits`). */
-export function commitsOf(item: Record<string, AttributeValue>): Commit[] {
-  if (item.commits?.S) return JSON.parse(item.commits.S) as Commit[];
-  return item.commit?.S ? [JSON.parse(item.commit.S) as Commit] : [];
-}
-
 /**
  * The DynamoDB adapter: pk = game id, sk = seq, the commit as one JSON string
  * attribute (byte-exact), commandId beside it. Append is one conditional put; with
@@ -128,6 +106,7 @@ export class DynamoEventStore implements EventStore {
       newItem({ pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } }),
       newItem(commitItem(first, head)),
     ];
+    for (const put of puts) checkItemSize(put.Item);
     await this.call(async () => {
       if (this.options.transactions) {
         try {
@@ -195,7 +174,8 @@ export class DynamoEventStore implements EventStore {
     if (commits.length === 0) throw new Error('an empty group');
     if (commits.length > 1 && !this.options.groups) throw new Error('this store writes one commit per item');
     const first = commits[0];
-    const item = commits.length === 1 ? commitItem(first, head) : groupItem(commits, head);
+    const item = appendItem(commits, head);
+    checkItemSize(item);
     return this.call(async () => {
       try {
         await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(sk)' }));
@@ -478,6 +458,8 @@ export class DynamoEventStore implements EventStore {
     return unavailableWhenTransient(operation);
   }
 }
+
+export { commitsOf };
 
 /** The game table's keys: sk is a number (a seq, or 0 for a game's other items). */
 export const TABLE_KEY_SCHEMA = pkSkKeySchema('N');

@@ -3,9 +3,11 @@ import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import type { CreationCounter } from '../application/creationQuota';
 import type { Snapshot, SnapshotStore } from '../application/snapshots';
+import { appendItem, commitItem } from './commitItems';
+import { checkItemSize } from './itemSize';
 import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
 
-/** The in-memory adapter, for tests. Stores copies, as a database would. */
+/** The in-memory adapter, for tests. Stores copies, as a database would, and refuses items DynamoDB would refuse. */
 export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, string[]>();
   private readonly secrets = new Map<string, string>();
@@ -20,6 +22,7 @@ export class MemoryEventStore implements EventStore {
   async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
     if (idempotency && this.idempotencyTaken(idempotency)) throw new IdempotencyKeyTaken();
     if (this.streams.has(first.gameId)) throw new GameIdTaken(first.gameId);
+    checkItemSize(commitItem(first, head));
     if (idempotency) this.idempotency.set(idempotency.keyHash, JSON.stringify(idempotency));
     if (sealedSeed !== undefined) this.seeds.set(first.gameId, sealedSeed);
     this.secrets.set(first.gameId, JSON.stringify(secrets));
@@ -66,6 +69,8 @@ export class MemoryEventStore implements EventStore {
     commits.forEach((commit, i) => {
       if (commit.seq !== first.seq + i) throw new Error('a group holds consecutive seqs');
     });
+    // The limit DynamoDB sets on an item, measured on the item the DynamoDB store would write.
+    checkItemSize(appendItem(commits, head));
     for (const commit of commits) stream.push(JSON.stringify(commit));
     const last = commits.at(-1)!;
     if (head) this.heads.set(`${last.gameId}#${last.seq}`, JSON.stringify(head));

@@ -93,7 +93,14 @@ export const europaEvents = {
   ImprovementCancelled: z.strictObject({ site: z.string(), reason: z.literal('enemy-gain') }),
   EmergencyRestorationDeclared: z.strictObject({ turn: z.int(), axisPhase: z.int(), alliedGroundUnitIn: z.string(), restoredAtAxisPhase: z.int(), forfeits: z.array(z.string()) }),
   EmergencyRestorationContinued: z.strictObject({ turn: z.int(), axisPhase: z.int(), forfeits: z.array(z.string()) }),
-  EmergencyRestorationCompleted: z.strictObject({ turn: z.int(), axisPhase: z.int(), sites: z.array(z.string()).describe('the Axis-owned Westwall hexes restored') }),
+  EmergencyRestorationCompleted: z.strictObject({
+    turn: z.int(),
+    axisPhase: z.int(),
+    hexes: z.int().optional().describe('rulesVersion 2: how many Axis-owned unimproved Westwall hexes became improved'),
+    sites: z.array(z.string()).optional().describe('rulesVersion 1: the Axis-owned Westwall hexes restored, each also in a ConditionChanged'),
+  }),
+  ImprovementsCompleted: z.strictObject({ turn: z.int(), hexes: z.int().describe('how many Westwall hexes whose improvement completes on this turn became improved (rulesVersion 2)') }),
+  AlliedWestwallUnimproved: z.strictObject({ turn: z.int(), hexes: z.int().describe('how many Allied-owned improved Westwall hexes became unimproved (rulesVersion 2)') }),
   TurnBegan: z.strictObject({ turn: z.int() }),
   InitialPhaseBegan: z.strictObject({ turn: z.int(), side, axisPhase: z.int().nullable().describe('the Axis initial phases of the game so far, this one included') }),
 } as const satisfies Record<string, z.ZodType>;

@@ -1,7 +1,7 @@
 import { RuleViolation } from '../../errors';
 import type { DomainEvent } from '../../ruleset';
 import { entryOf } from '../idRecord';
-import { chartRowOf, type EuropaState, type Side, type Site, type SiteKind } from './state';
+import { chartRowOf, completing, restoredByEmergency, revertedByAllies, type EuropaState, type Side, type Site, type SiteKind } from './state';
 
 export type FortificationAction =
   | { action: 'place'; site: string; kind: SiteKind; owner: Side; condition?: 'improved' | 'unimproved'; level?: number }
@@ -82,7 +82,8 @@ export function decideFortification(state: EuropaState, p: FortificationAction, 
     }
     case 'turn': {
       if (p.turn !== state.turn + 1) throw new RuleViolation(`The next game turn is turn ${state.turn + 1}, not turn ${p.turn}.`, RULE.turns);
-      const done = Object.entries(state.sites).filter(([, s]) => s.improvement?.completesOnTurn === p.turn);
+      const done = Object.entries(state.sites).filter(([, s]) => completing(p.turn)(s));
+      if (state.rulesVersion >= 2) return [event('TurnBegan', { turn: p.turn }), ...(done.length > 0 ? [event('ImprovementsCompleted', { turn: p.turn, hexes: done.length })] : [])];
       return [event('TurnBegan', { turn: p.turn }), ...done.map(([id, s]) => changed(id, s, 'improved', 'improvement'))];
     }
     case 'initial-phase':
@@ -143,7 +144,9 @@ function initialPhase(state: EuropaState, side: Side): DomainEvent[] {
   const events = [event('InitialPhaseBegan', { turn: state.turn, side, axisPhase })];
   const sites = Object.entries(state.sites);
   if (side === 'allied') {
-    for (const [id, s] of sites) if (s.kind === 'westwall' && s.owner === 'allied' && s.condition === 'improved') events.push(changed(id, s, 'unimproved', 'allied-initial-phase'));
+    const reverted = sites.filter(([, s]) => revertedByAllies(s));
+    if (state.rulesVersion >= 2) return reverted.length > 0 ? [...events, event('AlliedWestwallUnimproved', { turn: state.turn, hexes: reverted.length })] : events;
+    for (const [id, s] of reverted) events.push(changed(id, s, 'unimproved', 'allied-initial-phase'));
     return events;
   }
   const emergency = state.emergency;
@@ -151,7 +154,8 @@ function initialPhase(state: EuropaState, side: Side): DomainEvent[] {
   if (axisPhase === emergency.declaredAtAxisPhase + 1) {
     events.push(event('EmergencyRestorationContinued', { turn: state.turn, axisPhase, forfeits: FORFEITS }));
   } else if (axisPhase === emergency.declaredAtAxisPhase + 2) {
-    const restored = sites.filter(([, s]) => s.kind === 'westwall' && s.owner === 'axis' && s.condition === 'unimproved');
+    const restored = sites.filter(([, s]) => restoredByEmergency(s));
+    if (state.rulesVersion >= 2) return [...events, event('EmergencyRestorationCompleted', { turn: state.turn, axisPhase, hexes: restored.length })];
     events.push(event('EmergencyRestorationCompleted', { turn: state.turn, axisPhase, sites: restored.map(([id]) => id) }));
     for (const [id, s] of restored) events.push(changed(id, s, 'improved', 'emergency-restoration'));
   }

@@ -2,6 +2,7 @@ import type { Ruleset } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
 import { EXAMPLE_AA_TABLE } from './aaTable';
 import { decideEuropa } from './decide';
+import { CURRENT_RULES_VERSION } from './rulesVersion';
 import { europaEvents } from './events';
 import { fortificationEffects } from './fortificationChart';
 import * as schema from './schemas';
@@ -16,9 +17,9 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = {
   description:
     'The minimum-dice-roll AA fire of optional rule 37L on an AA fire table brought as data (strength by mission, cumulative column shifts, 2d6, losses allocated over randomly selected air units), and the fortification effects chart and state of rule 30A4.',
   // The AA table goes into the creation request that commit 1 records: a game replays with exactly its table.
-  newGameOptions: { aaTable: EXAMPLE_AA_TABLE, otherEuropaGames: false },
-  // 2: the state holds the AA table alone (its hash is derived where it is shown).
-  stateVersion: 2,
+  newGameOptions: { aaTable: EXAMPLE_AA_TABLE, otherEuropaGames: false, rulesVersion: CURRENT_RULES_VERSION },
+  // 2: the state holds the AA table alone (its hash is derived where it is shown); 3: and the game's rulesVersion.
+  stateVersion: 3,
   options: schema.EuropaOptions,
   sidesNote: 'axis and allied',
   sides: () => SIDES,

@@ -5,6 +5,7 @@ import { FIRE_MISSIONS } from './aaStrength';
 import { EXAMPLE_AA_TABLE, europaAATable } from './aaTable';
 import { AIR_TYPES, UNIT_MISSIONS } from './allocation';
 import { CHART_ROWS, HEX_ROWS, WEATHER_DRM } from './fortificationChart';
+import { RULES_VERSIONS } from './rulesVersion';
 import { SIDES, SITE_KINDS } from './state';
 
 const side = z.enum(SIDES);
@@ -16,6 +17,11 @@ export const EuropaOptions = z.strictObject({
       'the AA fire table of rule 37L as data (docs/tables.md): threshold columns from "-1" and "0", 2d6, shiftPastLeft "die-modifier", shiftPastRight "clamp", results "-" or a number. The default is an example holding only the known points of the rule: bring the published table',
     ),
   otherEuropaGames: z.boolean().default(false).describe('the column shifts for other Europa games: -1 in 1939–40, -1 for Soviet or minor-power AA'),
+  // No default: commit 1 of a game created before version 2 records no rulesVersion, and must replay as it was recorded.
+  rulesVersion: z
+    .literal(RULES_VERSIONS)
+    .optional()
+    .describe('2: a step that changes many fortifications at once records one event with their count; 1: one event per hex, as first published. A game recorded without it plays 1'),
 });
 export type EuropaOptions = z.infer<typeof EuropaOptions>;
 

@@ -2,6 +2,7 @@ import type { DomainEvent } from '../../ruleset';
 import { tableHash, type TableDefinition } from '../../tables';
 import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
 import type { ChartRow } from './fortificationChart';
+import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 
 export const SIDES = ['axis', 'allied'] as const;
 export type Side = (typeof SIDES)[number];
@@ -19,6 +20,8 @@ export interface Site {
 }
 
 export interface EuropaState {
+  /** which events the game records (rulesVersion.ts) */
+  rulesVersion: RulesVersion;
   aaTable: TableDefinition;
   otherEuropaGames: boolean;
   fires: number;
@@ -33,8 +36,9 @@ export interface EuropaState {
   sites: IdRecord<Site>;
 }
 
-export function initialEuropaState(options: { aaTable: TableDefinition; otherEuropaGames: boolean }): EuropaState {
+export function initialEuropaState(options: { aaTable: TableDefinition; otherEuropaGames: boolean; rulesVersion?: RulesVersion }): EuropaState {
   return {
+    rulesVersion: gameRulesVersion(options),
     aaTable: options.aaTable,
     otherEuropaGames: options.otherEuropaGames,
     fires: 0,
@@ -70,6 +74,21 @@ const update = (state: EuropaState, id: string, change: Partial<Site>): EuropaSt
   return { ...state, sites: withEntry(state.sites, id, next) };
 };
 
+/** Every site `selected` changed at once, in one pass over the sites (a step of version 2's rules names no hex). */
+function changeEvery(state: EuropaState, selected: (site: Site) => boolean, condition: Condition): EuropaState {
+  const sites = Object.entries(state.sites).map(([id, site]): [string, Site] => {
+    if (!selected(site)) return [id, site];
+    const { improvement: _done, ...rest } = site;
+    return [id, { ...rest, condition }];
+  });
+  return { ...state, sites: idRecord(sites) };
+}
+
+/** The sites each bulk step of version 2 changes: the same as version 1 names one by one (fortifications.ts). */
+export const completing = (turn: number) => (site: Site) => site.improvement?.completesOnTurn === turn;
+export const revertedByAllies = (site: Site) => site.kind === 'westwall' && site.owner === 'allied' && site.condition === 'improved';
+export const restoredByEmergency = (site: Site) => site.kind === 'westwall' && site.owner === 'axis' && site.condition === 'unimproved';
+
 export function evolveEuropa(state: EuropaState, event: DomainEvent): EuropaState {
   const d = event.data as Record<string, any>;
   switch (event.type) {
@@ -97,8 +116,15 @@ export function evolveEuropa(state: EuropaState, event: DomainEvent): EuropaStat
       return { ...state, emergency: { declaredOnTurn: d.turn, declaredAtAxisPhase: d.axisPhase, status: 'declared' } };
     case 'EmergencyRestorationContinued':
       return { ...state, emergency: { ...state.emergency!, status: 'continuing' } };
-    case 'EmergencyRestorationCompleted':
-      return { ...state, emergency: { ...state.emergency!, status: 'completed' } };
+    case 'EmergencyRestorationCompleted': {
+      // Version 1 names the hexes here and records each one's ConditionChanged after; version 2 counts them.
+      const restored = typeof d.hexes === 'number' ? changeEvery(state, restoredByEmergency, 'improved') : state;
+      return { ...restored, emergency: { ...state.emergency!, status: 'completed' } };
+    }
+    case 'ImprovementsCompleted':
+      return changeEvery(state, completing(d.turn), 'improved');
+    case 'AlliedWestwallUnimproved':
+      return changeEvery(state, revertedByAllies, 'unimproved');
     case 'TurnBegan':
       return { ...state, turn: d.turn, phases: [] };
     case 'InitialPhaseBegan':

@@ -4,6 +4,7 @@ import type { AAFireOutcome } from './aaFire';
 
 const q = JSON.stringify;
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
+const hexes = (n: number) => `${n} ${n === 1 ? 'hex' : 'hexes'}`;
 
 function aaLine(d: AAFireOutcome & { fireId: string; hex: string }): string {
   const { landing, roll, table } = d.resolution;
@@ -35,7 +36,11 @@ function fortificationPart(e: DomainEvent): string {
     case 'EmergencyRestorationContinued':
       return `Westwall emergency restoration continues; forfeited: ${d.forfeits.join(', ')}`;
     case 'EmergencyRestorationCompleted':
-      return `Westwall restored (${d.sites.length} ${d.sites.length === 1 ? 'hex' : 'hexes'})`;
+      return `Westwall restored (${hexes(typeof d.hexes === 'number' ? d.hexes : d.sites.length)})`;
+    case 'ImprovementsCompleted':
+      return `Westwall improvements completed (${hexes(d.hexes)})`;
+    case 'AlliedWestwallUnimproved':
+      return `Allied-owned Westwall unimproved (${hexes(d.hexes)})`;
     case 'TurnBegan':
       return `turn ${d.turn}`;
     case 'InitialPhaseBegan':

@@ -6,10 +6,10 @@ import type { DomainEvent } from '../../../../domain/ruleset';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
 import type { Step } from '../../../support/rulesetHarness';
 import { apply, given, p47Fire, refused, withTestTable } from './harness';
-import { SCRIPT } from './samples';
+import { SCRIPT, SCRIPT_WITH_COMPLETION } from './samples';
 
-function play(steps: Step[]) {
-  let state = given([], withTestTable);
+function play(steps: Step[], options: Record<string, unknown> = withTestTable) {
+  let state = given([], options);
   const commits: { step: Step; events: DomainEvent[] }[] = [];
   for (const step of steps) {
     const outcome = apply(state, step);
@@ -27,7 +27,10 @@ describe('europa games: given / when / then', () => {
     // Commits are canonical JSON: no undefined anywhere, in events, view or state.
     const { state } = play(SCRIPT);
     expect(() => [events, europaRuleset.present(state), state].map(canonicalJson)).not.toThrow();
-    expect([...new Set(events.map((e) => e.type))].sort()).toEqual(Object.keys(europaRuleset.events!).sort());
+    // rulesVersion 2 records bulk steps as events of their own (rulesVersion.ts): between them, the two versions emit every type.
+    const bulk = play(SCRIPT_WITH_COMPLETION, { ...withTestTable, rulesVersion: 2 }).commits.flatMap((c) => c.events);
+    for (const e of bulk) expect(europaRuleset.events![e.type].safeParse(e.data).error, e.type).toBeUndefined();
+    expect([...new Set([...events, ...bulk].map((e) => e.type))].sort()).toEqual(Object.keys(europaRuleset.events!).sort());
   });
 
   it('its view parses against the view schema, and folding the events again gives the same state', () => {

@@ -30,6 +30,14 @@ export const SCRIPT: Step[] = [
   fort({ action: 'initial-phase', side: 'allied' }, 'allied'),
 ];
 
+/** SCRIPT with one more Westwall hex, "Saar", improved with quick construction from turn 1 to turn 3: a turn completes an improvement. */
+export const SCRIPT_WITH_COMPLETION: Step[] = [
+  fort({ action: 'place', site: 'Saar', kind: 'westwall', owner: 'axis', level: 3 }),
+  ...SCRIPT.slice(0, 5),
+  fort({ action: 'begin-improvement', site: 'Saar', quickConstruction: true }, 'axis'),
+  ...SCRIPT.slice(5),
+];
+
 export const fire = p47Fire({ aa: [{ unitId: 'Flak', aa: 11, hex: '2708' }], prohibitedHexes: ['2709'], seaHexes: ['2710'] });
 /** A valid payload of each command and procedure, with every optional id field filled in. */
 export const europaSamples = {
