@@ -17,8 +17,8 @@ export interface SocketEvent {
 
 export interface SocketDeps {
   service: () => Promise<GameService>;
-  /** The game table's spectator links (subscribe.ts tells them apart from a side named "spectator"). */
-  viewers: () => Promise<Pick<EventStore, 'readViewers'>>;
+  /** Not read any more: who may read is GameService.readAccess's answer alone. */
+  viewers?: () => Promise<Pick<EventStore, 'readViewers'>>;
   subscriptions: SubscriptionStore;
   gateway: Gateway;
   allowedOrigins: readonly string[];
@@ -96,7 +96,7 @@ export function socketHandler(deps: SocketDeps) {
     const service = await deps.service();
     let opened;
     try {
-      opened = await openSubscription(service, await deps.viewers(), request, limits);
+      opened = await openSubscription(service, request, limits);
     } catch (error) {
       return void (await reply(pushErrorOf(error, gameId)));
     }
@@ -120,7 +120,15 @@ export function socketHandler(deps: SocketDeps) {
     // A commit stored after the catch-up was read but fanned out before this subscription was
     // stored would fall between the two: read once more. It may reach the client twice (the
     // stream function also sends it); clients drop a seq they hold (docs/push.md).
-    const later = await service.events(gameId, request.token, subscriber.after, limits.maxCatchUp);
+    // The read checks the token again, now that the subscription is stored: a revocation the
+    // stream saw before then (and so ended nothing) ends it here; a later one the stream ends.
+    let later;
+    try {
+      later = await service.events(gameId, request.token, subscriber.after, limits.maxCatchUp);
+    } catch (error) {
+      await deps.subscriptions.remove(connectionId, gameId);
+      return void (await reply(pushErrorOf(error, gameId)));
+    }
     for (const commit of later.commits) {
       const delivery = deliveryFor(subscriber, commit, commitText(opened.rulesetId, commit, limits));
       if (delivery.kind === 'skip') continue;
