@@ -428,9 +428,10 @@ export class GameService {
       game = await this.loadForRead(gameId, token);
     }
     // Only commits stored before the token was last checked: none from after a revocation.
-    const { version } = game.state;
+    const { state } = game;
+    const { version } = state;
     const commits = after >= version ? [] : (await this.deps.store.read(gameId, after, limit)).filter((c) => c.seq <= version);
-    return { gameId, version, commits, state: game.state };
+    return { gameId, version, commits, state };
   }
 
   /** GET /games/{id}/export: fairness-v1 §7. */

@@ -149,14 +149,14 @@ export function attachPush(options: PushServerOptions): PushHub {
         const batch = subscription.pending.splice(0).sort((a, b) => a.seq - b.seq);
         const gapTo = subscription.overflowTo;
         subscription.recheck = false;
-        let refusal: unknown;
+        let refusal: { error: unknown } | undefined;
         try {
           await service.readAccess(subscription.gameId, subscription.token);
         } catch (error) {
-          refusal = error ?? new Error('refused');
+          refusal = { error };
         }
         if (!isLive(subscription)) return;
-        if (refusal !== undefined) return end(subscription, refusal);
+        if (refusal) return end(subscription, refusal.error);
         const { connection, gameId } = subscription;
         if (!subscription.announced) {
           subscription.announced = true;
