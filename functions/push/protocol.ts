@@ -28,7 +28,7 @@ export interface PushLimits {
   maxQueuedMessages: number;
   /** Connections one local server takes (API Gateway has its own account quota). */
   maxConnections: number;
-  /** Connections one client address holds at once on the local server; more are refused (429). */
+  /** Connections one client address holds at once; more are refused (429; on AWS, $connect answers 429). */
   maxConnectionsPerClient: number;
   /** A local connection that follows no game this long after connecting (or after its last subscription ended) is closed (1008). */
   subscribeWithinMs: number;

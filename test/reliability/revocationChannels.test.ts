@@ -1,4 +1,4 @@
-import { CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, ScanCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -188,6 +188,7 @@ describe('a revocation reaches every channel that reads with the token: the AWS 
   beforeAll(async () => {
     dynamo = await startEmbeddedDynamo({ tableName: 'revocation-games' });
     await dynamo.client.send(new CreateTableCommand({ TableName: CONNECTIONS, BillingMode: 'PAY_PER_REQUEST', ...CONNECTIONS_KEY_SCHEMA }));
+    await waitUntilTableExists({ client: dynamo.client, maxWaitTime: 10, minDelay: 0.05, maxDelay: 0.2 }, { TableName: CONNECTIONS });
     store = new DynamoEventStore(dynamo.client, dynamo.tableName);
     writer = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
     reader = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()) });
