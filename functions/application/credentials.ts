@@ -1,5 +1,5 @@
 import { ORGANIZER } from '../../domain/ruleset';
-import type { EventStore, IssuedToken } from '../store/eventStore';
+import type { EventStore, IssuedToken, ViewerRecord } from '../store/eventStore';
 import { ApplicationError, unauthenticated } from './errors';
 import type { CachedGame } from './gameCache';
 import { hashMatches, hashToken, newToken, presentedHash, randomId } from './tokens';
@@ -9,6 +9,13 @@ import type { Viewers } from './viewers';
 /** Stands for a spectator link's holder: never a side's name, which players choose. */
 export const SPECTATOR = Symbol('spectator');
 export type Identity = string | typeof SPECTATOR;
+
+/**
+ * Who may read a game now: a role's token (a side's, the organizer's, or a tournament's as
+ * the organizer), a spectator link (by its id, so that its revocation can be told), or anyone
+ * (a public game read without a working token of its own).
+ */
+export type ReadAccess = { role: string } | { viewerId: string } | { public: true };
 
 
 /**
@@ -27,6 +34,29 @@ export class Credentials {
 
   /** 401 for no token, or a token that is not one of this game's. */
   async identify(game: CachedGame, token: string | undefined): Promise<Identity> {
+    const holder = await this.holder(game, token);
+    return typeof holder === 'string' ? holder : SPECTATOR;
+  }
+
+  /**
+   * Whether this token may read the game now: the one answer for every read (GET of the game,
+   * its events, head and export), every long poll and every push subscription, asked when each
+   * starts and again before each answer or commit it delivers (a revocation in between ends it).
+   */
+  async readAccess(game: CachedGame, token: string | undefined): Promise<ReadAccess> {
+    if (game.state.public && !token) return { public: true };
+    try {
+      const holder = await this.holder(game, token);
+      return typeof holder === 'string' ? { role: holder } : { viewerId: holder.viewerId };
+    } catch (error) {
+      // A public game reads without a token: one that does not work is as none.
+      if (game.state.public && error instanceof ApplicationError && error.status === 401) return { public: true };
+      throw error;
+    }
+  }
+
+  /** The role, or the live spectator link, this token belongs to. */
+  private async holder(game: CachedGame, token: string | undefined): Promise<string | ViewerRecord> {
     if (!token) throw unauthenticated();
     const presented = presentedHash(token);
     const matches = (hash: string) => hashMatches(presented, hash);
@@ -42,7 +72,8 @@ export class Credentials {
       if (issued?.role === role && matches(issued.tokenHash)) return role;
     }
     if (game.secrets.tournamentId && (await this.tournaments.holds(game.secrets.tournamentId, token))) return ORGANIZER;
-    if (await this.viewers.find(game, token)) return SPECTATOR;
+    const viewer = await this.viewers.find(game, token);
+    if (viewer) return viewer;
     throw unauthenticated();
   }
 

@@ -19,7 +19,7 @@ import { KeyedLock } from './keyedLock';
 import type { SeedVault } from './seedVault';
 import { ViewerRequest, Viewers } from './viewers';
 import { GameSealed } from '../../domain/errors';
-import { Credentials, SPECTATOR } from './credentials';
+import { Credentials, type ReadAccess } from './credentials';
 import { TournamentTokens } from './tournamentTokens';
 import { Tournaments } from './tournaments';
 import { ApplicationError, invalidRequest, notFound } from './errors';
@@ -142,6 +142,7 @@ export class GameService {
   private readonly viewers: Viewers;
   private readonly credentials: Credentials;
   private readonly commitListeners = new Set<(commit: Commit) => void>();
+  private readonly accessListeners = new Set<(gameId: string) => void>();
   readonly tournaments: Tournaments;
   private readonly now: () => string;
   private readonly randomSeed: () => Buffer;
@@ -187,6 +188,15 @@ export class GameService {
   onCommit(listener: (commit: Commit) => void): () => void {
     this.commitListeners.add(listener);
     return () => void this.commitListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with a game's id when who may read it changed other than by a commit (a
+   * spectator link revoked): a push channel re-checks its subscriptions with readAccess.
+   */
+  onAccessChange(listener: (gameId: string) => void): () => void {
+    this.accessListeners.add(listener);
+    return () => void this.accessListeners.delete(listener);
   }
 
   /** Resolves once every command this process took is written and its work after the answer (a snapshot) done: before its store closes. */
@@ -409,9 +419,8 @@ export class GameService {
   async view(gameId: string, token: string | undefined) {
     const game = await this.cache.load(gameId);
     const s = game.state;
-    // As loadForRead, and who the token is, so a page knows whether to offer a command box;
-    // null: a public game read without a token of its own.
-    const identity = s.public ? await this.credentials.identify(game, token).catch(() => null) : await this.credentials.identify(game, token);
+    // Who the token is, so a page knows whether to offer a command box; null: a public game read without a token of its own.
+    const access = await this.credentials.readAccess(game, token);
     return {
       gameId,
       ruleset: s.ruleset.id,
@@ -423,7 +432,7 @@ export class GameService {
       public: s.public,
       entropy: { contributions: s.entropy.length, locked: s.diceRolled },
       state: s.ruleset.present(s.rules),
-      role: identity === SPECTATOR ? 'spectator' : identity,
+      role: 'role' in access ? access.role : 'viewerId' in access ? 'spectator' : null,
       abandonedAt: expires(this.deps.expiry, s, game.secrets.tournamentId) ? new Date(abandonedAt(this.deps.expiry, s.lastRecordedAt)).toISOString() : null,
     };
   }
@@ -435,11 +444,16 @@ export class GameService {
       const newerExists = this.deps.soleWriter
         ? async () => (this.cache.peek(gameId)?.state.version ?? 0) > after
         : async () => (await this.deps.store.read(gameId, after, 1)).length > 0;
-      await this.waiters.wait(gameId, waitSeconds * 1000, newerExists);
-      game = await this.cache.load(gameId);
+      const revoked = () => this.readAccess(gameId, token).then(() => false, () => true);
+      // A revocation while it waits ends the wait at once; the check below then answers it.
+      await this.waiters.wait(gameId, waitSeconds * 1000, async () => (await newerExists()) || (await revoked()));
+      game = await this.loadForRead(gameId, token);
     }
-    const commits = after >= game.state.version ? [] : await this.deps.store.read(gameId, after, limit);
-    return { gameId, version: game.state.version, commits, state: game.state };
+    // Only commits stored before the token was last checked: none from after a revocation.
+    const { state } = game;
+    const { version } = state;
+    const commits = after >= version ? [] : (await this.deps.store.read(gameId, after, limit)).filter((c) => c.seq <= version);
+    return { gameId, version, commits, state };
   }
 
   /** GET /games/{id}/export: fairness-v1 §7. */
@@ -531,13 +545,26 @@ export class GameService {
     const game = await this.cache.load(gameId);
     await this.credentials.organizerOnly(game, token, 'revoke spectator links');
     if (!(await this.viewers.revoke(game, viewerId))) throw notFound(`This game has no spectator link ${JSON.stringify(viewerId)}.`);
+    this.waiters.notify(gameId);
+    for (const listener of this.accessListeners) {
+      try {
+        listener(gameId);
+      } catch {
+        // The revocation is stored; a listener's failure is its own.
+      }
+    }
   }
 
   // ---- loading and secrets ----
 
+  /** Whether this token may read the game now (Credentials.readAccess): 404 for no such game, 401 for a token that does not read it. */
+  async readAccess(gameId: string, token: string | undefined): Promise<ReadAccess> {
+    return this.credentials.readAccess(await this.cache.load(gameId), token);
+  }
+
   private async loadForRead(gameId: string, token: string | undefined): Promise<CachedGame> {
     const game = await this.cache.load(gameId);
-    if (!game.state.public) await this.credentials.identify(game, token);
+    await this.credentials.readAccess(game, token);
     return game;
   }
 

@@ -12,7 +12,6 @@ export const handler = (event: Parameters<ReturnType<typeof socketHandler>>[0]) 
     const service = readService(store);
     built = socketHandler({
       service: async () => service,
-      viewers: async () => store,
       subscriptions: subscriptionStore(),
       gateway: gateway(),
       // Default `*`: the token in the subscribe message authorizes, never a cookie.

@@ -14,7 +14,7 @@ import { startEmbeddedS3 } from './embeddedS3';
 import { CorsPolicy } from './cors';
 import { encryptPlainSeeds } from './encryptPlainSeeds';
 import { createLocalServer } from './httpAdapter';
-import { attachPush, watchViewerRevocations, type PushHub } from './pushServer';
+import { attachPush, type PushHub } from './pushServer';
 import type { PushLimits } from '../push/protocol';
 import { localVerifierSource } from './verifierSource';
 import { localWebAssets } from './webAssets';
@@ -82,19 +82,17 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
-  // Spectator-link revocations are announced to the push channel, which ends the subscriptions made with them.
-  const watched = watchViewerRevocations(store);
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
   const creationQuota = options.creationQuota && new CreationQuota(new DynamoCreationCounter(dynamo.client, dynamo.tableName), options.creationQuota, now, tokenMinter.clientKey);
-  const service = new GameService({ store: watched.store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, maxGroup: MAX_GROUP, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
+  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, maxGroup: MAX_GROUP, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = '';
   const exportStore = await startEmbeddedS3({ directory: options.dataDir ? join(options.dataDir, 'exports') : undefined, publicUrl: () => publicUrl });
   const exports = { store: exportStore.store, inlineMaxBytes: options.exportInlineMaxBytes };
   const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets, exports), new CorsPolicy(options.corsOrigins ?? []), exportStore.serveLink);
-  const push = attachPush({ server, service, viewers: store, viewerRevocations: watched, allowedOrigins: options.corsOrigins ?? [], limits: options.pushLimits });
+  const push = attachPush({ server, service, allowedOrigins: options.corsOrigins ?? [], limits: options.pushLimits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

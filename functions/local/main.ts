@@ -10,6 +10,8 @@ import { corsOriginsOf } from './cors';
 import { startLocalService } from './localService';
 import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
 import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
+import type { PushLimits } from '../push/protocol';
+import { connectionsPerClientOf } from './pushServer';
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -17,9 +19,11 @@ const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
 
 let expiry: ExpiryPolicy | undefined;
 let creationQuota: QuotaPolicy | undefined;
+let pushLimits: Partial<PushLimits> | undefined;
 try {
   expiry = expiryPolicyOf(process.env.ARBITER_ABANDONED_GAME_DAYS, 'ARBITER_ABANDONED_GAME_DAYS');
   creationQuota = quotaPolicyOf(process.env.ARBITER_CREATION_QUOTA_PER_HOUR, 'ARBITER_CREATION_QUOTA_PER_HOUR');
+  pushLimits = connectionsPerClientOf(process.env.ARBITER_PUSH_CONNECTIONS_PER_ADDRESS, 'ARBITER_PUSH_CONNECTIONS_PER_ADDRESS');
 } catch (error) {
   console.error(`Arbiter could not start: ${(error as Error).message}`);
   process.exit(1);
@@ -52,7 +56,7 @@ const onStoreLost = (error: Error) => {
   lock.release();
   process.exit(1);
 };
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,

@@ -4,7 +4,8 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameService } from '../application/gameService';
 import type { EventStore } from '../store/eventStore';
-import { commitText, deliveryFor, endedByViewerRevocation, type Identity } from '../push/delivery';
+import { ApplicationError } from '../application/errors';
+import { commitText, revokedText } from '../push/delivery';
 import { originAllowed } from '../push/origin';
 import { encode, MAX_TRANSPORT_BYTES, parseClientMessage, PUSH_LIMITS, PUSH_PATH, pushError, type PushLimits, type ServerMessage, type SubscribeRequest } from '../push/protocol';
 import { openSubscription, pushErrorOf } from '../push/subscribe';
@@ -19,9 +20,9 @@ export interface PushHub {
 export interface PushServerOptions {
   server: Server;
   service: GameService;
-  /** Spectator links are told apart by their records (subscribe.ts). */
-  viewers: Pick<EventStore, 'readViewers'>;
-  /** Told of each spectator link revoked through the service, to end the subscriptions made with it. */
+  /** Not read any more: who may read is GameService.readAccess's answer alone. */
+  viewers?: Pick<EventStore, 'readViewers'>;
+  /** Told of each spectator link revoked through this store: its game's subscriptions are checked again (as on service.onAccessChange). */
   viewerRevocations?: ViewerRevocations;
   /** Origins whose pages may connect besides the server's own (CORS's list; `*` for any). */
   allowedOrigins?: readonly string[];
@@ -31,15 +32,25 @@ export interface PushServerOptions {
 interface Subscription {
   gameId: string;
   connection: Connection;
-  identity: Identity;
+  /** Held in memory only, to ask readAccess again before each delivery; never sent, stored or logged. */
+  token: string | undefined;
+  /** Made with a spectator link: its end is told in those words. */
+  spectator: boolean;
   rulesetId: string;
+  /** The game's version when the subscribe was checked (its `subscribed` message). */
+  version: number;
   after: number;
-  authorizedAt: number;
-  /** False while its catch-up is read: new commits wait in `pending`. */
+  /** False while its catch-up is read: nothing is delivered, new commits wait in `pending`. */
   ready: boolean;
+  /** `subscribed` sent. */
+  announced: boolean;
+  /** Commits (the catch-up, then new ones) waiting for a check of the token before they go out. */
   pending: Commit[];
   /** The highest seq seen while pending was full: the client is sent a gap up to it. */
   overflowTo: number;
+  /** Who may read the game may have changed (a spectator link revoked): check before anything else goes out. */
+  recheck: boolean;
+  draining: boolean;
 }
 
 interface Connection {
@@ -49,6 +60,9 @@ interface Connection {
   queued: number;
   idle?: NodeJS.Timeout;
   lifetime?: NodeJS.Timeout;
+  /** Closes a connection that follows no game: one must subscribe with a working token (or to a public game) soon after connecting. */
+  unsubscribed?: NodeJS.Timeout;
+  client: string;
 }
 
 /**
@@ -58,11 +72,13 @@ interface Connection {
  */
 export function attachPush(options: PushServerOptions): PushHub {
   const limits: PushLimits = { ...PUSH_LIMITS, ...options.limits };
-  const { server, service, viewers } = options;
+  const { server, service } = options;
   const allowed = options.allowedOrigins ?? [];
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_TRANSPORT_BYTES, perMessageDeflate: false, clientTracking: false });
   const connections = new Set<Connection>();
   const byGame = new Map<string, Set<Subscription>>();
+  /** Open connections per client address. */
+  const byClient = new Map<string, number>();
   let closed = false;
 
   const send = (connection: Connection, text: string): boolean => {
@@ -81,51 +97,104 @@ export function attachPush(options: PushServerOptions): PushHub {
   const remove = (subscription: Subscription) => {
     const { connection, gameId } = subscription;
     if (connection.subscriptions.get(gameId) === subscription) connection.subscriptions.delete(gameId);
+    if (connection.subscriptions.size === 0) expectSubscription(connection);
     const set = byGame.get(gameId);
     if (!set) return;
     set.delete(subscription);
     if (set.size === 0) byGame.delete(gameId);
   };
+  const isLive = (subscription: Subscription) => subscription.connection.subscriptions.get(subscription.gameId) === subscription;
 
-  const deliver = (subscription: Subscription, commit: Commit, text: string) => {
-    const delivery = deliveryFor(subscription, commit, text);
-    if (delivery.kind === 'skip') return;
-    if (delivery.kind === 'end') {
-      remove(subscription);
-      send(subscription.connection, delivery.text);
-      return;
-    }
+  const texts = new WeakMap<Commit, Map<string, string>>();
+  const textOf = (rulesetId: string, commit: Commit) => {
+    let byRuleset = texts.get(commit);
+    if (!byRuleset) texts.set(commit, (byRuleset = new Map()));
+    let text = byRuleset.get(rulesetId);
+    if (text === undefined) byRuleset.set(rulesetId, (text = commitText(rulesetId, commit, limits)));
+    return text;
+  };
+
+  const deliver = (subscription: Subscription, commit: Commit) => {
+    if (commit.seq <= subscription.after) return;
     // The local server stores commits one at a time, in order: a hole here would be a bug, told as a gap rather than hidden.
     if (commit.seq > subscription.after + 1) {
       sendMessage(subscription.connection, { type: 'gap', gameId: commit.gameId, after: subscription.after, version: commit.seq - 1 });
     }
     subscription.after = commit.seq;
-    send(subscription.connection, delivery.text);
+    send(subscription.connection, textOf(subscription.rulesetId, commit));
   };
 
-  const unlisten = service.onCommit((commit) => {
-    const subscriptions = byGame.get(commit.gameId);
-    if (!subscriptions) return;
-    const texts = new Map<string, string>();
-    for (const subscription of [...subscriptions]) {
-      if (!subscription.ready) {
-        if (subscription.pending.length < limits.maxPendingCommits) subscription.pending.push(commit);
-        else subscription.overflowTo = Math.max(subscription.overflowTo, commit.seq);
-        continue;
+  /** The token no longer reads the game (or could not be checked): the subscription ends with an error naming the game. */
+  const end = (subscription: Subscription, refusal: unknown) => {
+    remove(subscription);
+    const { gameId } = subscription;
+    if (refusal instanceof ApplicationError && refusal.status === 401) {
+      if (subscription.spectator) sendMessage(subscription.connection, pushError('unauthenticated', 'This spectator link was revoked: it no longer reads this game.', gameId));
+      else send(subscription.connection, revokedText(gameId));
+    } else {
+      sendMessage(subscription.connection, pushErrorOf(refusal, gameId));
+    }
+  };
+
+  /**
+   * Sends what waits, each batch only after a check of the token that began once every commit
+   * in it was stored (GameService.readAccess, as every read asks): a commit stored after a
+   * revocation, or one that waited while the link was revoked, never goes out.
+   */
+  const drain = async (subscription: Subscription) => {
+    if (!subscription.ready || subscription.draining) return;
+    subscription.draining = true;
+    try {
+      while (isLive(subscription) && (!subscription.announced || subscription.recheck || subscription.pending.length > 0)) {
+        const batch = subscription.pending.splice(0).sort((a, b) => a.seq - b.seq);
+        const gapTo = subscription.overflowTo;
+        subscription.recheck = false;
+        let refusal: { error: unknown } | undefined;
+        try {
+          await service.readAccess(subscription.gameId, subscription.token);
+        } catch (error) {
+          refusal = { error };
+        }
+        if (!isLive(subscription)) return;
+        if (refusal) return end(subscription, refusal.error);
+        const { connection, gameId } = subscription;
+        if (!subscription.announced) {
+          subscription.announced = true;
+          clearTimeout(connection.unsubscribed);
+          connection.unsubscribed = undefined;
+          sendMessage(connection, { type: 'subscribed', gameId, version: subscription.version, after: subscription.after });
+        }
+        for (const commit of batch) deliver(subscription, commit);
+        if (gapTo > subscription.after) {
+          sendMessage(connection, { type: 'gap', gameId, after: subscription.after, version: gapTo });
+          subscription.after = gapTo;
+        }
       }
-      let text = texts.get(subscription.rulesetId);
-      if (text === undefined) texts.set(subscription.rulesetId, (text = commitText(subscription.rulesetId, commit, limits)));
-      deliver(subscription, commit, text);
+    } finally {
+      subscription.draining = false;
+    }
+  };
+  const startDrain = (subscription: Subscription) =>
+    void drain(subscription).catch((error) => {
+      if (isLive(subscription)) end(subscription, error);
+    });
+
+  const unlisten = service.onCommit((commit) => {
+    for (const subscription of [...(byGame.get(commit.gameId) ?? [])]) {
+      if (subscription.pending.length < limits.maxPendingCommits) subscription.pending.push(commit);
+      else subscription.overflowTo = Math.max(subscription.overflowTo, commit.seq);
+      startDrain(subscription);
     }
   });
 
-  const unlistenViewers = options.viewerRevocations?.listen((gameId, viewerId) => {
+  const recheck = (gameId: string) => {
     for (const subscription of [...(byGame.get(gameId) ?? [])]) {
-      if (!endedByViewerRevocation(subscription.identity, viewerId)) continue;
-      remove(subscription);
-      sendMessage(subscription.connection, pushError('unauthenticated', 'This spectator link was revoked: it no longer reads this game.', gameId));
+      subscription.recheck = true;
+      startDrain(subscription);
     }
-  });
+  };
+  const unlistenAccess = service.onAccessChange(recheck);
+  const unlistenViewers = options.viewerRevocations?.listen((gameId) => recheck(gameId));
 
   const subscribe = async (connection: Connection, request: SubscribeRequest) => {
     const { gameId } = request;
@@ -139,34 +208,36 @@ export function attachPush(options: PushServerOptions): PushHub {
       return sendMessage(connection, pushError('too_many_subscribers', 'This game has as many live followers as the server takes: follow it with GET /games/{id}/events?wait=… instead.', gameId));
     }
     // Registered before the catch-up is read: a commit stored meanwhile waits in pending, never falls between.
-    const subscription: Subscription = { gameId, connection, identity: 'public', rulesetId: '', after: request.after, authorizedAt: request.after, ready: false, pending: [], overflowTo: 0 };
+    const subscription: Subscription = {
+      gameId,
+      connection,
+      token: request.token,
+      spectator: false,
+      rulesetId: '',
+      version: 0,
+      after: request.after,
+      ready: false,
+      announced: false,
+      pending: [],
+      overflowTo: 0,
+      recheck: false,
+      draining: false,
+    };
     connection.subscriptions.set(gameId, subscription);
     let set = byGame.get(gameId);
     if (!set) byGame.set(gameId, (set = new Set()));
     set.add(subscription);
     let opened;
     try {
-      opened = await openSubscription(service, viewers, request, limits);
+      opened = await openSubscription(service, request, limits);
     } catch (error) {
       remove(subscription);
       return sendMessage(connection, pushErrorOf(error, gameId));
     }
-    if (connection.subscriptions.get(gameId) !== subscription) return; // closed meanwhile
-    Object.assign(subscription, { identity: opened.identity, rulesetId: opened.rulesetId, authorizedAt: opened.version });
-    sendMessage(connection, { type: 'subscribed', gameId, version: opened.version, after: request.after });
-    // Catch-up commits are at most the version the token was just checked at: no revocation among them ends it.
-    for (const commit of opened.commits) deliver(subscription, commit, commitText(opened.rulesetId, commit, limits));
-    const pending = subscription.pending.sort((a, b) => a.seq - b.seq);
-    subscription.pending = [];
-    subscription.ready = true;
-    for (const commit of pending) {
-      if (connection.subscriptions.get(gameId) !== subscription) return;
-      deliver(subscription, commit, commitText(subscription.rulesetId, commit, limits));
-    }
-    if (subscription.overflowTo > subscription.after && connection.subscriptions.get(gameId) === subscription) {
-      sendMessage(connection, { type: 'gap', gameId, after: subscription.after, version: subscription.overflowTo });
-      subscription.after = subscription.overflowTo;
-    }
+    if (!isLive(subscription)) return; // closed meanwhile
+    Object.assign(subscription, { spectator: opened.identity.startsWith('viewer:'), rulesetId: opened.rulesetId, version: opened.version, ready: true });
+    subscription.pending.unshift(...opened.commits);
+    await drain(subscription);
   };
 
   const handle = async (connection: Connection, data: RawData, binary: boolean) => {
@@ -189,10 +260,25 @@ export function attachPush(options: PushServerOptions): PushHub {
     connection.idle.unref();
   };
 
-  const accept = (socket: WebSocket) => {
-    const connection: Connection = { socket, subscriptions: new Map(), chain: Promise.resolve(), queued: 0 };
+  /** Until it follows a game, a connection has `subscribeWithinMs` to subscribe with a working token. */
+  // Refused subscribes do not extend the time: the first deadline holds until one is accepted.
+  function expectSubscription(connection: Connection) {
+    if (connection.unsubscribed) return;
+    connection.unsubscribed = setTimeout(() => {
+      connection.unsubscribed = undefined;
+      if (![...connection.subscriptions.values()].some((s) => s.announced)) {
+        connection.socket.close(1008, 'no subscription: subscribe with a token of a game soon after connecting');
+      }
+    }, limits.subscribeWithinMs);
+    connection.unsubscribed.unref();
+  }
+
+  const accept = (client: string) => (socket: WebSocket) => {
+    const connection: Connection = { socket, subscriptions: new Map(), chain: Promise.resolve(), queued: 0, client };
     connections.add(connection);
+    byClient.set(client, (byClient.get(client) ?? 0) + 1);
     resetIdle(connection);
+    expectSubscription(connection);
     connection.lifetime = setTimeout(() => socket.close(1001, 'connection lifetime reached: reconnect'), limits.maxConnectionMs);
     connection.lifetime.unref();
     // ws reports a frame over maxPayload, or a broken frame, here, then closes (1009, 1002): never thrown.
@@ -213,12 +299,17 @@ export function attachPush(options: PushServerOptions): PushHub {
       clearTimeout(connection.idle);
       clearTimeout(connection.lifetime);
       for (const subscription of [...connection.subscriptions.values()]) remove(subscription);
+      clearTimeout(connection.unsubscribed);
       connections.delete(connection);
+      const left = (byClient.get(client) ?? 1) - 1;
+      if (left > 0) byClient.set(client, left);
+      else byClient.delete(client);
     });
   };
 
   const refuse = (socket: Duplex, status: number, reason: string, message: string) => {
-    const body = JSON.stringify({ error: { code: status === 400 ? 'invalid_request' : status === 403 ? 'forbidden' : 'unavailable', message } });
+    const code = status === 400 ? 'invalid_request' : status === 403 ? 'forbidden' : status === 429 ? 'rate_limited' : 'unavailable';
+    const body = JSON.stringify({ error: { code, message } });
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     // A peer that keeps its side open after the refusal is cut.
     setTimeout(() => socket.destroy(), 1000).unref();
@@ -235,7 +326,11 @@ export function attachPush(options: PushServerOptions): PushHub {
     if (closed) return refuse(socket, 503, 'Service Unavailable', 'Push is closed on this server: follow games with GET /games/{id}/events?wait=….');
     if (!originAllowed(req.headers.origin, req.headers.host, allowed)) return refuse(socket, 403, 'Forbidden', 'Pages of this origin may not connect.');
     if (connections.size >= limits.maxConnections) return refuse(socket, 503, 'Service Unavailable', 'The server holds as many push connections as it takes: poll instead.');
-    wss.handleUpgrade(req, socket, head, accept);
+    const client = clientOf(req);
+    if ((byClient.get(client) ?? 0) >= limits.maxConnectionsPerClient) {
+      return refuse(socket, 429, 'Too Many Requests', `One address holds at most ${limits.maxConnectionsPerClient} push connections: close one, or follow more games on one connection.`);
+    }
+    wss.handleUpgrade(req, socket, head, accept(client));
   };
   server.on('upgrade', onUpgrade);
 
@@ -245,6 +340,7 @@ export function attachPush(options: PushServerOptions): PushHub {
       if (closed) return;
       closed = true;
       unlisten();
+      unlistenAccess();
       unlistenViewers?.();
       const closing = [...connections].map(
         (connection) =>
@@ -261,6 +357,17 @@ export function attachPush(options: PushServerOptions): PushHub {
     },
   };
 }
+
+/** `ARBITER_PUSH_CONNECTIONS_PER_ADDRESS`: push connections one client address may hold on the local server (default 20). */
+export function connectionsPerClientOf(value: string | undefined, source: string): Partial<PushLimits> {
+  if (value === undefined || value.trim() === '') return {};
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new Error(`${source} is a whole number of push connections per client address, from 1 to 100000: got ${JSON.stringify(value.slice(0, 32))}`);
+  return { maxConnectionsPerClient: n };
+}
+
+/** The peer's address, an IPv4 one as such whether or not the server listens on IPv6 too. */
+const clientOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
 export type ViewerRevocationListener = (gameId: string, viewerId: string) => void;
 

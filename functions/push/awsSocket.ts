@@ -1,4 +1,5 @@
 import type { GameService } from '../application/gameService';
+import { sha256Hex } from '../application/tokens';
 import type { EventStore } from '../store/eventStore';
 import { commitText, deliveryFor } from './delivery';
 import type { Gateway, PostOutcome } from './gateway';
@@ -9,7 +10,7 @@ import { expiresAt, removeConnection, type SubscriptionStore } from './subscript
 
 /** The parts of an API Gateway WebSocket event ($connect, $disconnect, $default) this handler reads. */
 export interface SocketEvent {
-  requestContext: { routeKey?: string; connectionId?: string };
+  requestContext: { routeKey?: string; connectionId?: string; identity?: { sourceIp?: string } };
   headers?: Record<string, string | undefined>;
   body?: string | null;
   isBase64Encoded?: boolean;
@@ -17,8 +18,8 @@ export interface SocketEvent {
 
 export interface SocketDeps {
   service: () => Promise<GameService>;
-  /** The game table's spectator links (subscribe.ts tells them apart from a side named "spectator"). */
-  viewers: () => Promise<Pick<EventStore, 'readViewers'>>;
+  /** Not read any more: who may read is GameService.readAccess's answer alone. */
+  viewers?: () => Promise<Pick<EventStore, 'readViewers'>>;
   subscriptions: SubscriptionStore;
   gateway: Gateway;
   allowedOrigins: readonly string[];
@@ -27,6 +28,12 @@ export interface SocketDeps {
   /** Where faults are reported: a route and a reason, never a message's body (it holds a token). */
   report?: (fault: { route: string; reason: string }) => void;
 }
+
+/** The client's address as the connections table keeps it: hashed, never in clear. */
+const clientOf = (event: SocketEvent) => {
+  const ip = event.requestContext?.identity?.sourceIp;
+  return ip ? sha256Hex(ip) : undefined;
+};
 
 const header = (event: SocketEvent, name: string) => {
   for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name) return value;
@@ -50,9 +57,12 @@ export function socketHandler(deps: SocketDeps) {
     if (!connectionId) return { statusCode: 400 };
     try {
       if (route === '$connect') {
-        return originAllowed(header(event, 'origin'), header(event, 'host'), deps.allowedOrigins) ? { statusCode: 200 } : { statusCode: 403 };
+        if (!originAllowed(header(event, 'origin'), header(event, 'host'), deps.allowedOrigins)) return { statusCode: 403 };
+        return await admitClient(event, connectionId);
       }
       if (route === '$disconnect') {
+        const client = clientOf(event);
+        if (client) await deps.subscriptions.removeClientConnection(client, connectionId);
         await removeConnection(deps.subscriptions, connectionId, limits.maxSubscriptionsPerConnection + 1);
         return { statusCode: 200 };
       }
@@ -64,6 +74,20 @@ export function socketHandler(deps: SocketDeps) {
     }
     return { statusCode: 200 };
   };
+
+  /**
+   * At most `maxConnectionsPerClient` connections per address (counted in the connections
+   * table; two connects at the same instant may both pass: a bound, not an exact count).
+   */
+  async function admitClient(event: SocketEvent, connectionId: string): Promise<{ statusCode: number }> {
+    const client = clientOf(event);
+    if (!client) return { statusCode: 200 };
+    if ((await deps.subscriptions.countClientConnections(client, limits.maxConnectionsPerClient, Math.floor(now() / 1000))) >= limits.maxConnectionsPerClient) {
+      return { statusCode: 429 };
+    }
+    await deps.subscriptions.addClientConnection(client, connectionId, expiresAt(now(), limits.maxConnectionMs));
+    return { statusCode: 200 };
+  }
 
   async function onMessage(connectionId: string, event: SocketEvent): Promise<void> {
     const reply = (message: ServerMessage) => deps.gateway.post(connectionId, encode(message));
@@ -96,7 +120,7 @@ export function socketHandler(deps: SocketDeps) {
     const service = await deps.service();
     let opened;
     try {
-      opened = await openSubscription(service, await deps.viewers(), request, limits);
+      opened = await openSubscription(service, request, limits);
     } catch (error) {
       return void (await reply(pushErrorOf(error, gameId)));
     }
@@ -120,7 +144,15 @@ export function socketHandler(deps: SocketDeps) {
     // A commit stored after the catch-up was read but fanned out before this subscription was
     // stored would fall between the two: read once more. It may reach the client twice (the
     // stream function also sends it); clients drop a seq they hold (docs/push.md).
-    const later = await service.events(gameId, request.token, subscriber.after, limits.maxCatchUp);
+    // The read checks the token again, now that the subscription is stored: a revocation the
+    // stream saw before then (and so ended nothing) ends it here; a later one the stream ends.
+    let later;
+    try {
+      later = await service.events(gameId, request.token, subscriber.after, limits.maxCatchUp);
+    } catch (error) {
+      await deps.subscriptions.remove(connectionId, gameId);
+      return void (await reply(pushErrorOf(error, gameId)));
+    }
     for (const commit of later.commits) {
       const delivery = deliveryFor(subscriber, commit, commitText(opened.rulesetId, commit, limits));
       if (delivery.kind === 'skip') continue;

@@ -28,6 +28,10 @@ export interface PushLimits {
   maxQueuedMessages: number;
   /** Connections one local server takes (API Gateway has its own account quota). */
   maxConnections: number;
+  /** Connections one client address holds at once; more are refused (429; on AWS, $connect answers 429). */
+  maxConnectionsPerClient: number;
+  /** A local connection that follows no game this long after connecting (or after its last subscription ended) is closed (1008). */
+  subscribeWithinMs: number;
 }
 
 export const PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
@@ -42,6 +46,8 @@ export const PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
   maxPendingCommits: 256,
   maxQueuedMessages: 16,
   maxConnections: 1000,
+  maxConnectionsPerClient: 20,
+  subscribeWithinMs: 5000,
 });
 
 /** Where the local server takes WebSocket upgrades, on its API port. */

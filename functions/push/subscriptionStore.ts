@@ -27,6 +27,11 @@ export interface SubscriptionStore {
   countForGame(gameId: string, atMost: number, nowSeconds: number): Promise<number>;
   /** The live subscriptions of a game (at most `atMost`). */
   forGame(gameId: string, atMost: number, nowSeconds: number): Promise<StoredSubscription[]>;
+  /** Records an open connection of a client (by the hash of its address), until `expiresAt` (epoch seconds) at the latest. */
+  addClientConnection(client: string, connectionId: string, expiresAt: number): Promise<void>;
+  removeClientConnection(client: string, connectionId: string): Promise<void>;
+  /** How many connections a client holds now, counted up to `atMost`. */
+  countClientConnections(client: string, atMost: number, nowSeconds: number): Promise<number>;
 }
 
 /** Removes every subscription of a connection ($disconnect, or a connection found gone). */
@@ -42,13 +47,15 @@ export const expiresAt = (nowMs: number, maxConnectionMs: number) => Math.ceil((
 
 const gameKey = (gameId: string) => `game#${gameId}`;
 const connectionKey = (connectionId: string) => `conn#${connectionId}`;
+const clientKey = (client: string) => `client#${client}`;
 /** Pages read per query: bounded loops whatever the table holds. */
 const MAX_PAGES = 20;
 
 /**
  * The connections table (infra/push.ts): pk and sk strings, TTL on `expiresAt`.
  * `game#<gameId>` / `<connectionId>`: a subscription, found by the stream function by game;
- * `conn#<connectionId>` / `<gameId>`: its index by connection, for $disconnect.
+ * `conn#<connectionId>` / `<gameId>`: its index by connection, for $disconnect;
+ * `client#<hash of the address>` / `<connectionId>`: a client's open connections, to bound them.
  */
 export class DynamoSubscriptions implements SubscriptionStore {
   constructor(
@@ -106,6 +113,19 @@ export class DynamoSubscriptions implements SubscriptionStore {
       });
     }
     return subscriptions;
+  }
+
+  async addClientConnection(client: string, connectionId: string, expiresAt: number): Promise<void> {
+    const item = { pk: { S: clientKey(client) }, sk: { S: connectionId }, expiresAt: { N: String(expiresAt) } };
+    await this.call(() => this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item })));
+  }
+
+  async removeClientConnection(client: string, connectionId: string): Promise<void> {
+    await this.call(() => this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key: { pk: { S: clientKey(client) }, sk: { S: connectionId } } })));
+  }
+
+  async countClientConnections(client: string, atMost: number, nowSeconds: number): Promise<number> {
+    return (await this.query(clientKey(client), atMost, { projection: 'pk', liveAt: nowSeconds })).length;
   }
 
   /** Throttling and network failures are the store being briefly unavailable (the client is told `unavailable`). */
