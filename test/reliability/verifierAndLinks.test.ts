@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startEmbeddedS3 } from '../../functions/local/embeddedS3';
+import { startLocalService, type LocalOptions, type LocalService } from '../../functions/local/localService';
+import { useNpmStart } from '../support/npmStart';
 import { figure } from './figures';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -127,3 +130,142 @@ describe('the verifier refuses absurd input fast, with bounded memory', () => {
   });
 });
 
+
+/** A local server whose every game export is large enough to be answered with a link. */
+async function linkingServer(options: LocalOptions = {}): Promise<{ local: LocalService; gameId: string; token: string }> {
+  const local = await startLocalService({ exportInlineMaxBytes: 1, ...options });
+  const game = await local.service.createGame({ ruleset: 'dice', title: 'linked export' });
+  const token = game.tokens.players.player1;
+  await local.service.submit(game.gameId, token, { commandId: 'r1', type: 'Roll', payload: { dice: '2d6', purpose: 'first fire' } });
+  return { local, gameId: game.gameId, token };
+}
+
+async function exportLink(local: LocalService, gameId: string, token: string): Promise<string> {
+  const answer = await fetch(`${local.url}/games/${gameId}/export`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+  expect(answer.status).toBe(303);
+  return answer.headers.get('location')!;
+}
+
+/** GET a link's path on the server's own port, with the Host a proxy in front might pass on. */
+function getThrough(local: LocalService, link: string, host: string): Promise<{ status: number; body: string }> {
+  const target = new URL(link);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: local.port, path: `${target.pathname}${target.search}`, headers: { host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const started: LocalService[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const local of started.splice(0)) await local.close();
+});
+
+describe('export links name an address people can reach', () => {
+  it('a server listening on every interface (HOST=0.0.0.0) never hands out a link to 0.0.0.0', async () => {
+    // Tests listen on 127.0.0.1 only: the server is told its address is 0.0.0.0, as a HOST=0.0.0.0 bind reports it.
+    const address = NetServer.prototype.address;
+    vi.spyOn(NetServer.prototype, 'address').mockImplementation(function (this: NetServer) {
+      const real = address.call(this) as AddressInfo;
+      return { ...real, address: '0.0.0.0' };
+    });
+    const { local, gameId, token } = await linkingServer({ host: '127.0.0.1' });
+    vi.restoreAllMocks();
+    started.push(local);
+    const link = await exportLink(local, gameId, token);
+    expect(link).not.toContain('0.0.0.0');
+    expect(link.startsWith(`http://127.0.0.1:${local.port}/exports/games/${gameId}/`)).toBe(true);
+    expect(local.url).toBe(`http://127.0.0.1:${local.port}`);
+    expect((await fetch(link)).status).toBe(200);
+    figure('Export links', 'HOST=0.0.0.0 without ARBITER_PUBLIC_URL: link origin', new URL(link).origin.replace(String(local.port), 'PORT'));
+  });
+
+  it('ARBITER_PUBLIC_URL is the origin of the links, and a link works whatever Host the proxy passes on', async () => {
+    const { local, gameId, token } = await linkingServer({ publicUrl: 'https://arbiter.example.org' });
+    started.push(local);
+    const link = await exportLink(local, gameId, token);
+    expect(link.startsWith(`https://arbiter.example.org/exports/games/${gameId}/`)).toBe(true);
+    for (const host of ['arbiter.example.org', `127.0.0.1:${local.port}`]) {
+      const answer = await getThrough(local, link, host);
+      expect(answer.status, host).toBe(200);
+      expect(JSON.parse(answer.body).gameId).toBe(gameId);
+    }
+    figure('Export links', 'ARBITER_PUBLIC_URL=https://arbiter.example.org: link origin / read through a proxy', `${new URL(link).origin} / 200`);
+  });
+
+  const npmStart = useNpmStart();
+
+  it('npm start refuses to start on an ARBITER_PUBLIC_URL that is not an http(s) origin, and names it in its banner when it is', async () => {
+    const refused: string[] = [];
+    for (const value of ['ftp://arbiter.example.org', 'https://arbiter.example.org/games', 'http://0.0.0.0:8787', 'arbiter.example.org']) {
+      const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'functions/local/main.ts'],
+          { cwd: ROOT, env: { ...process.env, PORT: '0', ARBITER_DATA_DIR: mkdtempSync(join(dir, 'data-')), ARBITER_PUBLIC_URL: value }, timeout: 30_000 },
+          (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: stdout + stderr }),
+        );
+      });
+      expect(result.code, value).toBe(1);
+      expect(result.output, value).toContain('Arbiter could not start: ARBITER_PUBLIC_URL');
+      expect(result.output, value).not.toContain('listening on');
+      refused.push(value);
+    }
+    const server = await npmStart.start(mkdtempSync(join(dir, 'data-')), { ARBITER_PUBLIC_URL: 'https://arbiter.example.org/' });
+    for (let round = 0; round < 100 && !server.output().includes('try: curl'); round++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.output()).toContain('  public URL: https://arbiter.example.org');
+    expect(server.output()).toContain('curl -sO https://arbiter.example.org/verifier.mjs');
+    figure('Export links', 'ARBITER_PUBLIC_URL values refused at start (exit 1)', refused.length);
+  });
+});
+
+describe('the local server removes expired export objects while it runs', () => {
+  const DAY = 86_400_000;
+
+  it('in memory: a link works at 6 days, the object is gone soon after 7, and asking again writes it again', async () => {
+    let offset = 0;
+    const now = () => new Date(Date.now() + offset).toISOString();
+    const { local, gameId, token } = await linkingServer({ now, exportPruneEveryMs: 50 });
+    started.push(local);
+    const link = await exportLink(local, gameId, token);
+    expect((await fetch(link)).status).toBe(200);
+    offset = 6 * DAY;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await fetch(link)).status).toBe(200);
+    offset = 7 * DAY + 60_000;
+    const waited = performance.now();
+    let status = 200;
+    for (let round = 0; round < 100 && status === 200; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await fetch(link)).status;
+    }
+    const removedAfter = Math.round(performance.now() - waited);
+    expect(status).toBe(404);
+    const again = await exportLink(local, gameId, token);
+    expect((await fetch(again)).status).toBe(200);
+    figure('Export retention', 'in memory, swept every 50 ms: kept at 6 days / gone after 7 days within', `200 / ${removedAfter} ms`);
+  });
+
+  it(`in a data directory: s3rver's files of an expired export are removed by the running sweep`, async () => {
+    const directory = mkdtempSync(join(dir, 'exports-'));
+    let offset = 0;
+    const embedded = await startEmbeddedS3({ directory, publicUrl: () => 'http://127.0.0.1:1', now: () => Date.now() + offset, pruneEveryMs: 50 });
+    try {
+      const key = 'games/g-expiring/3-0123456789abcdef.json';
+      await embedded.store.put(key, Buffer.from('{}'), 'application/json; charset=utf-8');
+      const file = join(directory, 'exports', 'games', 'g-expiring', '3-0123456789abcdef.json._S3rver_object');
+      expect(existsSync(file)).toBe(true);
+      offset = 8 * DAY;
+      for (let round = 0; round < 100 && existsSync(file); round++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await embedded.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
