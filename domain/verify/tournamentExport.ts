@@ -81,7 +81,7 @@ export async function examineTournament(
     games.push(result);
     progress(games.length, Math.max(header?.games ?? 0, games.length), result);
   };
-  // A line is examined once the next one is seen: the empty line after the final '\n' is no game.
+  // An empty line waits for the next: the one after the final '\n' is no game.
   let lineNumber = 0;
   let held: string | undefined;
   for await (const text of lines) {
@@ -93,10 +93,10 @@ export async function examineTournament(
       continue;
     }
     if (held !== undefined) examineLine(held, lineNumber - 1);
-    held = text;
+    held = text === '' ? text : undefined;
+    if (held === undefined) examineLine(text, lineNumber);
   }
   if (!header) throw new NotATournamentExport('its first line is not the header of a tournament export');
-  if (held !== undefined && held !== '') examineLine(held, lineNumber);
   if (games.length !== header.games) {
     problems.push(
       unusableInputReport(
