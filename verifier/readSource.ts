@@ -102,7 +102,7 @@ async function* bodyBytes(response: Response, url: URL, limit: number): AsyncGen
   const reader = response.body.getReader();
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: Awaited<ReturnType<typeof reader.read>>;
       try {
         next = await reader.read();
       } catch (error) {
