@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 
-/** Exports larger than this are refused before a byte is read. */
+/** Exports larger than this are refused (a file before a byte is read); --max-bytes or $ARBITER_MAX_BYTES change it. */
 export const MAX_INPUT_BYTES = 50 * 1024 * 1024;
 
 /** Input that cannot be used (exit code 2), said in words. */
@@ -8,7 +8,8 @@ export class UnusableInput extends Error {}
 
 export class MissingFile extends UnusableInput {}
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
 
 export function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
@@ -16,30 +17,65 @@ export function isUrl(source: string): boolean {
 
 /** A local file as text: its size is checked before it is read, and it must be UTF-8. */
 export async function readFileText(path: string, limit = MAX_INPUT_BYTES): Promise<string> {
+  return wholeText(fileBytes(path, limit), JSON.stringify(path));
+}
+
+/** GET a URL as text, with an optional bearer token; the body is cut off at the limit. */
+export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<string> {
+  return wholeText(urlBytes(url, token, limit), url.href);
+}
+
+/** The bytes of a file or a URL, a chunk at a time, refused once they pass the limit. */
+export function sourceBytes(source: string | URL, token: string | undefined, limit = MAX_INPUT_BYTES): AsyncGenerator<Uint8Array> {
+  return source instanceof URL ? urlBytes(source, token, limit) : fileBytes(source, limit);
+}
+
+/** A file's bytes: its size is checked before it is read, and again as it is read (it may grow). */
+export async function* fileBytes(path: string, limit = MAX_INPUT_BYTES): AsyncGenerator<Uint8Array> {
+  const name = JSON.stringify(path);
   let handle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new MissingFile(`there is no file ${JSON.stringify(path)}`);
-    if (code === 'EACCES' || code === 'EPERM') throw new UnusableInput(`${JSON.stringify(path)} cannot be read: permission denied`);
-    throw new UnusableInput(`${JSON.stringify(path)} cannot be opened (${code ?? 'error'})`);
+    if (code === 'ENOENT') throw new MissingFile(`there is no file ${name}`);
+    if (code === 'EACCES' || code === 'EPERM') throw new UnusableInput(`${name} cannot be read: permission denied`);
+    throw new UnusableInput(`${name} cannot be opened (${code ?? 'error'})`);
   }
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new UnusableInput(`${JSON.stringify(path)} is not a file`);
-    if (stat.size > limit) throw new UnusableInput(`${JSON.stringify(path)} is ${megabytes(stat.size)}; files over ${megabytes(limit)} are refused`);
-    return decode(await handle.readFile(), JSON.stringify(path));
-  } catch (error) {
-    if (error instanceof UnusableInput) throw error;
-    throw new UnusableInput(`${JSON.stringify(path)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    let size = 0;
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new UnusableInput(`${name} is not a file`);
+      if (stat.size > limit) throw new UnusableInput(`${name} is ${megabytes(stat.size)}; files over ${megabytes(limit)} are refused`);
+    } catch (error) {
+      throw readError(error, name);
+    }
+    for (;;) {
+      let chunk: Uint8Array;
+      try {
+        const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, null);
+        chunk = buffer.subarray(0, bytesRead);
+      } catch (error) {
+        throw readError(error, name);
+      }
+      if (chunk.byteLength === 0) return;
+      size += chunk.byteLength;
+      if (size > limit) throw new UnusableInput(`${name} is over ${megabytes(limit)}; files over ${megabytes(limit)} are refused`);
+      yield chunk;
+    }
   } finally {
     await handle.close();
   }
 }
 
-/** GET a URL as text, with an optional bearer token; the body is cut off at the limit. */
-export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<string> {
+/**
+ * A URL's body, with an optional bearer token. fetch undoes gzip, deflate and brotli, so
+ * the limit counts the bytes as they come out of it: a small compressed body that would
+ * unpack to gigabytes is cut off at the limit.
+ */
+export async function* urlBytes(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): AsyncGenerator<Uint8Array> {
   let response: Response;
   try {
     response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(60_000) });
@@ -49,34 +85,86 @@ export async function fetchText(url: URL, token: string | undefined, limit = MAX
   }
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
-    await response.body?.cancel();
+    await response.body?.cancel().catch(() => undefined);
     throw new UnusableInput(`${url.href} answers ${megabytes(declared)}; over ${megabytes(limit)} is refused`);
   }
-  const chunks: Uint8Array[] = [];
+  if (!response.ok) {
+    const said = await wholeText(bodyBytes(response, url, Math.min(limit, 64 * 1024)), url.href).catch(() => '');
+    throw new UnusableInput(`${url.href} answers HTTP ${response.status}: ${said.slice(0, 300)}`);
+  }
+  yield* bodyBytes(response, url, limit);
+}
+
+async function* bodyBytes(response: Response, url: URL, limit: number): AsyncGenerator<Uint8Array> {
+  if (!response.body) return;
   let size = 0;
-  if (response.body) {
-    for await (const chunk of response.body) {
-      size += chunk.byteLength;
-      if (size > limit) {
-        await response.body.cancel().catch(() => undefined);
-        throw new UnusableInput(`${url.href} answers more than ${megabytes(limit)}, which is refused`);
-      }
-      chunks.push(chunk);
-    }
-  }
-  const text = decode(Buffer.concat(chunks), url.href);
-  if (!response.ok) throw new UnusableInput(`${url.href} answers HTTP ${response.status}: ${text.slice(0, 300)}`);
-  return text;
-}
-
-function decode(bytes: Uint8Array, name: string): string {
+  let complete = false;
+  const reader = response.body.getReader();
   try {
-    return UTF8.decode(bytes);
-  } catch {
-    throw new UnusableInput(`${name} is not UTF-8 text`);
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+        throw new UnusableInput(`${url.href} broke off its answer${cause ? ` (${cause})` : ''}`);
+      }
+      if (next.done) {
+        complete = true;
+        return;
+      }
+      size += next.value.byteLength;
+      if (size > limit) throw new UnusableInput(`${url.href} answers more than ${megabytes(limit)} (counted unpacked), which is refused`);
+      yield next.value;
+    }
+  } finally {
+    if (!complete) await reader.cancel().catch(() => undefined);
   }
 }
 
-function megabytes(bytes: number): string {
+/**
+ * The lines of a text, decoded from UTF-8 one at a time, without their '\n': only one
+ * line is held. A '\n' byte never occurs inside a multi-byte UTF-8 character, so cutting
+ * at it first decodes exactly as the whole text would.
+ */
+export async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, name: string): AsyncGenerator<string> {
+  const firstLine = new TextDecoder('utf-8', { fatal: true });
+  const laterLines = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let pending: Uint8Array[] = [];
+  let first = true;
+  const decode = (parts: Uint8Array[]) => {
+    const decoder = first ? firstLine : laterLines;
+    first = false;
+    try {
+      return decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    } catch {
+      throw new UnusableInput(`${name} is not UTF-8 text`);
+    }
+  };
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      pending.push(chunk.subarray(start, end));
+      yield decode(pending);
+      pending = [];
+      start = end + 1;
+    }
+    if (start < chunk.byteLength) pending.push(chunk.subarray(start));
+  }
+  yield decode(pending);
+}
+
+async function wholeText(chunks: AsyncIterable<Uint8Array>, name: string): Promise<string> {
+  const lines: string[] = [];
+  for await (const line of utf8Lines(chunks, name)) lines.push(line);
+  return lines.join('\n');
+}
+
+function readError(error: unknown, name: string): UnusableInput {
+  if (error instanceof UnusableInput) return error;
+  return new UnusableInput(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+}
+
+export function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
 }

@@ -1,10 +1,10 @@
 export const USAGE = `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
 
 usage:
-  arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN]
+  arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
   arbiter trust add FINGERPRINT|URL
   arbiter trust list
-  arbiter export URL --token TOKEN [-o FILE]
+  arbiter export URL --token TOKEN [-o FILE] [--max-bytes N]
   arbiter --help
 The standalone file runs the same way: node arbiter-verify.mjs FILE --trust FINGERPRINT
 
@@ -15,6 +15,8 @@ given with --trust, listed in --trust-file (a JSON array of fingerprints, or a /
 document saved earlier), or added with "arbiter trust add", and keys those hand over
 to through the export's key log. Keys inside the file are never trusted by themselves.
 A URL (of a game or its export) is fetched first, with --token or $ARBITER_TOKEN.
+Input over 50 MB (a compressed answer counted unpacked) is refused; --max-bytes N (or
+$ARBITER_MAX_BYTES), in bytes or with K, M or G (200M), changes that.
 
 A tournament's export (GET /tournaments/{id}/export, one game per line) is verified
 game by game, with a progress bar on a terminal, then a table with a line per game;

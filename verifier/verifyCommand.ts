@@ -4,8 +4,9 @@ import { shown } from '../domain/verify/shown';
 import { examineExport } from '../domain/verify/verifyExport';
 import { describeExamination } from './describeExamination';
 import type { Io } from './io';
-import { exportText, parseExport } from './loadExport';
-import { isTournamentExport, NotATournamentExport } from '../domain/verify/tournamentExport';
+import { openExport } from './loadExport';
+import { NotATournamentExport } from '../domain/verify/tournamentExport';
+import { inputLimit } from './inputLimit';
 import { verifyTournament } from './verifyTournament';
 import { lastValue, parseArguments, UsageError } from './parseArguments';
 import { printableJson } from './printable';
@@ -14,9 +15,9 @@ import { fingerprintsOfTrustDocument, readTrustDocument } from './trustedFingerp
 import { readTrustStore } from './trustStore';
 import { USAGE } from './usage';
 
-const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--help': 'boolean' } as const;
+const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
 
-/** `arbiter verify FILE|URL (a game's export, or a tournament's) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T]` (trust.md §5). */
+/** `arbiter verify FILE|URL (a game's export, or a tournament's) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
 export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
   const json = args.includes('--json');
   const unusable = (reason: string) => {
@@ -33,10 +34,11 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export, file or URL' : 'which export? give a file or a URL');
     const [source] = parsed.positionals;
     const trusted = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
-    const text = await exportText(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
+    const limit = inputLimit(lastValue(parsed, '--max-bytes'), io.env);
+    const opened = await openExport(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN, limit);
     const allowUnsealed = parsed.booleans.has('--allow-unsealed');
-    if (isTournamentExport(text)) return verifyTournament(text, { trusted, allowUnsealed, json }, io);
-    const bundle = parseExport(text, source);
+    if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, allowUnsealed, json }, io);
+    const { bundle } = opened;
     const examination = examineExport(bundle, { trusted, allowUnsealed });
     const { report } = examination;
     if (report.exitCode === EXIT.unusable) {

@@ -11,8 +11,8 @@ const BAR_WIDTH = 24;
  * be, a progress bar on a terminal (one plain line per game otherwise, on stderr), then a
  * table with a line per game and the totals. With --json: one report per game, a line each.
  */
-export function verifyTournament(text: string, options: VerifyOptions & { json: boolean }, io: Io): ExitCode {
-  const examination = examineTournament(text, options, (done, total, result) => {
+export async function verifyTournament(lines: string | AsyncIterable<string>, options: VerifyOptions & { json: boolean }, io: Io): Promise<ExitCode> {
+  const examination = await examineTournament(lines, options, (done, total, result) => {
     if (io.progress) io.progress(`${bar(done, total)} ${done}/${total} games verified`);
     else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${verdict(result)}`);
   });

@@ -5,16 +5,38 @@ import { StrictJsonError } from './strictJsonError';
 export const MAX_JSON_DEPTH = 256;
 
 /**
+ * How much one text may hold. An export of real games spends about 60 bytes per array or
+ * object and 20 per value, so a 50 MB export holds some 900,000 and 2.6 million: these
+ * leave room for that, and refuse a text of `{}` or `0` repeated, which would cost
+ * gigabytes and minutes to build, before it does.
+ */
+export const MAX_JSON_CONTAINERS = 2_000_000;
+export const MAX_JSON_VALUES = 8_000_000;
+
+export interface JsonLimits {
+  maxDepth: number;
+  /** Arrays and objects, all together. */
+  maxContainers: number;
+  /** Values of every kind, arrays and objects included. */
+  maxValues: number;
+}
+
+export const JSON_LIMITS: JsonLimits = { maxDepth: MAX_JSON_DEPTH, maxContainers: MAX_JSON_CONTAINERS, maxValues: MAX_JSON_VALUES };
+
+/**
  * RFC 8259 JSON, read strictly, for files nobody vouches for:
  * - a key twice in one object is refused (readers disagree on which one counts);
  * - a lone surrogate, escaped or raw, is refused (it has no UTF-8 form to hash);
  * - nesting deeper than `maxDepth` is refused, and the reader never recurses,
  *   so no text can overflow the stack;
+ * - more arrays and objects, or values, than the limits allow are refused as they are
+ *   read, so an absurd text costs little memory or time;
  * - objects have no prototype: a key `__proto__` is an ordinary member.
  * Errors are StrictJsonError, with the position of the problem.
  */
-export function parseStrictJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  return new StrictJsonReader(text, maxDepth).read();
+export function parseStrictJson(text: string, limits: number | Partial<JsonLimits> = {}): unknown {
+  const given = typeof limits === 'number' ? { maxDepth: limits } : limits;
+  return new StrictJsonReader(text, { ...JSON_LIMITS, ...given }).read();
 }
 
 type Frame = { kind: 'array'; value: unknown[] } | { kind: 'object'; value: Record<string, unknown>; key: string };
@@ -34,10 +56,12 @@ const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/',
 class StrictJsonReader {
   private pos = 0;
   private readonly stack: Frame[] = [];
+  private containers = 0;
+  private values = 0;
 
   constructor(
     private readonly text: string,
-    private readonly maxDepth: number,
+    private readonly limits: JsonLimits,
   ) {}
 
   read(): unknown {
@@ -48,7 +72,9 @@ class StrictJsonReader {
       const c = text.charCodeAt(this.pos);
       if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         const frame: Frame = c === OPEN_BRACE ? { kind: 'object', value: Object.create(null), key: '' } : { kind: 'array', value: [] };
-        if (this.stack.length >= this.maxDepth) throw this.error(`arrays and objects nested deeper than ${this.maxDepth} levels`, []);
+        if (this.stack.length >= this.limits.maxDepth) throw this.error(`arrays and objects nested deeper than ${this.limits.maxDepth} levels`, []);
+        this.containers += 1;
+        if (this.containers > this.limits.maxContainers) throw this.error(`more than ${this.limits.maxContainers} arrays and objects`, []);
         this.stack.push(frame);
         this.pos += 1;
         this.skipWhitespace();
@@ -64,6 +90,8 @@ class StrictJsonReader {
       }
       // A value is complete: hand it to its container, and close every container that ends here.
       for (;;) {
+        this.values += 1;
+        if (this.values > this.limits.maxValues) throw this.error(`more than ${this.limits.maxValues} values`, []);
         const frame = this.stack.at(-1);
         if (!frame) {
           this.skipWhitespace();

@@ -22,13 +22,12 @@ export type TournamentExportHeader = z.infer<typeof TournamentExportHeader>;
 /** Is this text a tournament export rather than one game's? Judged by its first line alone. */
 export function isTournamentExport(text: string): boolean {
   const end = text.indexOf('\n');
-  const first = end === -1 ? text : text.slice(0, end);
-  try {
-    const value = JSON.parse(first) as { format?: unknown };
-    return typeof value === 'object' && value !== null && value.format === TOURNAMENT_EXPORT_FORMAT;
-  } catch {
-    return false;
-  }
+  return isTournamentHeader(safeParse(end === -1 ? text : text.slice(0, end)));
+}
+
+/** Is this value (a parsed first line) the header of a tournament export? */
+export function isTournamentHeader(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === TOURNAMENT_EXPORT_FORMAT;
 }
 
 export interface TournamentGameResult {
@@ -52,19 +51,19 @@ export class NotATournamentExport extends Error {}
  * Verifies every game of a tournament export, one line at a time, calling `progress`
  * after each. The exit code is the worst of the games' and the file's: a failed check (1)
  * before unusable input (2) before inconclusive (3) before OK (0). Pure: no network.
+ * The lines may come as they are read: only one is held at a time.
  */
-export function examineTournament(text: string, options: VerifyOptions, progress: (done: number, total: number, result: TournamentGameResult) => void = () => undefined): TournamentExamination {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const parsedHeader = TournamentExportHeader.safeParse(safeParse(lines[0] ?? ''));
-  if (!parsedHeader.success) throw new NotATournamentExport('its first line is not the header of a tournament export');
-  const header = parsedHeader.data;
-  const gameLines = lines.slice(1);
+export async function examineTournament(
+  input: string | Iterable<string> | AsyncIterable<string>,
+  options: VerifyOptions,
+  progress: (done: number, total: number, result: TournamentGameResult) => void = () => undefined,
+): Promise<TournamentExamination> {
+  const lines = typeof input === 'string' ? input.split('\n') : input;
+  let header: TournamentExportHeader | undefined;
   const games: TournamentGameResult[] = [];
   const problems: VerifierReport[] = [];
   const seen = new Set<string>();
-  for (const [index, text] of gameLines.entries()) {
-    const line = index + 2;
+  const examineLine = (text: string, line: number) => {
     let examination: ExportExamination;
     try {
       examination = examineExport(parseStrictJson(text), options);
@@ -80,14 +79,30 @@ export function examineTournament(text: string, options: VerifyOptions, progress
     if (gameId !== null) seen.add(gameId);
     const result = { line, examination };
     games.push(result);
-    progress(games.length, Math.max(header.games, gameLines.length), result);
+    progress(games.length, Math.max(header?.games ?? 0, games.length), result);
+  };
+  // An empty line waits for the next: the one after the final '\n' is no game.
+  let lineNumber = 0;
+  let held: string | undefined;
+  for await (const text of lines) {
+    lineNumber += 1;
+    if (lineNumber === 1) {
+      const parsedHeader = TournamentExportHeader.safeParse(safeParse(text));
+      if (!parsedHeader.success) throw new NotATournamentExport('its first line is not the header of a tournament export');
+      header = parsedHeader.data;
+      continue;
+    }
+    if (held !== undefined) examineLine(held, lineNumber - 1);
+    held = text === '' ? text : undefined;
+    if (held === undefined) examineLine(text, lineNumber);
   }
-  if (gameLines.length !== header.games) {
+  if (!header) throw new NotATournamentExport('its first line is not the header of a tournament export');
+  if (games.length !== header.games) {
     problems.push(
       unusableInputReport(
-        gameLines.length < header.games
-          ? `the header announces ${header.games} games but the file holds ${gameLines.length}: it was cut short`
-          : `the header announces ${header.games} games but the file holds ${gameLines.length}`,
+        games.length < header.games
+          ? `the header announces ${header.games} games but the file holds ${games.length}: it was cut short`
+          : `the header announces ${header.games} games but the file holds ${games.length}`,
       ),
     );
   }

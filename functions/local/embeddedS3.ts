@@ -35,8 +35,29 @@ export interface EmbeddedS3 {
   store: S3BlobStore;
   /** Answers GET <API URL>/exports/<key>?<signature>: what S3 checks, then the object from s3rver. */
   serveLink(request: LinkRequest): Promise<LinkAnswer>;
+  /** Removes the exports written more than EXPORT_RETENTION_DAYS ago; runs every `pruneEveryMs` too. Gives how many files or objects went. */
+  pruneExpired(): number;
   close(): Promise<void>;
 }
+
+export interface EmbeddedS3Options {
+  /** Where the objects live (the data directory's `exports/`); omitted: in memory. */
+  directory?: string;
+  /** The origin of the links. */
+  publicUrl: () => string;
+  /**
+   * The origin was set by ARBITER_PUBLIC_URL (a proxy may stand in front): a link is checked
+   * against it, whatever Host the proxy passes on. Otherwise against the Host it was asked on.
+   */
+  fixedPublicUrl?: boolean;
+  /** Milliseconds since the epoch; tests move it. */
+  now?: () => number;
+  /** How often expired exports are removed while the server runs. */
+  pruneEveryMs?: number;
+}
+
+/** How often the running local server removes expired exports, as the bucket's lifecycle rule does on AWS. */
+export const EXPORT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 interface S3rverApp {
   store: unknown;
@@ -54,12 +75,28 @@ interface S3rverApp {
  * signs and checks them (s3rver itself does not check Signature Version 4), so `npm start`
  * takes the path that AWS takes. s3rver itself starts with the first request that needs it.
  */
-export async function startEmbeddedS3(options: { directory?: string; publicUrl: () => string }): Promise<EmbeddedS3> {
-  if (options.directory) {
-    mkdirSync(options.directory, { recursive: true, mode: 0o700 });
-    sealDataDir(options.directory);
-    pruneExports(join(options.directory, LOCAL_EXPORT_BUCKET), Date.now() - EXPORT_RETENTION_DAYS * 86_400_000);
+export async function startEmbeddedS3(options: EmbeddedS3Options): Promise<EmbeddedS3> {
+  const now = options.now ?? Date.now;
+  const directory = options.directory;
+  let memoryStore: MemoryS3Store | undefined;
+  const pruneExpired = () => {
+    const before = now() - EXPORT_RETENTION_DAYS * 86_400_000;
+    if (directory) return pruneExports(join(directory, LOCAL_EXPORT_BUCKET), before);
+    return memoryStore?.removeWrittenBefore(before) ?? 0;
+  };
+  if (directory) {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    sealDataDir(directory);
+    pruneExpired();
   }
+  const pruning = setInterval(() => {
+    try {
+      pruneExpired();
+    } catch {
+      // A folder that cannot be read now is tried again at the next round.
+    }
+  }, options.pruneEveryMs ?? EXPORT_PRUNE_INTERVAL_MS);
+  pruning.unref();
   // s3rver (Koa, winston, …) is loaded when the first large export needs it, not at every start.
   let booted: Promise<{ app: S3rverApp; listener: RequestListener }> | undefined;
   const boot = () =>
@@ -72,7 +109,7 @@ export async function startEmbeddedS3(options: { directory?: string; publicUrl: 
         directory: options.directory ?? '/nonexistent',
         configureBuckets: [{ name: LOCAL_EXPORT_BUCKET, configs: [] }],
       });
-      app.store = app.context.store = options.directory ? durableFilesystemStore(options.directory) : new MemoryS3Store();
+      app.store = app.context.store = directory ? durableFilesystemStore(directory) : (memoryStore = new MemoryS3Store(now));
       await app.configureBuckets();
       return { app, listener: app.callback() };
     })().catch((error: unknown) => {
@@ -94,7 +131,8 @@ export async function startEmbeddedS3(options: { directory?: string; publicUrl: 
       if (request.method !== 'GET') return { ...refusal(405, 'method_not_allowed', 'An export link is read with GET.'), headers: { ...JSON_HEADERS, allow: 'GET' } };
       let url: URL;
       try {
-        url = new URL(`http://${request.host ?? ''}${request.path}${request.query ? `?${request.query}` : ''}`);
+        const origin = options.fixedPublicUrl ? options.publicUrl() : `http://${request.host ?? ''}`;
+        url = new URL(`${origin}${request.path}${request.query ? `?${request.query}` : ''}`);
       } catch {
         return refusal(403, 'forbidden', 'This export link is not valid: ask for the export again.');
       }
@@ -116,8 +154,10 @@ export async function startEmbeddedS3(options: { directory?: string; publicUrl: 
         body: Buffer.from(answer.body),
       };
     },
+    pruneExpired,
     close: async () => {
       closed = true;
+      clearInterval(pruning);
       const running = await booted?.catch(() => undefined);
       running?.app.logger?.close();
     },
@@ -212,6 +252,22 @@ class MemoryS3Store {
   private readonly ALLOWED: string[] = (this.models('s3rver/lib/models/object') as { ALLOWED_METADATA: string[] }).ALLOWED_METADATA;
   private readonly buckets = new Map<string, { created: Date; objects: Map<string, StoredObject> }>();
 
+  constructor(private readonly now: () => number) {}
+
+  /** The lifecycle rule: objects written before `before` (ms) are removed. */
+  removeWrittenBefore(before: number): number {
+    let removed = 0;
+    for (const bucket of this.buckets.values()) {
+      for (const [key, object] of bucket.objects) {
+        if (object.modified.getTime() < before) {
+          bucket.objects.delete(key);
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
   async listBuckets() {
     return [...this.buckets].map(([name, b]) => new this.S3Bucket(name, b.created));
   }
@@ -222,7 +278,7 @@ class MemoryS3Store {
   }
 
   async putBucket(name: string) {
-    if (!this.buckets.has(name)) this.buckets.set(name, { created: new Date(), objects: new Map() });
+    if (!this.buckets.has(name)) this.buckets.set(name, { created: new Date(this.now()), objects: new Map() });
     return this.getBucket(name);
   }
 
@@ -256,7 +312,7 @@ class MemoryS3Store {
     for (const [name, value] of Object.entries(object.metadata)) {
       if (this.ALLOWED.includes(name) || name.startsWith('x-amz-meta-')) metadata[name] = value;
     }
-    bucket.objects.set(object.key, { content, metadata, md5, modified: new Date() });
+    bucket.objects.set(object.key, { content, metadata, md5, modified: new Date(this.now()) });
     return { size: content.length, md5 };
   }
 

@@ -28,10 +28,14 @@ import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { LocalSweeper } from './localSweeper';
+import { reachableUrl } from './publicUrl';
 import { randomBytes } from 'node:crypto';
 
 export interface LocalService {
+  /** Where this process answers on this machine (loopback when it listens on every interface). */
   url: string;
+  /** The origin in the links it hands out: ARBITER_PUBLIC_URL, else `url`. */
+  publicUrl: string;
   port: number;
   service: GameService;
   store: EventStore;
@@ -49,6 +53,8 @@ export interface LocalOptions {
   keyRing?: KeyRing;
   port?: number;
   host?: string;
+  /** The origin people reach the server at, for the links it hands out (ARBITER_PUBLIC_URL, checked by publicUrlOf); default: `url`. */
+  publicUrl?: string;
   observer?: Observer;
   /** Origins whose web pages may call the API (CORS); `*` for any. None by default. */
   corsOrigins?: readonly string[];
@@ -62,8 +68,10 @@ export interface LocalOptions {
   expiry?: ExpiryPolicy;
   /** Creations per hour per address (ARBITER_CREATION_QUOTA_PER_HOUR); none: unbounded. */
   creationQuota?: QuotaPolicy;
-  /** The service's clock, where a test needs to move it. */
+  /** The service's clock, where a test needs to move it; the export store ages its objects by it too. */
   now?: () => string;
+  /** How often expired exports are removed while the server runs (hourly); shorter in tests. */
+  exportPruneEveryMs?: number;
   /** Told when the embedded store's thread ends while the server runs (an error in the store); commands answer 503 from then on. */
   onStoreLost?: (error: Error) => void;
 }
@@ -88,8 +96,14 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, maxGroup: MAX_GROUP, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
-  let publicUrl = '';
-  const exportStore = await startEmbeddedS3({ directory: options.dataDir ? join(options.dataDir, 'exports') : undefined, publicUrl: () => publicUrl });
+  let publicUrl = options.publicUrl ?? '';
+  const exportStore = await startEmbeddedS3({
+    directory: options.dataDir ? join(options.dataDir, 'exports') : undefined,
+    publicUrl: () => publicUrl,
+    fixedPublicUrl: options.publicUrl !== undefined,
+    now: () => Date.parse(now()),
+    pruneEveryMs: options.exportPruneEveryMs,
+  });
   const exports = { store: exportStore.store, inlineMaxBytes: options.exportInlineMaxBytes };
   const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets, exports), new CorsPolicy(options.corsOrigins ?? []), exportStore.serveLink);
   const push = attachPush({ server, service, allowedOrigins: options.corsOrigins ?? [], limits: options.pushLimits });
@@ -98,10 +112,11 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  publicUrl = `http://${host}:${port}`;
+  const url = reachableUrl(address, port);
+  publicUrl = options.publicUrl ?? url;
   return {
-    url: `http://${host}:${port}`,
+    url,
+    publicUrl,
     port,
     service,
     store,

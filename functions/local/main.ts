@@ -12,6 +12,7 @@ import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
 import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
 import type { PushLimits } from '../push/protocol';
 import { connectionsPerClientOf } from './pushServer';
+import { isWildcardHost, publicUrlOf } from './publicUrl';
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -20,7 +21,9 @@ const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
 let expiry: ExpiryPolicy | undefined;
 let creationQuota: QuotaPolicy | undefined;
 let pushLimits: Partial<PushLimits> | undefined;
+let publicUrl: string | undefined;
 try {
+  publicUrl = publicUrlOf(process.env.ARBITER_PUBLIC_URL);
   expiry = expiryPolicyOf(process.env.ARBITER_ABANDONED_GAME_DAYS, 'ARBITER_ABANDONED_GAME_DAYS');
   creationQuota = quotaPolicyOf(process.env.ARBITER_CREATION_QUOTA_PER_HOUR, 'ARBITER_CREATION_QUOTA_PER_HOUR');
   pushLimits = connectionsPerClientOf(process.env.ARBITER_PUSH_CONNECTIONS_PER_ADDRESS, 'ARBITER_PUSH_CONNECTIONS_PER_ADDRESS');
@@ -56,7 +59,7 @@ const onStoreLost = (error: Error) => {
   lock.release();
   process.exit(1);
 };
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
     EACCES: `port ${port} needs privileges: choose PORT above 1023`,
@@ -66,19 +69,21 @@ const local = await startLocalService({ dataDir, keyRing: ring, port, host, cors
   process.exit(1);
 });
 started = local;
-console.log(`Arbiter listening on ${local.url}`);
+console.log(`Arbiter listening on ${local.url}${isWildcardHost(host) ? ` (and every other address of this machine: HOST=${host})` : ''}`);
+if (local.publicUrl !== local.url) console.log(`  public URL: ${local.publicUrl} (ARBITER_PUBLIC_URL: the origin in the links it hands out)`);
+else if (isWildcardHost(host)) console.log('  links to large exports name 127.0.0.1: set ARBITER_PUBLIC_URL to the address other machines use (README, docs/exports.md)');
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
 console.log(`  signing key fingerprint: ${local.service.signer.fingerprint}`);
 for (const retired of local.service.signer.keysDocument().keys.filter((k) => k.status === 'retired')) {
   console.log(`  retired key fingerprint: ${retired.fingerprint} (signed games before a rotation; pins of it still work)`);
 }
 console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
-console.log(`  verifier: curl -sO ${local.url}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
-console.log(`  web app: ${local.url}/ (create a game, follow it live, verify an export)`);
-console.log(`  push: ${local.url.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
+console.log(`  verifier: curl -sO ${local.publicUrl}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
+console.log(`  web app: ${local.publicUrl}/ (create a game, follow it live, verify an export)`);
+console.log(`  push: ${local.publicUrl.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
 if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);
 if (creationQuota) console.log(`  creation quota: ${creationQuota.perHour} games or tournaments per address per hour`);
-console.log(`  try: curl -s ${local.url}/rulesets`);
+console.log(`  try: curl -s ${local.publicUrl}/rulesets`);
 
 if (stopping) {
   stopping = false;

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../domain/canonicalJson';
-import { MAX_JSON_DEPTH, parseStrictJson } from '../../../domain/json/parseStrictJson';
+import { MAX_JSON_DEPTH, parseStrictJson, type JsonLimits } from '../../../domain/json/parseStrictJson';
 import { StrictJsonError } from '../../../domain/json/strictJsonError';
 
-function refusal(text: string, maxDepth?: number): StrictJsonError {
+function refusal(text: string, limits?: number | Partial<JsonLimits>): StrictJsonError {
   try {
-    parseStrictJson(text, maxDepth);
+    parseStrictJson(text, limits);
   } catch (error) {
     expect(error).toBeInstanceOf(StrictJsonError);
     return error as StrictJsonError;
@@ -72,6 +72,13 @@ describe('parseStrictJson: refuses what readers could disagree on', () => {
     expect(refusal('{"a":'.repeat(100_000)).message).toMatch(/nested deeper than 256 levels/);
     // A reader that recursed would overflow the stack here; with no limit this one just reads it.
     expect(() => parseStrictJson(deep(100_000), Infinity)).not.toThrow();
+  });
+
+  it('refuses more arrays and objects, or more values, than its limits, as it reads them', () => {
+    expect(parseStrictJson('[{},[],{"a":[]}]', { maxContainers: 5 })).toEqual([{}, [], { a: [] }]);
+    expect(refusal('[{},[],{"a":[]},{}]', { maxContainers: 5 }).message).toBe('more than 5 arrays and objects at line 1, column 17');
+    expect(parseStrictJson('[1,"two",null]', { maxValues: 4 })).toEqual([1, 'two', null]);
+    expect(refusal('[1,"two",null,true]', { maxValues: 4 }).message).toBe('more than 4 values at line 1, column 20');
   });
 });
 
