@@ -3,15 +3,28 @@ import type { ExportBundle } from '../../domain/verify/exportBundle';
 import { VerifierReportSchema } from '../../domain/verify/verifierReport';
 import { copyOf, diceMoves, exportOf, forged, newKey, playGame } from '../domain/verify/signedExports';
 import { cli, tempDir, writeJson } from './cliHarness';
+import { buildTournamentHead } from '../../domain/trust/tournamentHead';
+import { publishedKey } from '../../domain/trust/publishedKey';
 
 const a = newKey('key-a');
 const mallory = newKey('key-m');
 const dir = tempDir();
 
-const game = (gameId: string, rolls = 3, sealed = true) => exportOf(playGame({ gameId, moves: diceMoves(rolls, sealed), keyFor: () => a }), { keys: [a] });
-const header = (games: number) => ({ format: 'arbiter-tournament-export/1', tournamentId: 't-club', name: 'Club round 1', exportedAt: '2026-11-23T09:00:00.000Z', games });
+const game = (gameId: string, rolls = 3, sealed = true, tournamentId = 't-club') => exportOf(playGame({ gameId, tournamentId, moves: diceMoves(rolls, sealed), keyFor: () => a }), { keys: [a] });
+/** A header whose signed tournament head lists `listed` (by default the games of the file). */
+const tournamentHeader = (listed: ExportBundle[], games = listed.length, signer = a) => ({
+  format: 'arbiter-tournament-export/1',
+  tournamentId: 't-club',
+  name: 'Club round 1',
+  exportedAt: '2026-11-23T09:00:00.000Z',
+  games,
+  tournamentHead: buildTournamentHead({ tournamentId: 't-club', games: listed.map((b) => ({ gameId: b.gameId, head: b.head!.hash })), at: '2026-11-23T09:00:00.000Z', kid: signer.jwk.kid }, signer.sign),
+  keys: { keys: [publishedKey(signer.jwk, 'current')] },
+  keyLog: [],
+});
+const header = (games: number) => tournamentHeader([game('g-one')], games);
 const ndjson = (lines: unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-const tournamentFile = (name: string, bundles: ExportBundle[], announced = bundles.length) => writeJson(dir, name, ndjson([header(announced), ...bundles]));
+const tournamentFile = (name: string, bundles: ExportBundle[], announced = bundles.length) => writeJson(dir, name, ndjson([tournamentHeader(bundles, announced), ...bundles]));
 
 describe('arbiter verify on a tournament export (NDJSON: a header line, then one game per line)', () => {
   it('verifies every game, prints a line per game on stderr when it is not a terminal, and a table with totals', async () => {
