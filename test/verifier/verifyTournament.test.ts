@@ -106,3 +106,56 @@ describe('arbiter verify on a tournament export (NDJSON: a header line, then one
     expect(run.lines[0]).toBe('tournament t-club (Round 1\\u000aOK: every game verified): 1 games, exported 2026-11-23T09:00:00.000Z');
   });
 });
+
+describe('arbiter verify and the tournament head (trust.md §7)', () => {
+  const one = game('g-one');
+  const two = game('g-two');
+  const three = game('g-three');
+  const listed = [one, two, three];
+
+  it('fails a game the head does not list, a listed game the file lacks, and a game of another tournament, naming each', async () => {
+    const stranger = game('g-stranger', 3, true, 't-other');
+    const run = await cli(['verify', writeJson(dir, 'swapped.ndjson', ndjson([tournamentHeader(listed, 3), one, stranger, three])), '--trust', a.fingerprint]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('game g-stranger was created in tournament t-other, not t-club');
+    expect(run.stdout).toContain('FILE: game g-two is listed by the tournament head but missing from the file');
+    const json = await cli(['verify', writeJson(dir, 'swapped.ndjson', ndjson([tournamentHeader(listed, 3), one, stranger, three])), '--trust', a.fingerprint, '--json']);
+    const reports = json.lines.map((line) => VerifierReportSchema.parse(JSON.parse(line)));
+    expect(reports[1].failures.map((f) => f.reason)).toEqual(['game g-stranger was created in tournament t-other, not t-club', 'game g-stranger is not one of the games the tournament head lists']);
+    expect(reports.at(-1)).toMatchObject({ exitCode: 1, failures: [{ check: 'tournament', reason: 'game g-two is listed by the tournament head but missing from the file' }] });
+  });
+
+  it('fails a head signed by a key none of the trusted fingerprints reaches, and a head that was changed after signing', async () => {
+    const forgedHead = await cli(['verify', writeJson(dir, 'mallory.ndjson', ndjson([tournamentHeader(listed, 3, mallory), ...listed])), '--trust', a.fingerprint]);
+    expect(forgedHead.code).toBe(1);
+    expect(forgedHead.stdout).toContain(`the tournament head is signed by ${mallory.fingerprint}, a key none of your trusted fingerprints reaches`);
+
+    const header = tournamentHeader([one, two], 3);
+    header.tournamentHead.games.push({ gameId: 'g-three', head: three.head!.hash });
+    const edited = await cli(['verify', writeJson(dir, 'edited.ndjson', ndjson([header, ...listed])), '--trust', a.fingerprint]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain('FILE: the tournament head does not hash to its "hash"');
+  });
+
+  it('fails a game whose head is not the one listed (a later or earlier copy of it)', async () => {
+    const earlier = exportOf(playGame({ gameId: 'g-two', tournamentId: 't-club', moves: diceMoves(3, false), keyFor: () => a }), { keys: [a] });
+    const run = await cli(['verify', writeJson(dir, 'earlier.ndjson', ndjson([tournamentHeader(listed, 3), one, earlier, three])), '--trust', a.fingerprint, '--allow-unsealed']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('game g-two does not end where the tournament head says');
+  });
+
+  it('checks a page against the run of the list it names, and does not call a page the whole tournament (exit 3)', async () => {
+    const page = (after: string | null, next: string | null, games: ExportBundle[]) => ndjson([{ ...tournamentHeader(listed, games.length), page: { after, next } }, ...games]);
+    const middle = await cli(['verify', writeJson(dir, 'page.ndjson', page('g-one', 'g-two', [two])), '--trust', a.fingerprint]);
+    expect(middle.code).toBe(3);
+    expect(middle.stdout).toContain('FILE: this file is one page: games 2 to 2 of the 3 the tournament head lists; verify every page');
+    expect(middle.stdout).not.toContain('OK: every game verified');
+
+    const wrongRun = await cli(['verify', writeJson(dir, 'wrong-page.ndjson', page('g-one', 'g-two', [three])), '--trust', a.fingerprint]);
+    expect(wrongRun.code).toBe(1);
+    expect(wrongRun.stdout).toContain('game g-two is listed by the tournament head but missing from the file');
+
+    const whole = await cli(['verify', writeJson(dir, 'one-page.ndjson', page(null, null, listed)), '--trust', a.fingerprint]);
+    expect([whole.code, whole.lines.at(-1)]).toEqual([0, 'OK: every game verified']);
+  });
+});
