@@ -462,11 +462,6 @@ export class GameService {
     return { game, head: await this.headOf(gameId, state.version, state.lastHash, state.sealed) };
   }
 
-  async tournamentExport(tournamentId: string, gameId: string): Promise<ExportBundle | undefined> {
-    const found = await this.tournamentGame(tournamentId, gameId);
-    return found && this.bundleOf(found.game);
-  }
-
   /**
    * The signed head of a tournament's game where it ends now, as stored with its last
    * commit: a tournament head lists every game's without folding them. A game whose last
