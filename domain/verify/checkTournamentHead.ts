@@ -1,11 +1,11 @@
 import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog } from '../trust/keyLog';
 import { statementProblem } from '../trust/signedStatement';
-import { listingProblems, type ListedGameLine, type ListingProblem, type TournamentHead } from '../trust/tournamentHead';
+import { listingProblems, TournamentHeadShape, type ListedGameLine, type ListingProblem, type TournamentHead } from '../trust/tournamentHead';
 import type { ExportBundle, VerificationFailure } from './exportBundle';
 import { shown } from './shown';
 import { signingKeysOf } from './signingKeys';
-import type { TournamentExportHeader } from './tournamentExport';
+import type { ReadHeader } from './tournamentExport';
 import type { VerifyOptions } from './verifyExport';
 
 export interface TournamentHeadCheck {
@@ -27,17 +27,22 @@ const CHECK = 'tournament';
  * page names), each created in the tournament and ending at the listed head. The head is
  * signed by a key the trusted fingerprints reach through the key log, as a game head is.
  */
-export function checkTournamentHead(header: TournamentExportHeader, lines: readonly ListedGameLine[], options: VerifyOptions): TournamentHeadCheck {
+export function checkTournamentHead(header: ReadHeader, lines: readonly ListedGameLine[], options: VerifyOptions): TournamentHeadCheck {
   const failures: VerificationFailure[] = [];
   const byLine = new Map<number, VerificationFailure[]>();
   const fail = (reason: string) => void failures.push({ seq: 0, check: CHECK, reason });
-  const head = header.tournamentHead;
-  if (!head) {
+  if (header.tournamentHead === undefined) {
     fail('the file has no signed tournament head, so nothing ties its games to the tournament: games may have been swapped, dropped or added');
     return { failures, byLine };
   }
+  const parsed = TournamentHeadShape.safeParse(header.tournamentHead);
+  if (!parsed.success) {
+    fail('the tournament head is not a TournamentHead statement');
+    return { failures, byLine };
+  }
+  const head = parsed.data;
   if (head.tournamentId !== header.tournamentId) fail(`the tournament head is for tournament ${shown(head.tournamentId)}, not ${shown(header.tournamentId)}`);
-  const signer = checkSignature(header, head, options, fail);
+  const signer = checkSignature(header, header.tournamentHead as TournamentHead, options, fail);
   const expected = expectedRun(header, head, fail);
   const report = (problem: ListingProblem) => {
     const failure = { seq: 0, check: CHECK, reason: problem.reason };
@@ -48,8 +53,9 @@ export function checkTournamentHead(header: TournamentExportHeader, lines: reado
   return { failures, byLine, ...(expected?.partial ? { partial: expected.partial } : {}), ...(signer ? { signer } : {}) };
 }
 
-function checkSignature(header: TournamentExportHeader, head: TournamentHead, options: VerifyOptions, fail: (reason: string) => void) {
-  const keysByKid = signingKeysOf({ keys: { keys: Array.isArray(header.keys?.keys) ? header.keys.keys : [] } } as ExportBundle, (_seq, _check, reason) => fail(reason));
+function checkSignature(header: ReadHeader, head: TournamentHead, options: VerifyOptions, fail: (reason: string) => void) {
+  const listed = (header.keys as { keys?: unknown } | null | undefined)?.keys;
+  const keysByKid = signingKeysOf({ keys: { keys: Array.isArray(listed) ? listed : [] } } as ExportBundle, (_seq, _check, reason) => fail(reason));
   const key = keysByKid.get(head.kid);
   if (!key) {
     fail(`no Ed25519 public key ${shown(head.kid)} in the header for the tournament head's signature`);
@@ -70,7 +76,7 @@ function checkSignature(header: TournamentExportHeader, head: TournamentHead, op
 }
 
 /** The games the file must hold: the whole list, or for a page the run after `page.after` up to and including `page.next`. */
-function expectedRun(header: TournamentExportHeader, head: TournamentHead, fail: (reason: string) => void) {
+function expectedRun(header: ReadHeader, head: TournamentHead, fail: (reason: string) => void) {
   const { games } = head;
   if (!header.page) return { games };
   const indexOf = (gameId: string) => games.findIndex((entry) => entry.gameId === gameId);

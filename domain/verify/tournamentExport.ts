@@ -31,6 +31,10 @@ export const TournamentExportHeader = z.object({
 });
 export type TournamentExportHeader = z.infer<typeof TournamentExportHeader>;
 
+/** The header as a verifier reads it: a tournament head, keys or key log of the wrong shape fail their checks (exit 1), not the file. */
+const ReadHeader = TournamentExportHeader.extend({ tournamentHead: z.unknown().optional(), keys: z.unknown().optional(), keyLog: z.unknown().optional() });
+export type ReadHeader = z.infer<typeof ReadHeader>;
+
 /** Is this text a tournament export rather than one game's? Judged by its first line alone. */
 export function isTournamentExport(text: string): boolean {
   const end = text.indexOf('\n');
@@ -50,7 +54,7 @@ export interface TournamentGameResult {
 }
 
 export interface TournamentExamination {
-  header: TournamentExportHeader;
+  header: ReadHeader;
   games: TournamentGameResult[];
   /** What is wrong with the file as a whole (a line count that differs from the header's, a game twice). */
   problems: VerifierReport[];
@@ -70,7 +74,7 @@ export class NotATournamentExport extends Error {}
 export function examineTournament(text: string, options: VerifyOptions, progress: (done: number, total: number, result: TournamentGameResult) => void = () => undefined): TournamentExamination {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const parsedHeader = TournamentExportHeader.safeParse(safeParse(lines[0] ?? ''));
+  const parsedHeader = ReadHeader.safeParse(safeParse(lines[0] ?? ''));
   if (!parsedHeader.success) throw new NotATournamentExport('its first line is not the header of a tournament export');
   const header = parsedHeader.data;
   const gameLines = lines.slice(1);
@@ -111,6 +115,9 @@ export function examineTournament(text: string, options: VerifyOptions, progress
   for (const game of games) for (const failure of tournament.byLine.get(game.line) ?? []) failGame(game.examination, failure.reason, failure.check);
   for (const failure of tournament.failures) problems.push(fileReport(EXIT.failed, failure.check, failure.reason));
   if (tournament.partial) problems.push(fileReport(EXIT.inconclusive, 'tournament', tournament.partial));
+  if (tournament.signer && options.trusted.length === 0) {
+    problems.push(fileReport(EXIT.inconclusive, 'trust', `the tournament head is signed by ${tournament.signer.fingerprint}, but no trusted key is configured`));
+  }
   return {
     header,
     games,

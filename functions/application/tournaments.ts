@@ -108,7 +108,9 @@ export class Tournaments {
     );
     const paged = page ? pageOf(heads, (head) => head.gameId, page) : { items: heads, next: null };
     const bundles: ExportBundle[] = [];
-    for (const head of paged.items) bundles.push(await this.games.tournamentExportAt(tournamentId, head));
+    for (let start = 0; start < paged.items.length; start += READ_AHEAD) {
+      bundles.push(...(await Promise.all(paged.items.slice(start, start + READ_AHEAD).map((head) => this.games.tournamentExportAt(tournamentId, head)))));
+    }
     const { keys, log } = signer.keysDocument();
     const header: TournamentExportHeader = {
       format: TOURNAMENT_EXPORT_FORMAT,

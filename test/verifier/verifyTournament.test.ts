@@ -159,3 +159,20 @@ describe('arbiter verify and the tournament head (trust.md §7)', () => {
     expect([whole.code, whole.lines.at(-1)]).toEqual([0, 'OK: every game verified']);
   });
 });
+
+describe('arbiter verify on a tournament header of the wrong shape', () => {
+  it('fails a malformed tournament head (exit 1) and does not call an empty tournament verified without a trusted key (exit 3)', async () => {
+    const one = game('g-one');
+    for (const tournamentHead of [null, 'signed', { ...tournamentHeader([one]).tournamentHead, games: 'all' }]) {
+      const run = await cli(['verify', writeJson(dir, 'malformed.ndjson', ndjson([{ ...tournamentHeader([one]), tournamentHead }, one])), '--trust', a.fingerprint]);
+      expect([run.code, run.stdout], JSON.stringify(tournamentHead)).toEqual([1, expect.stringContaining('FILE: the tournament head is not a TournamentHead statement')]);
+    }
+    const keyless = await cli(['verify', writeJson(dir, 'keyless.ndjson', ndjson([{ ...tournamentHeader([one]), keys: [null], keyLog: 'none' }, one])), '--trust', a.fingerprint]);
+    expect([keyless.code, keyless.stdout]).toEqual([1, expect.stringContaining(`no Ed25519 public key "${a.jwk.kid}" in the header`)]);
+
+    const empty = await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])]))]);
+    expect(empty.code).toBe(3);
+    expect(empty.stdout).toContain(`    arbiter trust add ${a.fingerprint}`);
+    expect((await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])])), '--trust', a.fingerprint])).code).toBe(0);
+  });
+});
