@@ -19,8 +19,10 @@ export interface TournamentSnapshot {
   heads: GameHead[];
 }
 
-/** How many games of a tournament are read at once for its listing. */
+/** How many games of a tournament are read at once for its listing and export. */
 const READ_AHEAD = 8;
+/** How many games' stored heads are read at once: one small item each. */
+const HEADS_AHEAD = 32;
 const newTournamentId = () => `t-${randomBytes(12).toString('base64url')}`;
 
 /**
@@ -86,8 +88,8 @@ export class Tournaments {
     const record = await this.tokens.authenticate(tournamentId, token);
     const ids = await this.store.listTournamentGames(tournamentId);
     const heads: GameHead[] = [];
-    for (let start = 0; start < ids.length; start += READ_AHEAD) {
-      const found = await Promise.all(ids.slice(start, start + READ_AHEAD).map((id) => this.games.tournamentGameHead(tournamentId, id)));
+    for (let start = 0; start < ids.length; start += HEADS_AHEAD) {
+      const found = await Promise.all(ids.slice(start, start + HEADS_AHEAD).map((id) => this.games.tournamentGameHead(tournamentId, id)));
       for (const head of found) if (head) heads.push(head);
     }
     return { record, heads };
@@ -101,12 +103,12 @@ export class Tournaments {
   async exportText({ record, heads }: TournamentSnapshot, page?: GamePage): Promise<string> {
     const { tournamentId } = record;
     const signer = this.games.signer;
-    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This server cannot sign a tournament head here; try again shortly.');
+    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This function cannot sign a tournament head: tournament exports are served where commands are.');
+    const paged = page ? pageOf(heads, (head) => head.gameId, page) : { items: heads, next: null };
     const tournamentHead = await signTournamentHead(
       { tournamentId, games: heads.map((head) => ({ gameId: head.gameId, head: head.hash })), at: this.now(), kid: signer.kid },
       (hash) => signer.sign(hash),
     );
-    const paged = page ? pageOf(heads, (head) => head.gameId, page) : { items: heads, next: null };
     const bundles: ExportBundle[] = [];
     for (let start = 0; start < paged.items.length; start += READ_AHEAD) {
       bundles.push(...(await Promise.all(paged.items.slice(start, start + READ_AHEAD).map((head) => this.games.tournamentExportAt(tournamentId, head)))));
