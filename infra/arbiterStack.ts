@@ -270,7 +270,7 @@ export class ArbiterStack extends Stack {
     functions.reads.addEnvironment('LONG_POLL_MAX_SECONDS', String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
-    const exportStorage = addExportStorage(this, { writers: [functions.reads], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
+    const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
     functions.web.addEnvironment('EXPORT_ORIGIN', exportStorage.origin);
     this.addAlarm('PushStreamIteratorAge', {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),

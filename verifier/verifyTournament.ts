@@ -70,8 +70,9 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     count(EXIT.inconclusive) ? `${count(EXIT.inconclusive)} ${trustConfigured ? 'not sealed' : 'not verified'}` : '',
   ].filter(Boolean);
   lines.push(`${games.length} games: ${totals.join(', ')}`);
-  if (!trustConfigured && games.length > 0) {
-    const fingerprints = [...new Set(games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)))];
+  if (!trustConfigured && (games.length > 0 || examination.headSigner)) {
+    const headSigner = examination.headSigner ? [examination.headSigner.fingerprint] : [];
+    const fingerprints = [...new Set([...games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)), ...headSigner])];
     lines.push('NOT VERIFIED: no trusted key is configured. Compare the fingerprint with the one your server publishes, then pin it:');
     for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
   }

@@ -83,10 +83,17 @@ function checkTokenRole(state: GameState, role: string): void {
   }
 }
 
-/** Commit 1's event (fairness-v1 §5). Throws the zod error of bad options. */
-export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment: string): DomainEvent {
+/**
+ * Commit 1's event (fairness-v1 §5). A game created with a tournament's token names its
+ * tournament (trust.md §7); games of no tournament, and those created before, carry no
+ * `tournamentId`. Throws the zod error of bad options.
+ */
+export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment: string, tournamentId?: string): DomainEvent {
   const options = ruleset.options.parse(body.options ?? {}) as Record<string, unknown>;
-  return { type: 'GameCreated', data: { ruleset: ruleset.id, sides: [...ruleset.sides(options)], options, commitment } };
+  return {
+    type: 'GameCreated',
+    data: { ruleset: ruleset.id, sides: [...ruleset.sides(options)], options, commitment, ...(tournamentId !== undefined ? { tournamentId } : {}) },
+  };
 }
 
 /** The `<summary>` of a text line (http-api.md "Text for chat logs"). */

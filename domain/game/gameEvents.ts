@@ -13,6 +13,7 @@ export const gameEvents = {
     sides: z.array(z.string()).describe('the sides of the game, in order'),
     options: z.record(z.string(), z.unknown()).describe("the ruleset's options with their defaults applied"),
     commitment: z.string().describe('hex SHA-256 of the server seed, revealed by GameSealed'),
+    tournamentId: z.string().optional().describe('the tournament the game was created in (trust.md §7); absent for a game of no tournament'),
   }),
   EntropyContributed: z.strictObject({
     by: z.string().describe('the role that contributed'),

@@ -42,7 +42,9 @@ function replayOne(state: GameState | undefined, commit: Commit, commitment: str
       if (!body.success || !ruleset) return 'the creation command is not a valid game';
       if (commit.actor !== ORGANIZER) return 'a game is created by the organizer';
       if (commit.dice.length) return 'the creation rolls no dice';
-      return sameEvents([decideCreate(ruleset, body.data, commitment)], commit.events);
+      // The tournament is the server's word, signed with the commit; tournamentExport.ts checks it against the tournament head.
+      const recorded = commit.events[0]?.data?.tournamentId;
+      return sameEvents([decideCreate(ruleset, body.data, commitment, typeof recorded === 'string' ? recorded : undefined)], commit.events);
     }
     const check = checkPayload(state.ruleset, commit.command.type, commit.command.payload);
     if (!check.ok) return `the command ${commit.command.type} is not valid here`;

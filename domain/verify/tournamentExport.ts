@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { parseStrictJson } from '../json/parseStrictJson';
+import { TournamentHeadShape, type ListedGameLine } from '../trust/tournamentHead';
+import { checkTournamentHead } from './checkTournamentHead';
 import { EXIT, unusableInputReport, type ExitCode, type VerifierReport } from './verifierReport';
 import { examineExport, type ExportExamination, type VerifyOptions } from './verifyExport';
 
@@ -7,17 +9,31 @@ export const TOURNAMENT_EXPORT_FORMAT = 'arbiter-tournament-export/1';
 
 /**
  * The first line of a tournament export (GET /tournaments/{id}/export, NDJSON): the lines
- * after it are the games' exports (fairness-v1 §7), one per line. The header is not signed:
- * each game stands on its own hashes, signatures and signed head.
+ * after it are the games' exports (fairness-v1 §7), one per line. The header itself is not
+ * signed; its `tournamentHead` is (trust.md §7), and ties every game line to the tournament.
  */
 export const TournamentExportHeader = z.object({
   format: z.literal(TOURNAMENT_EXPORT_FORMAT),
   tournamentId: z.string(),
   name: z.string(),
-  exportedAt: z.string(),
+  exportedAt: z.string().describe("when the games were read: the tournament head's `at`"),
   games: z.int().min(0).describe('how many game lines follow'),
+  tournamentHead: TournamentHeadShape.optional().describe('the signed list of every game of the tournament (trust.md §7); a file without one fails verification'),
+  keys: z.object({ keys: z.array(z.unknown()) }).optional().describe('the public keys, as GET /keys lists them, to check the tournament head with'),
+  keyLog: z.array(z.unknown()).optional().describe('the key log of trust.md §3'),
+  page: z
+    .object({
+      after: z.string().nullable().describe('the game this page follows; null on the first page'),
+      next: z.string().nullable().describe('the `after` of the next page; null on the last'),
+    })
+    .optional()
+    .describe('present when the export was asked for a page: the file then holds only that run of the listed games'),
 });
 export type TournamentExportHeader = z.infer<typeof TournamentExportHeader>;
+
+/** The header as a verifier reads it: a tournament head, keys or key log of the wrong shape fail their checks (exit 1), not the file. */
+const ReadHeader = TournamentExportHeader.extend({ tournamentHead: z.unknown().optional(), keys: z.unknown().optional(), keyLog: z.unknown().optional() });
+export type ReadHeader = z.infer<typeof ReadHeader>;
 
 /** Is this text a tournament export rather than one game's? Judged by its first line alone. */
 export function isTournamentExport(text: string): boolean {
@@ -37,11 +53,13 @@ export interface TournamentGameResult {
 }
 
 export interface TournamentExamination {
-  header: TournamentExportHeader;
+  header: ReadHeader;
   games: TournamentGameResult[];
   /** What is wrong with the file as a whole (a line count that differs from the header's, a game twice). */
   problems: VerifierReport[];
   exitCode: ExitCode;
+  /** The key that signed the tournament head, when its signature holds. */
+  headSigner?: { fingerprint: string; trusted: boolean };
 }
 
 /** Thrown when the first line is not a tournament header: the file cannot be used at all. */
@@ -59,24 +77,26 @@ export async function examineTournament(
   progress: (done: number, total: number, result: TournamentGameResult) => void = () => undefined,
 ): Promise<TournamentExamination> {
   const lines = typeof input === 'string' ? input.split('\n') : input;
-  let header: TournamentExportHeader | undefined;
+  let header: ReadHeader | undefined;
   const games: TournamentGameResult[] = [];
   const problems: VerifierReport[] = [];
   const seen = new Set<string>();
+  const listed: ListedGameLine[] = [];
   const examineLine = (text: string, line: number) => {
     let examination: ExportExamination;
+    let parsed: unknown;
     try {
-      examination = examineExport(parseStrictJson(text), options);
+      parsed = parseStrictJson(text);
+      examination = examineExport(parsed, options);
     } catch (error) {
       examination = { report: unusableInputReport(`line ${line} is not valid JSON: ${(error as Error).message}`), signers: [], keyLogUsed: [] };
     }
     const gameId = examination.report.gameId;
-    if (gameId !== null && seen.has(gameId)) {
-      examination.report.failures.push({ seq: 0, check: 'input', reason: `game ${gameId} appears twice in the file (again on line ${line})` });
-      examination.report.exitCode = EXIT.failed;
-      examination.report.ok = false;
+    if (gameId !== null && seen.has(gameId)) failGame(examination, `game ${gameId} appears twice in the file (again on line ${line})`);
+    if (gameId !== null) {
+      seen.add(gameId);
+      listed.push({ line, gameId, ...claimsOf(parsed) });
     }
-    if (gameId !== null) seen.add(gameId);
     const result = { line, examination };
     games.push(result);
     progress(games.length, Math.max(header?.games ?? 0, games.length), result);
@@ -87,7 +107,7 @@ export async function examineTournament(
   for await (const text of lines) {
     lineNumber += 1;
     if (lineNumber === 1) {
-      const parsedHeader = TournamentExportHeader.safeParse(safeParse(text));
+      const parsedHeader = ReadHeader.safeParse(safeParse(text));
       if (!parsedHeader.success) throw new NotATournamentExport('its first line is not the header of a tournament export');
       header = parsedHeader.data;
       continue;
@@ -106,7 +126,40 @@ export async function examineTournament(
       ),
     );
   }
-  return { header, games, problems, exitCode: worstExit([...games.map((g) => g.examination.report.exitCode), ...problems.map((p) => p.exitCode)]) };
+  const tournament = checkTournamentHead(header, listed, options);
+  for (const game of games) for (const failure of tournament.byLine.get(game.line) ?? []) failGame(game.examination, failure.reason, failure.check);
+  for (const failure of tournament.failures) problems.push(fileReport(EXIT.failed, failure.check, failure.reason));
+  if (tournament.partial) problems.push(fileReport(EXIT.inconclusive, 'tournament', tournament.partial));
+  if (tournament.signer && options.trusted.length === 0) {
+    problems.push(fileReport(EXIT.inconclusive, 'trust', `the tournament head is signed by ${tournament.signer.fingerprint}, but no trusted key is configured`));
+  }
+  return {
+    header,
+    games,
+    problems,
+    exitCode: worstExit([...games.map((g) => g.examination.report.exitCode), ...problems.map((p) => p.exitCode)]),
+    ...(tournament.signer ? { headSigner: tournament.signer } : {}),
+  };
+}
+
+function failGame(examination: ExportExamination, reason: string, check = 'input'): void {
+  examination.report.failures.push({ seq: 0, check, reason });
+  examination.report.exitCode = EXIT.failed;
+  examination.report.ok = false;
+}
+
+/** A problem of the file as a whole, as a report of its own (what --json prints after the games). */
+function fileReport(exitCode: ExitCode, check: string, reason: string): VerifierReport {
+  return { ...unusableInputReport(reason), exitCode, failures: [{ seq: 0, check, reason }] };
+}
+
+/** What a game line says of its tournament and its head, read without trusting its shape. */
+function claimsOf(bundle: unknown): Pick<ListedGameLine, 'createdIn' | 'headHash'> {
+  const value = bundle as { commits?: { events?: { type?: unknown; data?: { tournamentId?: unknown } }[] }[]; head?: { hash?: unknown } } | null;
+  const created = Array.isArray(value?.commits) ? value.commits[0]?.events?.[0] : undefined;
+  const tournamentId = created?.type === 'GameCreated' ? created.data?.tournamentId : undefined;
+  const headHash = value?.head?.hash;
+  return { createdIn: typeof tournamentId === 'string' ? tournamentId : undefined, headHash: typeof headHash === 'string' ? headHash : undefined };
 }
 
 const SEVERITY: readonly ExitCode[] = [EXIT.failed, EXIT.unusable, EXIT.inconclusive, EXIT.ok];

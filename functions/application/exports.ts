@@ -3,6 +3,8 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import type { BlobStore } from '../store/blobStore';
 import { StoreUnavailable } from '../store/eventStore';
 import type { GameService } from './gameService';
+import type { TournamentSnapshot } from './tournaments';
+import type { GamePage } from './tournamentPages';
 
 /** How long a link to a stored export works (docs/exports.md): long enough to start the download, short enough not to be shared. */
 export const EXPORT_LINK_SECONDS = 300;
@@ -60,16 +62,28 @@ export async function gameExport(service: GameService, delivery: ExportDelivery 
 }
 
 /**
- * GET /tournaments/{id}/export (NDJSON). Its header carries the time of export, so the file is
- * new each time: a large one is stored under the hash of its content.
+ * GET /tournaments/{id}/export (NDJSON). Its content depends only on which games the
+ * tournament holds, where each ends (their signed heads), the keys it carries and the page:
+ * a large one is stored once under a key naming exactly that, and an unchanged tournament
+ * asked again is answered with a new link to the same object, its games read no further
+ * than their heads.
  */
-export async function tournamentExport(service: GameService, delivery: ExportDelivery | undefined, tournamentId: string, token: string | undefined): Promise<ExportAnswer> {
-  const body = await service.tournaments.exportText(tournamentId, token);
+export async function tournamentExport(service: GameService, delivery: ExportDelivery | undefined, tournamentId: string, token: string | undefined, page?: GamePage): Promise<ExportAnswer> {
+  const snapshot = await service.tournaments.snapshot(tournamentId, token);
+  const key = tournamentKey(tournamentId, snapshot, keysDigest(service), page);
+  const stored = delivery && (await storedSize(delivery.store, key));
+  if (delivery && stored !== undefined) return linked(delivery, key, stored);
+  const body = await service.tournaments.exportText(snapshot, page);
   if (!delivery || carriedBytes(body) <= (delivery.inlineMaxBytes ?? INLINE_EXPORT_MAX_BYTES)) return inline(body, NDJSON_TYPE);
   const bytes = Buffer.from(body, 'utf8');
-  const key = `tournaments/${tournamentId}/${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.ndjson`;
   await delivery.store.put(key, bytes, NDJSON_TYPE);
   return linked(delivery, key, bytes.length);
+}
+
+/** `tournaments/<id>/<digest>.ndjson`, the digest of every game's head, the keys and the page: a command in any game, a rotation or another page is another object. */
+export function tournamentKey(tournamentId: string, { heads }: TournamentSnapshot, keys: string, page?: GamePage): string {
+  const content = canonicalJson({ games: heads.map((head) => [head.gameId, head.hash]), keys, page: page ? [page.after ?? null, page.limit] : null });
+  return `tournaments/${tournamentId}/${createHash('sha256').update(content).digest('hex').slice(0, 40)}.ndjson`;
 }
 
 /** `games/<gameId>/<version>-<keys>.json`: the keys part changes when a rotation changes the keys an export carries. */

@@ -273,7 +273,7 @@ export class GameService {
     const commitment = commitmentOf(seed);
     let created;
     try {
-      created = decideCreate(ruleset, body, commitment);
+      created = decideCreate(ruleset, body, commitment, tournament?.tournamentId);
     } catch (error) {
       if (error instanceof z.ZodError) throw invalidRequest(fieldIssues(error, 'options'));
       throw error;
@@ -498,9 +498,41 @@ export class GameService {
     return { game, head: await this.headOf(gameId, state.version, state.lastHash, state.sealed) };
   }
 
-  async tournamentExport(tournamentId: string, gameId: string): Promise<ExportBundle | undefined> {
-    const found = await this.tournamentGame(tournamentId, gameId);
-    return found && this.bundleOf(found.game);
+  /**
+   * The signed head of a tournament's game where it ends now, as stored with its last
+   * commit: a tournament head lists every game's without folding them. A game whose last
+   * commit was stored without a head is folded; undefined as tournamentGame.
+   */
+  async tournamentGameHead(tournamentId: string, gameId: string): Promise<GameHead | undefined> {
+    const stored = await this.deps.store.readLastHead?.(gameId);
+    if (stored) return stored;
+    return (await this.tournamentGame(tournamentId, gameId))?.head;
+  }
+
+  /**
+   * A tournament's game exported as it stood at `head` (the tournament head lists it there),
+   * read from the store without entering the cache: commands stored since are left for the
+   * next export.
+   */
+  async tournamentExportAt(tournamentId: string, head: GameHead): Promise<ExportBundle> {
+    const commits = await this.deps.store.read(head.gameId, 0, head.seq);
+    const last = commits.at(-1);
+    if (last?.seq !== head.seq || last.hash !== head.lastHash) throw new Error(`game ${head.gameId} has no commit ${head.seq} under its head`);
+    const created = commits[0].events[0].data as { ruleset: string; commitment: string; tournamentId?: string };
+    const namedIn = created.tournamentId ?? (await this.deps.store.readSecrets(head.gameId))?.tournamentId;
+    if (namedIn !== tournamentId) throw new Error(`game ${head.gameId} is listed in a tournament it does not belong to`);
+    const sealing = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'))?.events.find((e) => e.type === 'GameSealed');
+    const { keys, log } = this.deps.signer.keysDocument();
+    return {
+      gameId: head.gameId,
+      ruleset: findRuleset(created.ruleset)?.id ?? created.ruleset,
+      commitment: created.commitment,
+      commits,
+      keys: { keys },
+      keyLog: log,
+      head,
+      ...(sealing ? { serverSeed: String(sealing.data.serverSeed) } : {}),
+    };
   }
 
   /** GET /games/{id}/head: the server's signed word on where the game ends now (trust.md §4). */

@@ -28,12 +28,13 @@ export const TournamentGame = z.object({
   head: GameHeadShape.describe("the server's signed head of the game (trust.md §4)"),
 });
 
-/** 200 of GET /tournaments/{id}: its games in the order they were created. */
+/** 200 of GET /tournaments/{id}: a page of its games in the order they were created. */
 export const TournamentListing = z.object({
   tournamentId: z.string(),
   name: z.string(),
   createdAt: z.string(),
-  games: z.array(TournamentGame),
+  games: z.array(TournamentGame).describe('at most `limit` games (100 by default), after the game `after` names'),
+  next: z.string().nullable().describe('the `after` of the next page; null on the last page'),
 });
 
 export { TOURNAMENT_EXPORT_FORMAT, TournamentExportHeader } from '../../domain/verify/tournamentExport';

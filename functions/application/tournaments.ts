@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ExportBundle } from '../../domain/verify/verifyBundle';
 import { TournamentIdTaken, type EventStore, type TournamentRecord } from '../store/eventStore';
-import { invalidRequest, unauthenticated } from './errors';
+import { signTournamentHead } from '../../domain/trust/tournamentHead';
+import type { GameHead } from '../../domain/trust/gameHead';
+import { pageOf, TOURNAMENT_PAGE_DEFAULT, type GamePage } from './tournamentPages';
+import { ApplicationError, invalidRequest, unauthenticated } from './errors';
 import type { CreatedGame, GameService } from './gameService';
 import { hashToken, newToken } from './tokens';
 import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../domain/verify/tournamentExport';
@@ -10,8 +13,16 @@ import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues } from './zodIssues';
 import type { CreationQuota } from './creationQuota';
 
-/** How many games of a tournament are read at once for its listing. */
+/** Every game of a tournament where it ends, as its export lists them. */
+export interface TournamentSnapshot {
+  record: TournamentRecord;
+  heads: GameHead[];
+}
+
+/** How many games of a tournament are read at once for its listing and export. */
 const READ_AHEAD = 8;
+/** How many games' stored heads are read at once: one small item each. */
+const HEADS_AHEAD = 32;
 const newTournamentId = () => `t-${randomBytes(12).toString('base64url')}`;
 
 /**
@@ -62,35 +73,68 @@ export class Tournaments {
     await this.quota.admitClient(creator ?? (await this.quota.clientKeyOf(`tournament:${tournamentId}`)));
   }
 
-  /** GET /tournaments/{id}: its games in creation order, each with its signed head. */
-  async listing(tournamentId: string, token: string | undefined) {
+  /** GET /tournaments/{id}: a page of its games in creation order, each with its signed head, and the cursor of the next page. */
+  async listing(tournamentId: string, token: string | undefined, page: GamePage = { limit: TOURNAMENT_PAGE_DEFAULT }) {
     const record = await this.tokens.authenticate(tournamentId, token);
-    const ids = await this.store.listTournamentGames(tournamentId);
+    const listed = pageOf(await this.store.listTournamentGames(tournamentId), (id) => id, page);
     const games = [];
-    for (let start = 0; start < ids.length; start += READ_AHEAD) {
-      const found = await Promise.all(ids.slice(start, start + READ_AHEAD).map((id) => this.games.tournamentGame(tournamentId, id)));
+    for (let start = 0; start < listed.items.length; start += READ_AHEAD) {
+      const found = await Promise.all(listed.items.slice(start, start + READ_AHEAD).map((id) => this.games.tournamentGame(tournamentId, id)));
       for (const entry of found) {
         if (!entry) continue;
         const { state } = entry.game;
         games.push({ gameId: state.gameId, ruleset: state.ruleset.id, title: state.title, sides: [...state.sides], version: state.version, sealed: state.sealed, head: entry.head });
       }
     }
-    return { tournamentId, name: record.name, createdAt: record.createdAt, games };
+    return { tournamentId, name: record.name, createdAt: record.createdAt, games, next: listed.next };
   }
 
   /**
-   * GET /tournaments/{id}/export: NDJSON, a header line and then each game's export
-   * (fairness-v1 §7) on a line of its own, read one game at a time.
+   * What a tournament's export is made of: every game's signed head where it ends now, in
+   * creation order, read as stored (no game is folded where the store keeps its heads).
+   * An export depends on nothing else but the keys it carries.
    */
-  async exportText(tournamentId: string, token: string | undefined): Promise<string> {
+  async snapshot(tournamentId: string, token: string | undefined): Promise<TournamentSnapshot> {
     const record = await this.tokens.authenticate(tournamentId, token);
     const ids = await this.store.listTournamentGames(tournamentId);
-    const bundles: ExportBundle[] = [];
-    for (const id of ids) {
-      const bundle = await this.games.tournamentExport(tournamentId, id);
-      if (bundle) bundles.push(bundle);
+    const heads: GameHead[] = [];
+    for (let start = 0; start < ids.length; start += HEADS_AHEAD) {
+      const found = await Promise.all(ids.slice(start, start + HEADS_AHEAD).map((id) => this.games.tournamentGameHead(tournamentId, id)));
+      for (const head of found) if (head) heads.push(head);
     }
-    const header: TournamentExportHeader = { format: TOURNAMENT_EXPORT_FORMAT, tournamentId, name: record.name, exportedAt: this.now(), games: bundles.length };
+    return { record, heads };
+  }
+
+  /**
+   * GET /tournaments/{id}/export: NDJSON, a header line carrying the signed tournament head
+   * (trust.md §7, over every game of the snapshot), then each game's export (fairness-v1 §7)
+   * as the head lists it, on a line of its own; with a page, only that page's games.
+   */
+  async exportText({ record, heads }: TournamentSnapshot, page?: GamePage): Promise<string> {
+    const { tournamentId } = record;
+    const signer = this.games.signer;
+    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This function cannot sign a tournament head: tournament exports are served where commands are.');
+    const paged = page ? pageOf(heads, (head) => head.gameId, page) : { items: heads, next: null };
+    const tournamentHead = await signTournamentHead(
+      { tournamentId, games: heads.map((head) => ({ gameId: head.gameId, head: head.hash })), at: this.now(), kid: signer.kid },
+      (hash) => signer.sign(hash),
+    );
+    const bundles: ExportBundle[] = [];
+    for (let start = 0; start < paged.items.length; start += READ_AHEAD) {
+      bundles.push(...(await Promise.all(paged.items.slice(start, start + READ_AHEAD).map((head) => this.games.tournamentExportAt(tournamentId, head)))));
+    }
+    const { keys, log } = signer.keysDocument();
+    const header: TournamentExportHeader = {
+      format: TOURNAMENT_EXPORT_FORMAT,
+      tournamentId,
+      name: record.name,
+      exportedAt: tournamentHead.at,
+      games: bundles.length,
+      tournamentHead,
+      keys: { keys },
+      keyLog: log,
+      ...(page ? { page: { after: page.after ?? null, next: paged.next } } : {}),
+    };
     return [header, ...bundles].map((line) => `${JSON.stringify(line)}\n`).join('');
   }
 

@@ -9,6 +9,7 @@ import { KeyRotationShape } from '../../domain/trust/keyRotation';
 import { CommitShape } from '../../domain/verify/bundleShape';
 import { EvaluateRequest } from '../application/evaluate';
 import { CommandRequest } from '../application/gameService';
+import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tournamentPages';
 import { CreateTournamentRequest, TokenReissued, TokenRevoked, TournamentCreated, TournamentExportHeader, TournamentGame, TournamentListing } from '../application/tournamentShapes';
 import { ViewerRequest } from '../application/viewers';
 import {
@@ -143,6 +144,10 @@ const noBody = (...specs: ErrorSpec[]) => errors(BODY_NOT_JSON, ...specs, 413);
 const pathParameter = (name: string, description: string, schema: Json = { type: 'string', minLength: 1 }) => ({ name, in: 'path', required: true, description, schema });
 const gameIdParameter = pathParameter('id', 'the game id, as POST /games answered it');
 const tournamentIdParameter = pathParameter('id', 'the tournament id, as POST /tournaments answered it');
+const tournamentPageParameters = [
+  { name: 'after', in: 'query', description: 'the `next` of the page before: the games listed after this game', schema: { type: 'string', minLength: 1, maxLength: 128 } },
+  { name: 'limit', in: 'query', description: 'at most this many games', schema: { type: 'integer', minimum: 1, maximum: TOURNAMENT_PAGE_MAX, default: TOURNAMENT_PAGE_DEFAULT } },
+];
 
 // ---- security ----
 
@@ -612,12 +617,13 @@ export function openApiDocument() {
         get: {
           operationId: 'getTournament',
           tags: ['tournaments'],
-          summary: 'The games of a tournament, in the order they were created, each with its signed head',
+          summary: 'A page of the games of a tournament, in the order they were created, each with its signed head',
+          description: 'Without a query, the first 100 games. Follow `next` with `?after=<next>` until it is null.',
           security: [TOURNAMENT_TOKEN],
-          parameters: [tournamentIdParameter],
+          parameters: [tournamentIdParameter, ...tournamentPageParameters],
           responses: {
             200: { description: 'the listing', content: jsonContent(ref('TournamentListing'), one(example.tournamentListing)) },
-            ...noBody([401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503),
+            ...noBody([400, 'invalid_request: `after` is not a game of this tournament, `limit` is not 1 to 500, or a body was sent that is not JSON'], [401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503),
           },
         },
       },
@@ -626,9 +632,11 @@ export function openApiDocument() {
           operationId: 'exportTournament',
           tags: ['tournaments'],
           summary: "Every game's export, as NDJSON: `arbiter verify` checks the whole file",
-          description: 'One JSON document per line: first a TournamentExportHeader, then one ExportBundle per game, in the listing\'s order.',
+          description:
+            "One JSON document per line: first a TournamentExportHeader, whose signed tournamentHead lists every game of the tournament (docs/verifier.md), then one ExportBundle per game, in the listing's order. " +
+            'Without a query, every game; with `after` or `limit`, a page of them (the header then says which, and its `page.next` is the `after` of the next page).',
           security: [TOURNAMENT_TOKEN],
-          parameters: [tournamentIdParameter],
+          parameters: [tournamentIdParameter, ...tournamentPageParameters],
           responses: {
             200: {
               description: 'the export, one JSON document per line',
@@ -644,7 +652,7 @@ export function openApiDocument() {
               },
             },
             303: STORED_EXPORT,
-            ...noBody([401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503),
+            ...noBody([400, 'invalid_request: `after` is not a game of this tournament, `limit` is not 1 to 500, or a body was sent that is not JSON'], [401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503),
           },
         },
       },

@@ -1,6 +1,7 @@
 import type { GameService } from '../application/gameService';
 import { tournamentExport, type ExportDelivery } from '../application/exports';
 import { exportResult } from './exportAnswer';
+import { gamePageOf } from '../application/tournamentPages';
 import { consoleObserver, type Observer } from './observe';
 import { bearerToken, clientAddress, json } from './respond';
 import { route } from './route';
@@ -12,10 +13,11 @@ export function tournamentHandlers(service: () => Promise<GameService>, observer
   return {
     createTournament: route(async (event) => json(201, await (await service()).tournaments.create(event.parsedBody, clientAddress(event))), observer),
 
-    getTournament: route(async (event) => json(200, await (await service()).tournaments.listing(idOf(event), bearerToken(event))), observer),
+    // A page of its games (?after=<gameId>&limit=), the first without a query.
+    getTournament: route(async (event) => json(200, await (await service()).tournaments.listing(idOf(event), bearerToken(event), gamePageOf(event.queryStringParameters))), observer),
 
-    // NDJSON inline when it fits one response; otherwise stored and answered with a link (exports.ts).
-    exportTournament: route(async (event) => exportResult(await tournamentExport(await service(), exports, idOf(event), bearerToken(event))), observer),
+    // NDJSON inline when it fits one response; otherwise stored and answered with a link (exports.ts). The whole tournament, or a page of it.
+    exportTournament: route(async (event) => exportResult(await tournamentExport(await service(), exports, idOf(event), bearerToken(event), gamePageOf(event.queryStringParameters))), observer),
 
     reissueToken: route(async (event) => json(201, await (await service()).reissueToken(idOf(event), bearerToken(event), roleOf(event))), observer),
 

@@ -1,12 +1,14 @@
 import type { Context } from 'aws-lambda';
 import { gameHandlers } from '../http/gameHandlers';
+import { exportDeliveryFromEnvironment } from './exportDelivery';
 import type { HttpEvent, HttpResult } from '../http/respond';
 import { lambdaService, serviceIdle } from './lambdaService';
 import { powertoolsObserver } from './powertools';
 import { pick, routeGroup } from './routeGroup';
 import { ROUTE_GROUPS } from './routeGroups';
 
-const routes = routeGroup(pick(gameHandlers(lambdaService, powertoolsObserver), ROUTE_GROUPS.commands));
+// A large tournament export is stored in the export bucket and linked, as reads does for a game's.
+const routes = routeGroup(pick(gameHandlers(lambdaService, powertoolsObserver, exportDeliveryFromEnvironment()), ROUTE_GROUPS.commands));
 
 /**
  * The answer waits for the work that follows a command (a snapshot it made due, one command

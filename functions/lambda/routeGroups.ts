@@ -2,8 +2,9 @@ import type { HandlerName } from '../http/handlers';
 
 /** The routes each deployed function serves; infra/ builds one function per group. */
 export const ROUTE_GROUPS = {
-  commands: ['createGame', 'postCommand', 'addViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'createTournament'],
-  reads: ['getGame', 'listEvents', 'exportGame', 'verifyGame', 'head', 'keys', 'getTournament', 'exportTournament'],
+  // A tournament's export carries a tournament head signed when it is made (trust.md §7): only commands may sign.
+  commands: ['createGame', 'postCommand', 'addViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'createTournament', 'exportTournament'],
+  reads: ['getGame', 'listEvents', 'exportGame', 'verifyGame', 'head', 'keys', 'getTournament'],
   catalogue: ['health', 'listRulesets', 'evaluate', 'openapi', 'tableSchema', 'validateTable'],
   // Its own function: the catalogue's bundle stays small, and this one holds little but the verifier's text.
   verifier: ['verifierScript'],

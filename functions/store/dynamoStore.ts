@@ -225,6 +225,25 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  async readLastHead(gameId: string): Promise<GameHead | undefined> {
+    return this.call(async () => {
+      // The last item is the last commit's, or the last group's, which carries the head of its last commit.
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk > :zero',
+          ExpressionAttributeValues: { ':pk': { S: gameId }, ':zero': { N: '0' } },
+          ProjectionExpression: 'head',
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      const text = page.Items?.[0]?.head?.S;
+      return text ? (JSON.parse(text) as GameHead) : undefined;
+    });
+  }
+
   async read(gameId: string, after: number, limit?: number): Promise<Commit[]> {
     return this.call(async () => {
       const commits: Commit[] = [];

@@ -98,6 +98,12 @@ export interface EventStore {
   appendGroup(commits: readonly Commit[], head?: GameHead): Promise<AppendResult>;
   /** The signed head stored with commit `seq`; undefined for a commit stored without one. */
   readHead(gameId: string, seq: number): Promise<GameHead | undefined>;
+  /**
+   * The signed head stored with the game's last commit, read without its commits (a
+   * tournament's head lists every game's); undefined for an unknown game or a last commit
+   * stored without one. Optional: without it the game is folded.
+   */
+  readLastHead?(gameId: string): Promise<GameHead | undefined>;
   /** Commits with seq > after, ascending, at most `limit` (all when no limit). */
   read(gameId: string, after: number, limit?: number): Promise<Commit[]>;
   /** The seq of the commit stored for this commandId, looking through the whole game (a retry older than a snapshot's recent commandIds). */

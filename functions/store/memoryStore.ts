@@ -56,6 +56,11 @@ export class MemoryEventStore implements EventStore {
     return text ? JSON.parse(text) : undefined;
   }
 
+  async readLastHead(gameId: string): Promise<GameHead | undefined> {
+    const last = this.streams.get(gameId)?.length;
+    return last === undefined ? undefined : this.readHead(gameId, last);
+  }
+
   async append(commit: Commit, head?: GameHead): Promise<AppendResult> {
     return this.appendGroup([commit], head);
   }

@@ -115,7 +115,17 @@ describe('GET /tournaments/{id}/export', () => {
     expect(reply.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(reply.text.endsWith('\n')).toBe(true);
     const lines = reply.text.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(lines[0]).toEqual({ format: 'arbiter-tournament-export/1', tournamentId: tournament.tournamentId, name: 'Export round', exportedAt: expect.any(String), games: 3 });
+    expect(lines[0]).toEqual({
+      format: 'arbiter-tournament-export/1',
+      tournamentId: tournament.tournamentId,
+      name: 'Export round',
+      exportedAt: lines[0].tournamentHead.at,
+      games: 3,
+      tournamentHead: expect.objectContaining({ type: 'TournamentHead', tournamentId: tournament.tournamentId }),
+      keys: { keys: (await client.get('/keys')).body.keys },
+      keyLog: [],
+    });
+    expect(lines[0].tournamentHead.games).toEqual(lines.slice(1).map((bundle) => ({ gameId: bundle.gameId, head: bundle.head.hash })));
     expect(lines.slice(1).map((bundle) => bundle.gameId)).toEqual(games.map((g) => g.gameId));
     const trusted = [await fingerprint(client)];
     for (const [i, bundle] of lines.slice(1).entries()) {

@@ -337,6 +337,9 @@ describe('the Arbiter stack', () => {
         // Creation counts (the quota) and the leases of sealed games.
         'Allow dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["quota#*"]}}',
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
+        // Tournament exports, whose tournament head only commands may sign: stored once and linked.
+        'Allow s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
+        'Allow s3:ListBucket → ExportStorageExports.Arn',
       ],
       ReadsFunction: [
         ...logsAndTraces('readsLogs'),

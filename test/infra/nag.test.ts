@@ -106,10 +106,11 @@ describe("cdk-nag's AwsSolutions pack", () => {
       'AwsSolutions-DDB3': 1,
       [connectionsRule(stack, 'POST')]: 2,
       [connectionsRule(stack, 'DELETE')]: 1,
-      [exportsRule(stack)]: 1,
+      // reads (a game's export) and commands (a tournament's, whose head only commands signs).
+      [exportsRule(stack)]: 2,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
-    // (and one for the reads role's grant on the exports bucket's exports/ prefix, one for the sweep function's role).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 1 + 1);
+    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role).
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1);
   });
 });

@@ -3,15 +3,28 @@ import type { ExportBundle } from '../../domain/verify/exportBundle';
 import { VerifierReportSchema } from '../../domain/verify/verifierReport';
 import { copyOf, diceMoves, exportOf, forged, newKey, playGame } from '../domain/verify/signedExports';
 import { cli, tempDir, writeJson } from './cliHarness';
+import { buildTournamentHead } from '../../domain/trust/tournamentHead';
+import { publishedKey } from '../../domain/trust/publishedKey';
 
 const a = newKey('key-a');
 const mallory = newKey('key-m');
 const dir = tempDir();
 
-const game = (gameId: string, rolls = 3, sealed = true) => exportOf(playGame({ gameId, moves: diceMoves(rolls, sealed), keyFor: () => a }), { keys: [a] });
-const header = (games: number) => ({ format: 'arbiter-tournament-export/1', tournamentId: 't-club', name: 'Club round 1', exportedAt: '2026-11-23T09:00:00.000Z', games });
+const game = (gameId: string, rolls = 3, sealed = true, tournamentId = 't-club') => exportOf(playGame({ gameId, tournamentId, moves: diceMoves(rolls, sealed), keyFor: () => a }), { keys: [a] });
+/** A header whose signed tournament head lists `listed` (by default the games of the file). */
+const tournamentHeader = (listed: ExportBundle[], games = listed.length, signer = a) => ({
+  format: 'arbiter-tournament-export/1',
+  tournamentId: 't-club',
+  name: 'Club round 1',
+  exportedAt: '2026-11-23T09:00:00.000Z',
+  games,
+  tournamentHead: buildTournamentHead({ tournamentId: 't-club', games: listed.map((b) => ({ gameId: b.gameId, head: b.head!.hash })), at: '2026-11-23T09:00:00.000Z', kid: signer.jwk.kid }, signer.sign),
+  keys: { keys: [publishedKey(signer.jwk, 'current')] },
+  keyLog: [],
+});
+const header = (games: number) => tournamentHeader([game('g-one')], games);
 const ndjson = (lines: unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-const tournamentFile = (name: string, bundles: ExportBundle[], announced = bundles.length) => writeJson(dir, name, ndjson([header(announced), ...bundles]));
+const tournamentFile = (name: string, bundles: ExportBundle[], announced = bundles.length) => writeJson(dir, name, ndjson([tournamentHeader(bundles, announced), ...bundles]));
 
 describe('arbiter verify on a tournament export (NDJSON: a header line, then one game per line)', () => {
   it('verifies every game, prints a line per game on stderr when it is not a terminal, and a table with totals', async () => {
@@ -91,5 +104,75 @@ describe('arbiter verify on a tournament export (NDJSON: a header line, then one
     const file = writeJson(dir, 'named.ndjson', ndjson([{ ...header(1), name: 'Round 1\nOK: every game verified' }, game('g-one')]));
     const run = await cli(['verify', file, '--trust', a.fingerprint, '--allow-unsealed']);
     expect(run.lines[0]).toBe('tournament t-club (Round 1\\u000aOK: every game verified): 1 games, exported 2026-11-23T09:00:00.000Z');
+  });
+});
+
+describe('arbiter verify and the tournament head (trust.md §7)', () => {
+  const one = game('g-one');
+  const two = game('g-two');
+  const three = game('g-three');
+  const listed = [one, two, three];
+
+  it('fails a game the head does not list, a listed game the file lacks, and a game of another tournament, naming each', async () => {
+    const stranger = game('g-stranger', 3, true, 't-other');
+    const run = await cli(['verify', writeJson(dir, 'swapped.ndjson', ndjson([tournamentHeader(listed, 3), one, stranger, three])), '--trust', a.fingerprint]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('game g-stranger was created in tournament t-other, not t-club');
+    expect(run.stdout).toContain('FILE: game g-two is listed by the tournament head but missing from the file');
+    const json = await cli(['verify', writeJson(dir, 'swapped.ndjson', ndjson([tournamentHeader(listed, 3), one, stranger, three])), '--trust', a.fingerprint, '--json']);
+    const reports = json.lines.map((line) => VerifierReportSchema.parse(JSON.parse(line)));
+    expect(reports[1].failures.map((f) => f.reason)).toEqual(['game g-stranger was created in tournament t-other, not t-club', 'game g-stranger is not one of the games the tournament head lists']);
+    expect(reports.at(-1)).toMatchObject({ exitCode: 1, failures: [{ check: 'tournament', reason: 'game g-two is listed by the tournament head but missing from the file' }] });
+  });
+
+  it('fails a head signed by a key none of the trusted fingerprints reaches, and a head that was changed after signing', async () => {
+    const forgedHead = await cli(['verify', writeJson(dir, 'mallory.ndjson', ndjson([tournamentHeader(listed, 3, mallory), ...listed])), '--trust', a.fingerprint]);
+    expect(forgedHead.code).toBe(1);
+    expect(forgedHead.stdout).toContain(`the tournament head is signed by ${mallory.fingerprint}, a key none of your trusted fingerprints reaches`);
+
+    const header = tournamentHeader([one, two], 3);
+    header.tournamentHead.games.push({ gameId: 'g-three', head: three.head!.hash });
+    const edited = await cli(['verify', writeJson(dir, 'edited.ndjson', ndjson([header, ...listed])), '--trust', a.fingerprint]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain('FILE: the tournament head does not hash to its "hash"');
+  });
+
+  it('fails a game whose head is not the one listed (a later or earlier copy of it)', async () => {
+    const earlier = exportOf(playGame({ gameId: 'g-two', tournamentId: 't-club', moves: diceMoves(3, false), keyFor: () => a }), { keys: [a] });
+    const run = await cli(['verify', writeJson(dir, 'earlier.ndjson', ndjson([tournamentHeader(listed, 3), one, earlier, three])), '--trust', a.fingerprint, '--allow-unsealed']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('game g-two does not end where the tournament head says');
+  });
+
+  it('checks a page against the run of the list it names, and does not call a page the whole tournament (exit 3)', async () => {
+    const page = (after: string | null, next: string | null, games: ExportBundle[]) => ndjson([{ ...tournamentHeader(listed, games.length), page: { after, next } }, ...games]);
+    const middle = await cli(['verify', writeJson(dir, 'page.ndjson', page('g-one', 'g-two', [two])), '--trust', a.fingerprint]);
+    expect(middle.code).toBe(3);
+    expect(middle.stdout).toContain('FILE: this file is one page: games 2 to 2 of the 3 the tournament head lists; verify every page');
+    expect(middle.stdout).not.toContain('OK: every game verified');
+
+    const wrongRun = await cli(['verify', writeJson(dir, 'wrong-page.ndjson', page('g-one', 'g-two', [three])), '--trust', a.fingerprint]);
+    expect(wrongRun.code).toBe(1);
+    expect(wrongRun.stdout).toContain('game g-two is listed by the tournament head but missing from the file');
+
+    const whole = await cli(['verify', writeJson(dir, 'one-page.ndjson', page(null, null, listed)), '--trust', a.fingerprint]);
+    expect([whole.code, whole.lines.at(-1)]).toEqual([0, 'OK: every game verified']);
+  });
+});
+
+describe('arbiter verify on a tournament header of the wrong shape', () => {
+  it('fails a malformed tournament head (exit 1) and does not call an empty tournament verified without a trusted key (exit 3)', async () => {
+    const one = game('g-one');
+    for (const tournamentHead of [null, 'signed', { ...tournamentHeader([one]).tournamentHead, games: 'all' }]) {
+      const run = await cli(['verify', writeJson(dir, 'malformed.ndjson', ndjson([{ ...tournamentHeader([one]), tournamentHead }, one])), '--trust', a.fingerprint]);
+      expect([run.code, run.stdout], JSON.stringify(tournamentHead)).toEqual([1, expect.stringContaining('FILE: the tournament head is not a TournamentHead statement')]);
+    }
+    const keyless = await cli(['verify', writeJson(dir, 'keyless.ndjson', ndjson([{ ...tournamentHeader([one]), keys: [null], keyLog: 'none' }, one])), '--trust', a.fingerprint]);
+    expect([keyless.code, keyless.stdout]).toEqual([1, expect.stringContaining(`no Ed25519 public key "${a.jwk.kid}" in the header`)]);
+
+    const empty = await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])]))]);
+    expect(empty.code).toBe(3);
+    expect(empty.stdout).toContain(`    arbiter trust add ${a.fingerprint}`);
+    expect((await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])])), '--trust', a.fingerprint])).code).toBe(0);
   });
 });

@@ -50,7 +50,7 @@ export function diceMoves(rolls: number, sealed = true): Move[] {
  * Plays the moves as the service would (fairness-v1 §3 to §6) and signs commit `seq`
  * with `keyFor(seq)`.
  */
-export function playGame(options: { gameId?: string; ruleset?: string; moves: Move[]; keyFor: (seq: number) => TestKey }): { commits: Commit[]; serverSeed: string; commitment: string; gameId: string; ruleset: string } {
+export function playGame(options: { gameId?: string; ruleset?: string; tournamentId?: string; moves: Move[]; keyFor: (seq: number) => TestKey }): { commits: Commit[]; serverSeed: string; commitment: string; gameId: string; ruleset: string } {
   const gameId = options.gameId ?? 'g-test';
   const rulesetId = options.ruleset ?? 'dice';
   const ruleset = findRuleset(rulesetId)!;
@@ -64,7 +64,7 @@ export function playGame(options: { gameId?: string; ruleset?: string; moves: Mo
     return commit;
   };
   const body = { ruleset: rulesetId };
-  let state: GameState = evolveGame(undefined, append({ commandId: 'create', actor: 'organizer', command: { type: 'CreateGame', payload: body }, events: [decideCreate(ruleset, body, commitment)], dice: [] }));
+  let state: GameState = evolveGame(undefined, append({ commandId: 'create', actor: 'organizer', command: { type: 'CreateGame', payload: body }, events: [decideCreate(ruleset, body, commitment, options.tournamentId)], dice: [] }));
   options.moves.forEach((move, i) => {
     const check = checkPayload(state.ruleset, move.type, move.payload);
     if (!check.ok) throw new Error(`bad move ${move.type}`);

@@ -118,14 +118,14 @@ describe('gameExport', () => {
 });
 
 describe('tournamentExport', () => {
-  it('inline under the limit; over it, stored under the hash of its content', async () => {
+  it('inline under the limit (the store asked only whether it holds this content); over it, stored under the digest of its content', async () => {
     const { service: cup } = memoryService('exports-cup');
     const tournament = await cup.tournaments.create({ name: 'Cup' });
     await cup.tournaments.createGame({ ruleset: 'dice' }, tournament.token);
     const blobs = memoryBlobs();
     const small = await tournamentExport(cup, { store: blobs.store }, tournament.tournamentId, tournament.token);
     expect(small).toMatchObject({ kind: 'inline', contentType: 'application/x-ndjson; charset=utf-8' });
-    expect(blobs.calls).toEqual([]);
+    expect(blobs.calls).toEqual([expect.stringMatching(new RegExp(`^size tournaments/${tournament.tournamentId}/[0-9a-f]{40}\\.ndjson$`))]);
     const large = await tournamentExport(cup, { store: blobs.store, inlineMaxBytes: 0 }, tournament.tournamentId, tournament.token);
     expect(large.kind).toBe('link');
     const [key] = blobs.objects.keys();

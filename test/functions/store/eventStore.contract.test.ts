@@ -92,6 +92,19 @@ describe.each(adapters)('event store contract: %s', (_name, makeStore) => {
     for (const r of results) if (!r.ok) expect(r.existing.commandId).toBe(winner);
   });
 
+  it("reads the head stored with a game's last commit without its commits (a tournament head lists every game's)", async () => {
+    const store = makeStore();
+    const headAt = (gameId: string, seq: number) => ({ type: 'GameHead' as const, gameId, seq, lastHash: sampleCommit(gameId, seq).hash, sealed: false, at: 'now', kid: 'k', hash: `h${seq}`, signature: 's' });
+    const gameId = `g-contract-${++counter}`;
+    await store.createGame(sampleCommit(gameId, 1, 'create'), secrets, headAt(gameId, 1));
+    expect(await store.readLastHead!(gameId)).toEqual(headAt(gameId, 1));
+    for (let seq = 2; seq <= 4; seq++) await store.append(sampleCommit(gameId, seq), headAt(gameId, seq));
+    expect(await store.readLastHead!(gameId)).toEqual(headAt(gameId, 4));
+    await store.append(sampleCommit(gameId, 5));
+    expect(await store.readLastHead!(gameId)).toBeUndefined();
+    expect(await store.readLastHead!('g-contract-nobody')).toBeUndefined();
+  });
+
   it('pages with after and limit', async () => {
     const store = makeStore();
     const gameId = await newGame(store);
