@@ -5,7 +5,7 @@ import { examineExport, type ExportExamination } from '../../domain/verify/verif
 import { gamePath, parseGameLink, request, serverKeys } from './api';
 import { clear, el, field, statusLine } from './dom';
 
-const CHECKS = ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'creation', 'commitment', 'ruleset', 'serverSeed', 'dice', 'entropy', 'rules', 'keys', 'keyLog', 'head', 'trust', 'sealed'];
+const CHECKS = ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'creation', 'commitment', 'ruleset', 'serverSeed', 'dice', 'entropy', 'rules', 'keys', 'keyLog', 'head', 'trust', 'retired', 'sealed'];
 
 interface ExportedCommit {
   seq?: unknown;
