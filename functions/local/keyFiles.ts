@@ -54,7 +54,7 @@ export function loadKeyRing(dataDir: string): { ring: KeyRing; created: boolean 
  * Crash-safe: the new key is written aside first, the log next, and the new key takes
  * its place last (finishRotation completes a rotation the log already names).
  */
-export function rotateKey(dataDir: string, at: string): { previous: string; next: string; n: number } {
+export function rotateKey(dataDir: string, at: string): { previous: string; next: string; n: number; retiredAt: string } {
   if (!existsSync(files(dataDir).current)) throw new Error(`${dataDir} has no signing key yet: start the server once, then rotate`);
   const { ring } = loadKeyRing(dataDir);
   const old = publicJwkOf(ring.current);
@@ -68,7 +68,7 @@ export function rotateKey(dataDir: string, at: string): { previous: string; next
   writeOwnerOnlyJson(f.history, { retired: [...ring.retired, { kid: old.kid, x: old.x }], log: [...ring.log, statement] } satisfies KeyHistory);
   renameSync(f.next, f.current);
   syncFolder(dataDir);
-  return { previous: statement.previous, next: fingerprintOf(fresh), n: statement.n };
+  return { previous: statement.previous, next: fingerprintOf(fresh), n: statement.n, retiredAt: at };
 }
 
 export function loadOrCreateSeedKey(dataDir: string): Buffer {
