@@ -46,7 +46,11 @@ export function retirementOf(fingerprint: string, ...keyLogs: unknown[]): Retire
  * The reason starts "signed …" and names the key and the statement.
  */
 export function retiredSignature(fingerprint: string, at: unknown, ...keyLogs: unknown[]): string | undefined {
-  const retirement = retirementOf(fingerprint, ...keyLogs);
+  return signedAfterRetirement(fingerprint, retirementOf(fingerprint, ...keyLogs), at);
+}
+
+/** retiredSignature with the retirement already looked up (retirementOf), for a key that signed many things. */
+export function signedAfterRetirement(fingerprint: string, retirement: Retirement | undefined, at: unknown): string | undefined {
   if (!retirement) return undefined;
   const signed = instantOf(at);
   const retired = instantOf(retirement.at);
@@ -55,4 +59,28 @@ export function retiredSignature(fingerprint: string, at: unknown, ...keyLogs: u
   if (signed === undefined) return `signed ${by} at ${retirement.at}, at a time that is not an ISO-8601 time: it cannot be shown to come before the retirement`;
   if (signed <= retired) return undefined;
   return `signed at ${at as string} ${by} at ${retirement.at}: a retired key signs nothing after its retirement`;
+}
+
+/**
+ * A key is retired once. Two different statements retiring the same key, in one log or
+ * across the logs given (the export's and the person's), mean a second log was made by
+ * whoever holds a retired key, to hand trust to a key of their own: each is a failure.
+ */
+export function keyLogForks(...keyLogs: unknown[]): string[] {
+  const byRetiredKey = new Map<string, { n: number; hash: string }>();
+  const forks: string[] = [];
+  for (const log of keyLogs) {
+    if (!Array.isArray(log)) continue;
+    for (const raw of log) {
+      const parsed = KeyRotationShape.safeParse(raw);
+      if (!parsed.success) continue;
+      const { previous, n, hash } = parsed.data;
+      const earlier = byRetiredKey.get(previous);
+      if (!earlier) byRetiredKey.set(previous, { n, hash });
+      else if (earlier.hash !== hash) {
+        forks.push(`two different statements retire ${previous} (key log statements ${earlier.n} and ${n}): the key log was forked, which only whoever holds that retired key can do`);
+      }
+    }
+  }
+  return forks;
 }

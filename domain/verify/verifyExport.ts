@@ -2,7 +2,7 @@ import type { Ed25519PublicJwk } from '../fairness/hashChain';
 import { findRuleset } from '../rulesets/registry';
 import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog, type TrustedKey } from '../trust/keyLog';
-import { retiredSignature, retirementOf, type Retirement } from '../trust/retirement';
+import { keyLogForks, retirementOf, signedAfterRetirement, type Retirement } from '../trust/retirement';
 import { checkBundle } from './checkBundle';
 import { checkHead } from './checkHead';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
@@ -102,6 +102,7 @@ function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOpti
   if (walk.failure) fail(0, 'keyLog', `${walk.failure.n ? `key log statement ${walk.failure.n}` : 'the key log'} ${walk.failure.reason}`);
 
   const keyLogs = [bundle.keyLog, ...(options.keyLogs ?? [])];
+  for (const fork of keyLogForks(...keyLogs)) fail(0, 'keyLog', fork);
   const signers = new Map<string, Signer & { firstSeq: number }>();
   const signerOf = (key: Ed25519PublicJwk, seq: number) => {
     const fingerprint = fingerprintOf(key);
@@ -119,14 +120,14 @@ function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOpti
     if (!key) return; // an unknown kid already failed the signature check
     const signer = signerOf(key, index + 1);
     signer.commits += 1;
-    const late = signer.retired && retiredSignature(signer.fingerprint, commit.recordedAt, ...keyLogs);
+    const late = signedAfterRetirement(signer.fingerprint, signer.retired, commit.recordedAt);
     if (late) fail(index + 1, 'retired', late);
   });
   const head = checkHead(bundle, sealed, keysByKid, fail);
   if (head.signer) {
     const signer = signerOf(head.signer, 0);
     signer.signedHead = true;
-    const late = signer.retired && retiredSignature(signer.fingerprint, head.at, ...keyLogs);
+    const late = signedAfterRetirement(signer.fingerprint, signer.retired, head.at);
     if (late) fail(0, 'retired', `the head was ${late}`);
   }
 

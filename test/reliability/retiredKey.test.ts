@@ -1,9 +1,11 @@
 // Issue 30, "retirement means retirement" (trust.md §6): what a key rotation must and must not
 // change, reproduced through the real entry points (npm start, npm run rotate-key, arbiter).
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildKeyRotation } from '../../domain/trust/keyRotation';
+import { signWith } from '../../functions/application/signer';
 import { TestClient } from '../support/httpClient';
 import { ROOT, stop, useNpmStart } from '../support/npmStart';
 import { run, writeTemp } from '../support/runCli';
@@ -54,6 +56,14 @@ describe('a retired key (trust.md §6)', () => {
     const withLog = writeTemp('forged-with-log.json', JSON.stringify({ ...bare, keyLog: keys.log }));
     const withoutLog = writeTemp('forged.json', forged.text);
 
+    // Or the leaked key signs a second statement handing over to a key of the forger's, who signs with that.
+    const forgersServer = await start(freshDir('forger'));
+    const forgersKey = (await new TestClient(forgersServer.url).get('/keys')).body.keys[0];
+    const handedOver = JSON.parse((await playAndExport(forgersServer.url, 'signed by a key the leaked one handed over to')).text);
+    const leakedKey = JSON.parse(readFileSync(join(leakedDir, 'signing-key.json'), 'utf8'));
+    const fork = buildKeyRotation({ n: 2, previous: old.fingerprint, next: { x: forgersKey.x, kid: forgersKey.kid }, at: new Date().toISOString() }, signWith(leakedKey));
+    const forked = writeTemp('forked.json', JSON.stringify({ ...handedOver, keys: { keys: [...handedOver.keys.keys, old] }, keyLog: [...keys.log, fork] }));
+
     const pinnedByAdd = trustFile();
     expect((await arbiter(['trust', 'add', rotated.url], { ARBITER_TRUST_FILE: pinnedByAdd })).code).toBe(0);
     const attempts = [
@@ -65,6 +75,10 @@ describe('a retired key (trust.md §6)', () => {
       expect(result.code, `${how}: ${result.stdout}`).toBe(1);
       expect(result.stdout, how).toContain(`by ${old.fingerprint}, which key log statement 1 retired at ${keys.log[0].at}: a retired key signs nothing after its retirement`);
     }
+    const viaFork = await arbiter(['verify', forked, '--trust', old.fingerprint]);
+    expect(viaFork.code, viaFork.stdout).toBe(1);
+    expect(viaFork.stdout).toContain(`two different statements retire ${old.fingerprint} (key log statements 1 and 2): the key log was forked`);
+    attempts.push({ how: 'the old pin, a second statement of the leaked key handing over to the forger\'s key', result: viaFork });
     const refusedCommits = (attempts[1].result.stdout.match(/\(retired\)/g) ?? []).length;
     expect(refusedCommits).toBe(forged.commits + 1);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildKeyRotation, type KeyRotation } from '../../../domain/trust/keyRotation';
-import { retiredSignature, retirementOf } from '../../../domain/trust/retirement';
+import { keyLogForks, retiredSignature, retirementOf } from '../../../domain/trust/retirement';
 import { newKey, type TestKey } from '../../domain/verify/signedExports';
 
 const RETIRED_AT = '2026-11-22T10:00:00.000Z';
@@ -44,5 +44,17 @@ describe('retiredSignature (trust.md §6)', () => {
     expect(retiredSignature(a.fingerprint, '2026-11-22T09:00:00.000Z', [rotation(1, a, b, 'soon')])).toMatch(/retired at a time that is not an ISO-8601 time/);
     // A retired key's signature without a readable time is refused; an unretired key's is not this rule's question.
     expect(retiredSignature(c.fingerprint, 'yesterday', log)).toBeUndefined();
+  });
+
+  it('finds a forked key log: a second, different statement retiring a key already retired, in one log or across logs', () => {
+    const mallory = newKey('m');
+    const fork = rotation(2, a, mallory, '2026-11-26T00:00:00.000Z');
+    expect(keyLogForks(log)).toEqual([]);
+    expect(keyLogForks(log, log.slice(0, 1))).toEqual([]);
+    expect(keyLogForks([...log, fork])).toEqual([
+      `two different statements retire ${a.fingerprint} (key log statements 1 and 2): the key log was forked, which only whoever holds that retired key can do`,
+    ]);
+    // The file's log replaced by the forger's, against the log the person kept.
+    expect(keyLogForks([rotation(1, a, mallory, '2026-11-21T00:00:00.000Z')], log)).toHaveLength(1);
   });
 });

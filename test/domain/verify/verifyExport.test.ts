@@ -115,6 +115,19 @@ describe('verifyExport (trust.md §5)', () => {
       expect(verify(bundle, { trusted: [a.fingerprint, b.fingerprint] })).toMatchObject({ exitCode: 0, failures: [] });
     });
 
+    it('fails a key log a leaked retired key forked to hand trust to a key of its own', () => {
+      const mallory = newKey('key-m');
+      const genuine = buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: BEFORE }, a.sign);
+      const fork = buildKeyRotation({ n: 2, previous: a.fingerprint, next: mallory.jwk, at: AT }, a.sign);
+      const game = exportOf(playGame({ moves: diceMoves(2), keyFor: () => mallory }), { keys: [a, mallory], keyLog: [genuine, fork] });
+      const report = verify(game, { trusted: [a.fingerprint] });
+      expect(report.exitCode).toBe(1);
+      expect(report.failures).toContainEqual({ seq: 0, check: 'keyLog', reason: `two different statements retire ${a.fingerprint} (key log statements 1 and 2): the key log was forked, which only whoever holds that retired key can do` });
+      // The forger's log alone in the file, against the genuine one the person kept.
+      const replaced = { ...game, keyLog: [buildKeyRotation({ n: 1, previous: a.fingerprint, next: mallory.jwk, at: BEFORE }, a.sign)] };
+      expect(verify(replaced, { trusted: [a.fingerprint], keyLogs: [[genuine]] }).failures.map((f) => f.check)).toContain('keyLog');
+    });
+
     it('takes the retirement from a key log the person keeps when the file leaves its own out', () => {
       const { bundle, log } = signedByRetiredKey();
       const stripped = { ...bundle, keyLog: [], keys: { keys: bundle.keys.keys.filter((k) => k.kid === 'key-a').map((k) => ({ ...k, status: 'current' })) } };
