@@ -47,6 +47,8 @@ const props: ArbiterStackProps = {
   api5xxPer5Minutes: wholeNumber('api5xxPer5Minutes'),
   // `-c signingKeys=<n>` (default 1): add one, deploy, then npm run rotate-key:aws (docs/deploy.md).
   signingKeys: wholeNumber('signingKeys'),
+  // `-c retiredSigningKeys=<n>` (default 0): after a rotation, the keys it retired lose kms:Sign (docs/deploy.md).
+  retiredSigningKeys: wholeNumber('retiredSigningKeys'),
   // `-c abandonedGameDays=<days>` (default 90; 0: games never expire), `-c creationQuotaPerHour=<n>` (default 60; 0: none).
   abandonedGameDays: wholeNumber('abandonedGameDays'),
   creationQuotaPerHour: wholeNumber('creationQuotaPerHour'),

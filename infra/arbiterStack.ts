@@ -114,6 +114,8 @@ export interface ArbiterStackProps extends StackProps {
   api5xxPer5Minutes?: number;
   /** How many KMS signing keys the stack holds (default 1): one more before each rotation (docs/deploy.md). */
   signingKeys?: number;
+  /** How many signing keys, from the first, rotations have retired (default 0): the commands function may no longer sign with them (docs/deploy.md). */
+  retiredSigningKeys?: number;
   /** Days without a command after which an unsealed game of no tournament is deleted (DEFAULTS.abandonedGameDays); 0 = never. */
   abandonedGameDays?: number;
   /** Creations per address per hour without a tournament's token (DEFAULTS.creationQuotaPerHour); 0 = no quota. */
@@ -254,7 +256,7 @@ export class ArbiterStack extends Stack {
     this.functions = functions;
 
     // ---- keys that never leave KMS: only commands signs and opens seeds; reads publishes the public keys ----
-    addSigning(this, { table, signer: functions.commands, publishers: [functions.reads], generations: props.signingKeys });
+    addSigning(this, { table, signer: functions.commands, publishers: [functions.reads], generations: props.signingKeys, retired: props.retiredSigningKeys });
 
     // ---- timelines pushed over a WebSocket API (docs/push.md); long-poll stays the fallback ----
     const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });

@@ -14,6 +14,11 @@ export interface SigningProps {
   publishers: LambdaFunction[];
   /** How many signing keys the stack holds: one more before each rotation (npm run rotate-key:aws). */
   generations?: number;
+  /**
+   * How many of them, from the first, a rotation has retired: the signing function loses
+   * kms:Sign on those (an explicit deny), so a retired key signs nothing (trust.md §6).
+   */
+  retired?: number;
 }
 
 /**
@@ -25,6 +30,8 @@ export interface SigningProps {
 export function addSigning(scope: Construct, props: SigningProps): { signingKeys: Key[]; seedKey: Key; tokenKey: Key } {
   const generations = props.generations ?? 1;
   if (!Number.isInteger(generations) || generations < 1 || generations > 20) throw new Error('signingKeys is a whole number from 1 to 20');
+  const retired = props.retired ?? 0;
+  if (!Number.isInteger(retired) || retired < 0 || retired >= generations) throw new Error(`retiredSigningKeys is a whole number below signingKeys (${generations}): the last key is never retired`);
   const signingKeys = Array.from(
     { length: generations },
     (_, i) =>
@@ -48,7 +55,12 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
   });
   const keyArns = signingKeys.map((key) => key.keyArn);
 
-  props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: keyArns }));
+  const retiredArns = keyArns.slice(0, retired);
+  props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: keyArns.slice(retired) }));
+  if (retiredArns.length > 0) {
+    props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: retiredArns }));
+    props.signer.addToRolePolicy(new PolicyStatement({ effect: Effect.DENY, actions: ['kms:Sign'], resources: retiredArns }));
+  }
   props.signer.addToRolePolicy(
     new PolicyStatement({
       actions: ['kms:Encrypt', 'kms:Decrypt'],

@@ -8,7 +8,7 @@ const LINES = {
   dice: ['dice', 'entropy'],
   rules: ['rules'],
   head: ['head'],
-  signers: ['trust', 'keyLog'],
+  signers: ['trust', 'keyLog', 'retired'],
 };
 
 /**

@@ -2,17 +2,20 @@ import { parseStrictJson } from '../domain/json/parseStrictJson';
 import { isFingerprint } from '../domain/trust/fingerprint';
 import type { Io } from './io';
 import { parseArguments, UsageError } from './parseArguments';
-import { fetchText, isUrl, UnusableInput } from './readSource';
-import { keysOfDocument, type ListedKey } from './trustedFingerprints';
+import { fetchText, isUrl, MissingFile, UnusableInput } from './readSource';
+import { keyLogsOfTrustDocument, keysOfDocument, readTrustDocument, type ListedKey } from './trustedFingerprints';
 import { addToTrustStore, readTrustStore, trustFilePath } from './trustStore';
 
-/** `arbiter trust add FINGERPRINT|URL`, `arbiter trust list`. */
+/** `arbiter trust add FINGERPRINT|URL|FILE` (FILE: a /keys answer saved earlier), `arbiter trust list`. */
 export async function trustCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseArguments(args, {});
   const [action, subject, ...extra] = parsed.positionals;
   if (action === 'list' && subject === undefined) return listTrusted(io);
-  if (action === 'add' && subject !== undefined && extra.length === 0) return isUrl(subject) ? addFromServer(subject, io) : addFingerprint(subject, io);
-  throw new UsageError('trust takes "add FINGERPRINT|URL" or "list"');
+  if (action === 'add' && subject !== undefined && extra.length === 0) {
+    if (isUrl(subject)) return addFromServer(subject, io);
+    return subject.startsWith('ed25519:') ? addFingerprint(subject, io) : addFromSavedKeys(subject, io);
+  }
+  throw new UsageError('trust takes "add FINGERPRINT|URL|FILE" or "list"');
 }
 
 async function listTrusted(io: Io): Promise<number> {
@@ -64,13 +67,32 @@ async function addFromServer(source: string, io: Io): Promise<number> {
   } catch (error) {
     throw new UnusableInput(`${url.href} did not answer JSON: ${(error as Error).message}`);
   }
-  const keys = keysOfDocument(document, url.href);
-  const current = currentKey(keys, url.href);
-  io.out(`${url.href} lists ${keys.length} key${keys.length === 1 ? '' : 's'}:`);
+  return addKeysDocument(document, url.href, io);
+}
+
+/** `trust add keys.json`: a /keys answer saved earlier, taken as addFromServer takes the live one. */
+async function addFromSavedKeys(file: string, io: Io): Promise<number> {
+  const document = await readTrustDocument(file).catch((error: unknown) => {
+    if (error instanceof MissingFile) throw new UsageError(`a fingerprint looks like ed25519:<43 characters>, not ${JSON.stringify(file)}, and there is no saved /keys file by that name`);
+    throw error;
+  });
+  if (!Array.isArray((document as { keys?: unknown } | null)?.keys)) {
+    throw new UsageError(`${JSON.stringify(file)} is neither a fingerprint (ed25519:<43 characters>), a URL, nor a saved /keys document`);
+  }
+  return addKeysDocument(document, file, io);
+}
+
+/** Pins every key a /keys document lists, current and retired, and keeps its key log for the retirements it states (trust.md §6). */
+async function addKeysDocument(document: unknown, name: string, io: Io): Promise<number> {
+  const keys = keysOfDocument(document, name);
+  const current = currentKey(keys, name);
+  io.out(`${name} lists ${keys.length} key${keys.length === 1 ? '' : 's'}:`);
   for (const key of keys) io.out(`  ${key.fingerprint}  kid ${key.kid ?? '(none)'}${key.status ? `, ${key.status}` : ''}`);
-  const { path, added } = await addToTrustStore(io, keys.map((k) => k.fingerprint), url.href);
+  const [log] = keyLogsOfTrustDocument(document) as unknown[][];
+  const { path, added } = await addToTrustStore(io, keys.map((k) => k.fingerprint), name, log);
   const what = keys.length === 1 ? `the current key ${current.fingerprint}` : `the current key ${current.fingerprint} and ${keys.length - 1} retired key${keys.length === 2 ? '' : 's'}`;
   io.out(`${added.length ? 'now trusting' : 'already trusting'} ${what} (stored in ${path})`);
+  if (log?.length) io.out(`kept its key log (${log.length} statement${log.length === 1 ? '' : 's'}): a key it retired is refused for anything signed after its retirement.`);
   io.out('compare the current one with the fingerprint your organizer publishes: whoever answered this request chose it.');
   return 0;
 }

@@ -59,6 +59,18 @@ export function fingerprintsOfTrustDocument(document: unknown, name: string): st
   throw new UnusableInput(`${name} is neither a JSON array of fingerprints nor a /keys document`);
 }
 
+/**
+ * The key logs a trust document carries, for the retirements they state (trust.md §6):
+ * a /keys document's `log`, or those a trust file written by `trust add` keeps.
+ */
+export function keyLogsOfTrustDocument(document: unknown): unknown[] {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return [];
+  const { log, logs } = document as { log?: unknown; logs?: unknown };
+  if (Array.isArray(log)) return [log];
+  if (Array.isArray(logs)) return logs.map((kept: unknown) => (kept as { log?: unknown } | null)?.log).filter(Array.isArray);
+  return [];
+}
+
 export async function readTrustDocument(path: string): Promise<unknown> {
   const text = await readFileText(path, MAX_TRUST_FILE_BYTES);
   try {

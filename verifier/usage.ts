@@ -2,7 +2,7 @@ export const USAGE = `Arbiter verifier: checks a game exported from an Arbiter s
 
 usage:
   arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
-  arbiter trust add FINGERPRINT|URL
+  arbiter trust add FINGERPRINT|URL|FILE
   arbiter trust list
   arbiter export URL --token TOKEN [-o FILE] [--max-bytes N]
   arbiter --help
@@ -23,9 +23,11 @@ game by game, with a progress bar on a terminal, then a table with a line per ga
 its exit status is the worst of its games'. With --json: one report per game, a line each.
 
 trust add stores a fingerprint in your trust file ($ARBITER_TRUST_FILE, or
-~/.config/arbiter/trusted-keys.json); given a server URL, it fetches /keys once,
-shows every fingerprint, and stores them all (the current key and the retired ones).
-Compare the current one with the fingerprint your organizer publishes.
+~/.config/arbiter/trusted-keys.json); given a server URL, it fetches /keys once (or
+reads a /keys answer saved in FILE), shows every fingerprint, and stores them all (the
+current key and the retired ones) with the key log: what a retired key signed after
+its retirement then fails. Compare the current one with the fingerprint your organizer
+publishes.
 
 export downloads GET /games/{id}/export to FILE, or to stdout.
 

@@ -11,8 +11,8 @@ import { verifyTournament } from './verifyTournament';
 import { lastValue, parseArguments, UsageError } from './parseArguments';
 import { printableJson } from './printable';
 import { UnusableInput } from './readSource';
-import { fingerprintsOfTrustDocument, readTrustDocument } from './trustedFingerprints';
-import { readTrustStore } from './trustStore';
+import { fingerprintsOfTrustDocument, keyLogsOfTrustDocument, readTrustDocument } from './trustedFingerprints';
+import { keptKeyLogs, readTrustStore } from './trustStore';
 import { USAGE } from './usage';
 
 const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
@@ -33,13 +33,13 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     }
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export, file or URL' : 'which export? give a file or a URL');
     const [source] = parsed.positionals;
-    const trusted = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
+    const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
     const limit = inputLimit(lastValue(parsed, '--max-bytes'), io.env);
     const opened = await openExport(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN, limit);
     const allowUnsealed = parsed.booleans.has('--allow-unsealed');
-    if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, allowUnsealed, json }, io);
+    if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, keyLogs, allowUnsealed, json }, io);
     const { bundle } = opened;
-    const examination = examineExport(bundle, { trusted, allowUnsealed });
+    const examination = examineExport(bundle, { trusted, keyLogs, allowUnsealed });
     const { report } = examination;
     if (report.exitCode === EXIT.unusable) {
       const why = isObject(bundle) ? (report.failures[0]?.reason ?? '').replace(/^not an export bundle: /, '') : `it holds ${shown(bundle)}, not an object`;
@@ -56,18 +56,25 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
   }
 }
 
-/** --trust, --trust-file and the person's own trust file, together (trust.md §5). */
-async function trustedFingerprints(given: readonly string[], files: readonly string[], io: Io): Promise<string[]> {
+/**
+ * --trust, --trust-file and the person's own trust file, together (trust.md §5), with the
+ * key logs the files keep: the retirements they state hold whatever the export says (§6).
+ */
+async function trustedFingerprints(given: readonly string[], files: readonly string[], io: Io): Promise<{ trusted: string[]; keyLogs: unknown[] }> {
   const all = new Set<string>();
+  const keyLogs: unknown[] = [];
   for (const fingerprint of given) {
     if (!isFingerprint(fingerprint)) throw new UsageError(`--trust takes a fingerprint like ed25519:<43 characters>, not ${JSON.stringify(fingerprint)}`);
     all.add(fingerprint);
   }
   for (const file of files) {
-    for (const fingerprint of fingerprintsOfTrustDocument(await readTrustDocument(file), JSON.stringify(file))) all.add(fingerprint);
+    const document = await readTrustDocument(file);
+    for (const fingerprint of fingerprintsOfTrustDocument(document, JSON.stringify(file))) all.add(fingerprint);
+    keyLogs.push(...keyLogsOfTrustDocument(document));
   }
   for (const entry of await readTrustStore(io)) all.add(entry.fingerprint);
-  return [...all];
+  keyLogs.push(...(await keptKeyLogs(io)));
+  return { trusted: [...all], keyLogs };
 }
 
 function isObject(value: unknown): boolean {

@@ -15,7 +15,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const VerificationFailureSchema = z.strictObject({
   seq: z.int().min(0).describe("the commit's position from 1; 0 for the export as a whole (its shape, head, keys or key log)"),
-  check: z.string().describe('which check: structure, sequence, gameId, prevHash, hash, signature, sealed, creation, commitment, ruleset, serverSeed, dice, entropy, rules, keys, keyLog, head, trust, tournament, input'),
+  check: z.string().describe('which check: structure, sequence, gameId, prevHash, hash, signature, sealed, creation, commitment, ruleset, serverSeed, dice, entropy, rules, keys, keyLog, head, trust, retired, tournament, input'),
   reason: z.string().describe('in words'),
 });
 

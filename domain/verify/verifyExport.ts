@@ -2,6 +2,7 @@ import type { Ed25519PublicJwk } from '../fairness/hashChain';
 import { findRuleset } from '../rulesets/registry';
 import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog, type TrustedKey } from '../trust/keyLog';
+import { keyLogForks, retirementOf, signedAfterRetirement, type Retirement } from '../trust/retirement';
 import { checkBundle } from './checkBundle';
 import { checkHead } from './checkHead';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
@@ -14,6 +15,12 @@ export interface VerifyOptions {
   trusted: readonly string[];
   /** An unsealed game, whose dice cannot be checked yet, may still exit 0. */
   allowUnsealed?: boolean;
+  /**
+   * Key logs the person keeps (a /keys document saved or fetched when they pinned): their
+   * retirements count as well as the export's own (trust.md §6), so that a file made with
+   * a retired key cannot escape them by leaving its key log out.
+   */
+  keyLogs?: readonly unknown[];
 }
 
 export interface Signer {
@@ -25,6 +32,8 @@ export interface Signer {
   /** The commits it signed, and whether it signed the head. */
   commits: number;
   signedHead: boolean;
+  /** The statement that retired it, in the export's key log or one the person keeps. */
+  retired?: Retirement;
 }
 
 /** The report, and what a person reading it needs besides. */
@@ -92,29 +101,41 @@ function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOpti
   const walk = walkKeyLog(bundle.keyLog, options.trusted, [...keysByKid.values()]);
   if (walk.failure) fail(0, 'keyLog', `${walk.failure.n ? `key log statement ${walk.failure.n}` : 'the key log'} ${walk.failure.reason}`);
 
+  const keyLogs = [bundle.keyLog, ...(options.keyLogs ?? [])];
+  for (const fork of keyLogForks(...keyLogs)) fail(0, 'keyLog', fork);
   const signers = new Map<string, Signer & { firstSeq: number }>();
   const signerOf = (key: Ed25519PublicJwk, seq: number) => {
     const fingerprint = fingerprintOf(key);
     let signer = signers.get(fingerprint);
     if (!signer) {
       const trusted = walk.trusted.get(fingerprint);
-      signer = { fingerprint, kid: key.kid, trusted: trusted !== undefined, via: trusted?.via, commits: 0, signedHead: false, firstSeq: seq };
+      const retired = retirementOf(fingerprint, ...keyLogs);
+      signer = { fingerprint, kid: key.kid, trusted: trusted !== undefined, via: trusted?.via, commits: 0, signedHead: false, firstSeq: seq, ...(retired ? { retired } : {}) };
       signers.set(fingerprint, signer);
     }
     return signer;
   };
   bundle.commits.forEach((commit, index) => {
     const key = typeof commit?.kid === 'string' ? keysByKid.get(commit.kid) : undefined;
-    if (key) signerOf(key, index + 1).commits += 1; // an unknown kid already failed the signature check
+    if (!key) return; // an unknown kid already failed the signature check
+    const signer = signerOf(key, index + 1);
+    signer.commits += 1;
+    const late = signedAfterRetirement(signer.fingerprint, signer.retired, commit.recordedAt);
+    if (late) fail(index + 1, 'retired', late);
   });
   const head = checkHead(bundle, sealed, keysByKid, fail);
-  if (head.signer) signerOf(head.signer, 0).signedHead = true;
+  if (head.signer) {
+    const signer = signerOf(head.signer, 0);
+    signer.signedHead = true;
+    const late = signedAfterRetirement(signer.fingerprint, signer.retired, head.at);
+    if (late) fail(0, 'retired', `the head was ${late}`);
+  }
 
   if (options.trusted.length > 0) {
     for (const signer of signers.values()) {
       if (signer.trusted) continue;
       const what = signer.commits ? `${signer.commits} commit${signer.commits === 1 ? '' : 's'}${signer.signedHead ? ' and the head' : ''}` : 'the head';
-      fail(signer.commits ? signer.firstSeq : 0, 'trust', `${what} signed by ${signer.fingerprint}, a key none of your trusted fingerprints reaches`);
+      fail(signer.commits ? signer.firstSeq : 0, 'trust', `${what} signed by ${signer.fingerprint}, ${untrustedSigner(signer)}`);
     }
   }
   return {
@@ -122,4 +143,19 @@ function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOpti
     keyLogUsed: walk.used,
     head: head.seq !== undefined && head.at !== undefined ? { seq: head.seq, at: head.at } : null,
   };
+}
+
+/**
+ * What the person needs to know of a signer none of their pins reaches. A key a key-log
+ * statement retired (trust.md §6) is usually an honest game signed before a rotation,
+ * checked by someone who pinned only the new key: say so and how to pin it. The file's
+ * word is not trusted for it: the person checks it against the server's /keys.
+ */
+function untrustedSigner(signer: Signer): string {
+  const unreached = 'a key none of your trusted fingerprints reaches';
+  if (!signer.retired) return unreached;
+  return (
+    `${unreached}: a retired key of the server (key log statement ${signer.retired.statement} retired it), which you did not pin. ` +
+    `If the server's /keys lists it too, pin every key it lists: arbiter trust add <server URL>, or add --trust ${signer.fingerprint}`
+  );
 }

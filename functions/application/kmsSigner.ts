@@ -3,7 +3,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
 import type { KeyRotation } from '../../domain/trust/keyRotation';
 import { publishedKey } from '../../domain/trust/publishedKey';
-import { kidOf, type Signer } from './signer';
+import { kidOf, RetiredKeyError, retiredKeyProblem, type Signer } from './signer';
 
 /** SubjectPublicKeyInfo DER of an Ed25519 key (RFC 8410): this header, then the 32 bytes of x. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -42,6 +42,8 @@ export async function kmsPublicKey(client: KMSClient, keyId: string): Promise<Ed
  */
 export async function kmsSigner(client: KMSClient, ring: KmsKeyRing, mode: 'sign' | 'publish' = 'sign'): Promise<Signer> {
   const current = await kmsPublicKey(client, ring.currentKeyId);
+  const retiredProblem = retiredKeyProblem(current.x, ring);
+  if (retiredProblem && mode === 'sign') throw new RetiredKeyError(retiredProblem);
   const retired: Ed25519PublicJwk[] = ring.retired.map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid }));
   const published = [publishedKey(current, 'current'), ...retired.map((jwk) => publishedKey(jwk, 'retired'))];
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: current.x }, format: 'jwk' });

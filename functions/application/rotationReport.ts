@@ -1,10 +1,11 @@
 /** What a key rotation prints, the same for the local server and the deployed stack. */
-export function rotationReport({ previous, next, n }: { previous: string; next: string; n: number }, howToSwitch: string): string[] {
+export function rotationReport({ previous, next, n, retiredAt }: { previous: string; next: string; n: number; retiredAt: string }, howToSwitch: string): string[] {
   return [
     `Signing key rotated (key log statement ${n}, signed by the old key).`,
     `  retired: ${previous}`,
     `  current: ${next}`,
+    `The retired key signs nothing after ${retiredAt}: a verifier refuses anything it signed later (trust.md §6).`,
     howToSwitch,
-    'Publish the new fingerprint for those who pin from now on; pins of the retired one keep working through the key log every export carries.',
+    'Publish every fingerprint GET /keys lists, the retired one too: whoever pins only the new key cannot check the games the retired one signed.',
   ];
 }

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type JsonWebKey } from 'node:crypto';
 import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
+import { fingerprintOf } from '../../domain/trust/fingerprint';
 import type { KeyRotation } from '../../domain/trust/keyRotation';
 import { publishedKey, type PublishedKey } from '../../domain/trust/publishedKey';
 
@@ -57,8 +58,25 @@ export function signWith(stored: StoredSigningKey): (hashHex: string) => string 
   return (hashHex) => sign(null, Buffer.from(hashHex, 'hex'), privateKey).toString('base64');
 }
 
+/**
+ * trust.md §6: a retired key signs nothing. Why the key `x` may not sign for a ring that
+ * lists it as retired or whose log retired it (a signing key restored from a backup, a
+ * rotation undone by hand), or undefined when it may.
+ */
+export function retiredKeyProblem(x: string, ring: { retired: { x: string }[]; log: KeyRotation[] }): string | undefined {
+  const fingerprint = fingerprintOf({ x });
+  const statement = ring.log.find((s) => s.previous === fingerprint);
+  if (!statement && !ring.retired.some((k) => k.x === x)) return undefined;
+  return `the signing key ${fingerprint} is retired${statement ? ` (key log statement ${statement.n}, ${statement.at})` : ''}: a retired key signs nothing, so this server will not sign with it`;
+}
+
+export class RetiredKeyError extends Error {}
+
+/** Throws RetiredKeyError for a ring whose current key is retired: the server never signs with one. */
 export function signerFromKeyRing(ring: KeyRing): Signer {
   const current = publicJwkOf(ring.current);
+  const retiredProblem = retiredKeyProblem(current.x, ring);
+  if (retiredProblem) throw new RetiredKeyError(retiredProblem);
   const retired: Ed25519PublicJwk[] = ring.retired.map(({ kid, x }) => ({ kty: 'OKP', crv: 'Ed25519', x, kid }));
   const published = [publishedKey(current, 'current'), ...retired.map((jwk) => publishedKey(jwk, 'retired'))];
   const sign = signWith(ring.current);

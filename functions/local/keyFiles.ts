@@ -4,19 +4,22 @@ import { join } from 'node:path';
 import { fingerprintOf } from '../../domain/trust/fingerprint';
 import { buildKeyRotation, type KeyRotation } from '../../domain/trust/keyRotation';
 import { newSeedKey } from '../application/seedVault';
-import { generateSigningKey, publicJwkOf, signWith, type KeyRing, type StoredSigningKey } from '../application/signer';
+import { generateSigningKey, publicJwkOf, RetiredKeyError, retiredKeyProblem, signWith, type KeyRing, type StoredSigningKey } from '../application/signer';
 import { ownerOnlyJson, writeOwnerOnlyJson } from './dataDir';
 
 /**
  * The local server's keys, owner-only in its data directory:
  * - signing-key.json: the current Ed25519 private key, generated on first start;
  * - key-history.json: the retired public keys and the key log (trust.md §3);
+ * - retired/<kid>.json: each retired private key, archived for the operator; the server
+ *   never loads them (trust.md §6);
  * - seed-key.json: the key that encrypts server seeds at rest.
  */
 const files = (dataDir: string) => ({
   current: join(dataDir, 'signing-key.json'),
   next: join(dataDir, 'signing-key.next.json'),
   history: join(dataDir, 'key-history.json'),
+  archive: join(dataDir, 'retired'),
 });
 
 interface KeyHistory {
@@ -32,10 +35,17 @@ export function loadOrCreateSigningKey(dataDir: string): { key: StoredSigningKey
   return { key: value, created };
 }
 
-/** The current key with the keys it replaced and the statements that replaced them. */
+/**
+ * The current key with the keys it replaced and the statements that replaced them.
+ * Throws RetiredKeyError when signing-key.json holds a key the history retired (a backup
+ * restored over it): the server never signs with a retired key (trust.md §6).
+ */
 export function loadKeyRing(dataDir: string): { ring: KeyRing; created: boolean } {
   const { key, created } = loadOrCreateSigningKey(dataDir);
-  return { ring: { current: key, ...readHistory(dataDir) }, created };
+  const ring = { current: key, ...readHistory(dataDir) };
+  const problem = retiredKeyProblem(publicJwkOf(key).x, ring);
+  if (problem) throw new RetiredKeyError(`${problem} (${files(dataDir).current}); put back the key the last key log statement hands over to`);
+  return { ring, created };
 }
 
 /**
@@ -44,7 +54,7 @@ export function loadKeyRing(dataDir: string): { ring: KeyRing; created: boolean 
  * Crash-safe: the new key is written aside first, the log next, and the new key takes
  * its place last (finishRotation completes a rotation the log already names).
  */
-export function rotateKey(dataDir: string, at: string): { previous: string; next: string; n: number } {
+export function rotateKey(dataDir: string, at: string): { previous: string; next: string; n: number; retiredAt: string } {
   if (!existsSync(files(dataDir).current)) throw new Error(`${dataDir} has no signing key yet: start the server once, then rotate`);
   const { ring } = loadKeyRing(dataDir);
   const old = publicJwkOf(ring.current);
@@ -52,11 +62,13 @@ export function rotateKey(dataDir: string, at: string): { previous: string; next
   const fresh = publicJwkOf(replacement);
   const f = files(dataDir);
   writeOwnerOnlyJson(f.next, replacement);
+  mkdirSync(f.archive, { recursive: true, mode: 0o700 });
+  writeOwnerOnlyJson(join(f.archive, `${ring.current.kid}.json`), ring.current);
   const statement = buildKeyRotation({ n: ring.log.length + 1, previous: fingerprintOf(old), next: { x: fresh.x, kid: fresh.kid }, at }, signWith(ring.current));
   writeOwnerOnlyJson(f.history, { retired: [...ring.retired, { kid: old.kid, x: old.x }], log: [...ring.log, statement] } satisfies KeyHistory);
   renameSync(f.next, f.current);
   syncFolder(dataDir);
-  return { previous: statement.previous, next: fingerprintOf(fresh), n: statement.n };
+  return { previous: statement.previous, next: fingerprintOf(fresh), n: statement.n, retiredAt: at };
 }
 
 export function loadOrCreateSeedKey(dataDir: string): Buffer {

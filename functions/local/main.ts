@@ -5,6 +5,7 @@ process.umask(0o077);
 
 import { resolve } from 'node:path';
 import { lockDataDir } from './dataDirLock';
+import { pinArguments, retiredKeyLines } from './keyBanner';
 import { loadKeyRing } from './keyFiles';
 import { corsOriginsOf } from './cors';
 import { startLocalService } from './localService';
@@ -37,7 +38,15 @@ if ('heldBy' in lock) {
   console.error(`Arbiter could not start: the data directory ${dataDir} is in use by another Arbiter (pid ${lock.heldBy}): stop it or set ARBITER_DATA_DIR`);
   process.exit(1);
 }
-const { ring, created } = loadKeyRing(dataDir);
+let keys: ReturnType<typeof loadKeyRing>;
+try {
+  keys = loadKeyRing(dataDir);
+} catch (error) {
+  console.error(`Arbiter could not start: ${(error as Error).message}`);
+  lock.release();
+  process.exit(1);
+}
+const { ring, created } = keys;
 
 // Listened for before the server starts: a stop asked for while it starts waits for the start, then closes cleanly.
 let stopping = false;
@@ -74,11 +83,10 @@ if (local.publicUrl !== local.url) console.log(`  public URL: ${local.publicUrl}
 else if (isWildcardHost(host)) console.log('  links to large exports name 127.0.0.1: set ARBITER_PUBLIC_URL to the address other machines use (README, docs/exports.md)');
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
 console.log(`  signing key fingerprint: ${local.service.signer.fingerprint}`);
-for (const retired of local.service.signer.keysDocument().keys.filter((k) => k.status === 'retired')) {
-  console.log(`  retired key fingerprint: ${retired.fingerprint} (signed games before a rotation; pins of it still work)`);
-}
-console.log('    publish it: players and organizers pin it to verify exports (docs/fairness.md, "Pin the server key")');
-console.log(`  verifier: curl -sO ${local.publicUrl}/verifier.mjs, then node verifier.mjs game.json --trust ${local.service.signer.fingerprint}`);
+for (const line of retiredKeyLines(local.service.signer.keysDocument())) console.log(line);
+console.log('    publish every fingerprint: players and organizers pin them all to verify every game (docs/fairness.md, "Pin the server key")');
+console.log(`  verifier: curl -sO ${local.publicUrl}/verifier.mjs, then node verifier.mjs game.json ${pinArguments(local.service.signer.keysDocument())}`);
+console.log(`    or pin every key once: node verifier.mjs trust add ${local.publicUrl}`);
 console.log(`  web app: ${local.publicUrl}/ (create a game, follow it live, verify an export)`);
 console.log(`  push: ${local.publicUrl.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
 if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);

@@ -5,14 +5,14 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { describe, expect, it } from 'vitest';
 import { addSigning } from '../../infra/signing';
 
-function stack(generations?: number) {
+function stack(generations?: number, retired?: number) {
   const scope = new Stack(new App(), 'SigningTest');
   const table = new Table(scope, 'Commits', { partitionKey: { name: 'pk', type: AttributeType.STRING }, sortKey: { name: 'sk', type: AttributeType.NUMBER } });
   const fn = (id: string) => new LambdaFunction(scope, id, { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => {}') });
   const commands = fn('Commands');
   const reads = fn('Reads');
   fn('Catalogue');
-  addSigning(scope, { table, signer: commands, publishers: [reads], generations });
+  addSigning(scope, { table, signer: commands, publishers: [reads], generations, retired });
   return { template: Template.fromStack(scope), scope };
 }
 
@@ -55,5 +55,18 @@ describe('the signing construct', () => {
     expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SIGNS', 'SEED_KEY_ID', 'SIGNING_KEY_ID', 'TOKEN_KEY_ID']);
     expect(Object.keys(env('Reads'))).toEqual(['SIGNING_KEY_ID']);
     expect(env('Catalogue')).toEqual({});
+  });
+
+  it('takes kms:Sign on the retired keys from the signing function with an explicit deny, keeping it on the current one (trust.md §6)', () => {
+    const { template } = stack(3, 2);
+    const keyRef = (i: number) => ({ 'Fn::GetAtt': [expect.stringMatching(new RegExp(`^SigningKey${i}`)), 'Arn'] });
+    const statements = policyOf(template, 'CommandsServiceRole').filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('kms:') && a !== 'kms:Encrypt' && a !== 'kms:Decrypt' && a !== 'kms:GenerateMac'));
+    expect(statements).toEqual([
+      { Effect: 'Allow', Action: ['kms:Sign', 'kms:GetPublicKey'], Resource: keyRef(3) },
+      { Effect: 'Allow', Action: 'kms:GetPublicKey', Resource: [keyRef(1), keyRef(2)] },
+      { Effect: 'Deny', Action: 'kms:Sign', Resource: [keyRef(1), keyRef(2)] },
+    ]);
+    expect(() => stack(2, 2)).toThrow(/retiredSigningKeys/);
+    expect(() => stack(2, -1)).toThrow(/retiredSigningKeys/);
   });
 });

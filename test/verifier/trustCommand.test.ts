@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKeyRotation } from '../../domain/trust/keyRotation';
 import { publishedKey } from '../../domain/trust/publishedKey';
-import { AT, newKey } from '../domain/verify/signedExports';
-import { cli, tempDir } from './cliHarness';
+import { AT, diceMoves, exportOf, newKey, playGame } from '../domain/verify/signedExports';
+import { cli, tempDir, writeJson } from './cliHarness';
 import { loopbackServer } from './loopbackServer';
 
 const a = newKey('key-a');
@@ -103,5 +103,48 @@ describe('arbiter trust add URL', () => {
     const run = await cli(['trust', 'add', closed.url]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`arbiter: cannot reach ${closed.url}/keys (ECONNREFUSED)`);
+  });
+});
+
+describe('arbiter trust add FILE (a /keys answer saved earlier), and the key log it keeps (trust.md §6)', () => {
+  // Key A signed a whole game after the statement retiring it (at AT): what a leaked retired key can do.
+  const lateGame = exportOf(playGame({ moves: diceMoves(2), keyFor: () => a }), { keys: [a], keyLog: [] });
+  const early = { ...keysDocument, log: [buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: '2026-11-21T00:00:00.000Z' }, a.sign)] };
+
+  it('pins every key the saved document lists and keeps its key log in the trust file', async () => {
+    const home = tempDir();
+    const saved = writeJson(home, 'keys.json', early);
+    const run = await cli(['trust', 'add', saved], { home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines).toContain(`now trusting the current key ${b.fingerprint} and 1 retired key (stored in ${join(home, 'trusted-keys.json')})`);
+    expect(run.stdout).toContain('kept its key log (1 statement)');
+    const stored = JSON.parse(readFileSync(join(home, 'trusted-keys.json'), 'utf8'));
+    expect(stored.trusted.map((t: { fingerprint: string }) => t.fingerprint)).toEqual([b.fingerprint, a.fingerprint]);
+    expect(stored.logs).toEqual([{ source: saved, log: early.log }]);
+  });
+
+  it('refuses, with the kept log, what a retired key signed after its retirement though the file leaves the log out', async () => {
+    const home = tempDir();
+    const file = writeJson(home, 'late.json', lateGame);
+    expect((await cli(['verify', file, '--trust', a.fingerprint], { home })).code).toBe(0);
+    expect((await cli(['trust', 'add', writeJson(home, 'keys.json', early)], { home })).code).toBe(0);
+    const run = await cli(['verify', file], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`FAILED (retired): the head was signed at ${AT} by ${a.fingerprint}, which key log statement 1 retired at 2026-11-21T00:00:00.000Z`);
+  });
+
+  it('takes the key log of a /keys document given as --trust-file', async () => {
+    const home = tempDir();
+    const run = await cli(['verify', writeJson(home, 'late.json', lateGame), '--trust-file', writeJson(home, 'keys.json', early)], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FAILED \(retired\)/);
+  });
+
+  it('keeps trusting and verifying games a retired key signed before its retirement, with every key of /keys pinned', async () => {
+    const home = tempDir();
+    const onTime = { ...keysDocument, log: [buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: '2026-11-23T00:00:00.000Z' }, a.sign)] };
+    expect((await cli(['trust', 'add', writeJson(home, 'keys.json', onTime)], { home })).code).toBe(0);
+    const run = await cli(['verify', writeJson(home, 'before.json', lateGame)], { home });
+    expect(run.code, run.stdout).toBe(0);
   });
 });

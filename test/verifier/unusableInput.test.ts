@@ -60,7 +60,7 @@ describe('arbiter verify: exit 2, with a clear message, for input it cannot use'
       [['verify'], 'which export? give a file or a URL'],
       [['verify', honestFile, honestFile], 'give one export, file or URL'],
       [['vérify', honestFile], 'unknown command "vérify"'],
-      [['trust', 'remove', a.fingerprint], 'trust takes "add FINGERPRINT|URL" or "list"'],
+      [['trust', 'remove', a.fingerprint], 'trust takes "add FINGERPRINT|URL|FILE" or "list"'],
       [['export', honestFile], 'export takes the URL of one game'],
     ];
     for (const [args, message] of cases) {

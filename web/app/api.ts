@@ -67,7 +67,13 @@ export interface PublishedKey {
 }
 
 export async function serverKeys(): Promise<PublishedKey[]> {
-  return (await api<{ keys: PublishedKey[] }>('GET', '/keys')).keys;
+  return (await serverKeyDocument()).keys;
+}
+
+/** GET /keys whole: every key, current and retired, and the key log that retired them (trust.md §2, §6). */
+export async function serverKeyDocument(): Promise<{ keys: PublishedKey[]; log: unknown[] }> {
+  const document = await api<{ keys: PublishedKey[]; log?: unknown }>('GET', '/keys');
+  return { keys: document.keys, log: Array.isArray(document.log) ? document.log : [] };
 }
 
 /** A fresh commandId: crypto.randomUUID where the page is a secure context, random bytes otherwise. */

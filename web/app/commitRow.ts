@@ -10,6 +10,8 @@ export interface Commit {
   dice: Die[];
   recordedAt: string;
   hash: string;
+  /** The key that signed it (GET /keys names its fingerprint). */
+  kid?: string;
 }
 
 /** What came of the commit: a total, a result, or else the names of its events. */

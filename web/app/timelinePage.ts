@@ -1,7 +1,7 @@
 // /#/games/{gameId}?token={token}: the game's header, one row per commit, new commits
 // pushed over a WebSocket (push.ts) or, when that is not there, by long-poll (after / wait /
 // If-None-Match), reconnecting with backoff.
-import { ApiError, api, gamePath, request, serverKeys } from './api';
+import { ApiError, api, gamePath, request, serverKeys, type PublishedKey } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { commandBox } from './commandBox';
 import { commitRow, type Commit } from './commitRow';
@@ -55,7 +55,19 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
 
   let game: GameView | undefined;
   let ruleset: RulesetInfo | undefined;
-  let fingerprint = '…';
+  // The keys that signed the commits shown, by kid, in order of first use: after a rotation a game's key is not always the current one.
+  let publishedKeys = new Map<string, PublishedKey>();
+  const signingKids: string[] = [];
+  const signedBy = () => {
+    if (signingKids.length === 0) return '…';
+    return signingKids
+      .map((kid) => {
+        const key = publishedKeys.get(kid);
+        if (!key) return `${kid} (a key this server does not list)`;
+        return key.status === 'retired' ? `${key.fingerprint} (since retired)` : key.fingerprint;
+      })
+      .join(', ');
+  };
   const actors = new Set<string>();
   const types = new Set<string>();
 
@@ -100,7 +112,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       el('dt', {}, 'Version'), facts.version,
       turnTerm, facts.turn,
       el('dt', {}, 'Sealed'), facts.sealed,
-      el('dt', {}, 'Server key'), facts.fingerprint,
+      el('dt', {}, 'Signed by'), facts.fingerprint,
       el('dt', {}, 'You are'), facts.role,
     ),
     el('p', {}, el('a', { href: `#/verify?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`, 'data-verify-link': '' }, 'Verify this game in your browser')),
@@ -120,7 +132,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     turnTerm.hidden = facts.turn.hidden = turn.length === 0;
     set(facts.sealed, game.sealed ? 'sealed: every die can be checked' : 'not sealed: in play');
     facts.sealed.className = game.sealed ? 'sealed' : 'open';
-    set(facts.fingerprint, fingerprint);
+    set(facts.fingerprint, signedBy());
     set(facts.role, game.role ?? 'a reader of a public game');
   };
 
@@ -144,6 +156,10 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
         turnField.hidden = false;
       }
       fragment.append(row);
+      if (typeof commit.kid === 'string' && !signingKids.includes(commit.kid)) {
+        signingKids.push(commit.kid);
+        renderHeader();
+      }
       addOption(sideFilter, actors, commit.actor);
       addOption(typeFilter, types, commit.command.type);
       if (announce) {
@@ -296,14 +312,17 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
 
   const start = async () => {
     try {
-      const [view, catalogue, keys] = await Promise.all([
+      const [view, catalogue, keys, head] = await Promise.all([
         api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal }),
         rulesets(),
         serverKeys().catch(() => []),
+        api<{ kid?: unknown }>('GET', gamePath(gameId, '/head'), { token, signal: stop.signal }).catch(() => undefined),
       ]);
+      // The signed head's key signed the latest commit: shown at once, before the commits arrive.
+      if (typeof head?.kid === 'string' && !signingKids.includes(head.kid)) signingKids.push(head.kid);
       game = view;
       ruleset = catalogue.find((r) => r.id === view.ruleset);
-      fingerprint = keys.find((k) => k.status === 'current')?.fingerprint ?? 'unknown';
+      publishedKeys = new Map(keys.map((k) => [k.kid, k]));
       for (const side of view.sides) addOption(sideFilter, actors, side);
       renderHeader();
       const role = view.role;

@@ -2,10 +2,10 @@
 // (domain/verify/verifyExport.ts), against fingerprints the person pins. Nothing is uploaded.
 import { parseStrictJson } from '../../domain/json/parseStrictJson';
 import { examineExport, type ExportExamination } from '../../domain/verify/verifyExport';
-import { gamePath, parseGameLink, request, serverKeys } from './api';
+import { gamePath, parseGameLink, request, serverKeyDocument } from './api';
 import { clear, el, field, statusLine } from './dom';
 
-const CHECKS = ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'creation', 'commitment', 'ruleset', 'serverSeed', 'dice', 'entropy', 'rules', 'keys', 'keyLog', 'head', 'trust', 'sealed'];
+const CHECKS = ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'creation', 'commitment', 'ruleset', 'serverSeed', 'dice', 'entropy', 'rules', 'keys', 'keyLog', 'head', 'trust', 'retired', 'sealed'];
 
 interface ExportedCommit {
   seq?: unknown;
@@ -27,13 +27,15 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   const again = el('button', { type: 'button' }, 'Verify again');
   const report = el('section', { class: 'report', 'aria-labelledby': 'report-title', tabindex: '-1' });
   let source: { name: string; text: string } | undefined;
+  // The server's key log: a key it retired is refused for anything signed after its retirement, even when a file leaves the log out.
+  let keyLogs: unknown[] = [];
 
   clear(root);
   root.append(
     el('h1', {}, 'Verify an export'),
     el('p', {}, 'The export is checked here, in your browser, by the same code as ', el('code', {}, 'arbiter verify'), ': it is not uploaded. Every signature must come from a key you pin below, never from a key the file supplies.'),
     el('section', { class: 'inputs', 'aria-label': 'The export' }, field('Export file (JSON)', file), drop, el('div', { class: 'row' }, field('or a game link', link, 'its token reads the export from this server'), load)),
-    field('Trusted fingerprints (one per line)', pins, 'Prefilled with this server’s current key (GET /keys): compare it with the one the organizer published.'),
+    field('Trusted fingerprints (one per line)', pins, 'Prefilled with every key this server lists (GET /keys), the current one first, then those it retired: games signed before a rotation need theirs. Compare them with the ones the organizer published.'),
     el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept a game not sealed yet (its dice cannot be checked until then)')),
     again,
     status,
@@ -50,7 +52,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
       clear(report);
       return status.say(`${source.name} is not JSON an export can be: ${(error as Error).message}`, 'error');
     }
-    const examination = examineExport(bundle, { trusted, allowUnsealed: allowUnsealed.checked });
+    const examination = examineExport(bundle, { trusted, keyLogs, allowUnsealed: allowUnsealed.checked });
     status.say(`Checked ${source.name}.`);
     renderReport(report, examination, bundle);
     report.focus();
@@ -94,9 +96,11 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   again.addEventListener('click', run);
   allowUnsealed.addEventListener('change', () => source && run());
 
-  void serverKeys()
-    .then((keys) => {
-      if (!pins.value) pins.value = keys.filter((k) => k.status === 'current').map((k) => k.fingerprint).join('\n');
+  void serverKeyDocument()
+    .then(({ keys, log }) => {
+      keyLogs = [log];
+      const currentFirst = [...keys.filter((k) => k.status === 'current'), ...keys.filter((k) => k.status !== 'current')];
+      if (!pins.value) pins.value = currentFirst.map((k) => k.fingerprint).join('\n');
       const game = params.get('game');
       if (game) {
         link.value = `${location.origin}/#/games/${encodeURIComponent(game)}?token=${encodeURIComponent(params.get('token') ?? '')}`;

@@ -82,7 +82,60 @@ describe('verifyExport (trust.md §5)', () => {
 
   it('does not trust backwards: pinning B does not vouch for what A signed', () => {
     const report = verify(rotatedExport(a, b, 6), { trusted: [b.fingerprint] });
-    expect(report.failures).toEqual([{ seq: 1, check: 'trust', reason: `5 commits signed by ${a.fingerprint}, a key none of your trusted fingerprints reaches` }]);
+    expect(report.failures).toEqual([
+      {
+        seq: 1,
+        check: 'trust',
+        reason: `5 commits signed by ${a.fingerprint}, a key none of your trusted fingerprints reaches: a retired key of the server (key log statement 1 retired it), which you did not pin. If the server's /keys lists it too, pin every key it lists: arbiter trust add <server URL>, or add --trust ${a.fingerprint}`,
+      },
+    ]);
+  });
+
+  describe('retirement (trust.md §6)', () => {
+    const BEFORE = '2026-11-21T10:00:00.000Z';
+    /** A game key A signed entirely at AT, after the statement retiring A at `retiredAt`. */
+    const signedByRetiredKey = (retiredAt = BEFORE) => {
+      const game = playGame({ moves: diceMoves(3), keyFor: () => a });
+      const log = [buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: retiredAt }, a.sign)];
+      return { bundle: exportOf(game, { keys: [b, a], keyLog: log, headKey: a }), log };
+    };
+
+    it('fails every commit and the head a retired key signed after its retirement, naming the key and the statement, though A is pinned', () => {
+      const { bundle } = signedByRetiredKey();
+      const report = verify(bundle, { trusted: [a.fingerprint, b.fingerprint] });
+      expect(report.exitCode).toBe(1);
+      const retired = report.failures.filter((f) => f.check === 'retired');
+      expect(retired.map((f) => f.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(retired[1].reason).toBe(`signed at ${AT} by ${a.fingerprint}, which key log statement 1 retired at ${BEFORE}: a retired key signs nothing after its retirement`);
+      expect(retired[0].reason).toMatch(/^the head was signed at /);
+    });
+
+    it('passes what the key signed up to its retirement, with every key of /keys pinned', () => {
+      const { bundle } = signedByRetiredKey(AT);
+      expect(verify(bundle, { trusted: [a.fingerprint, b.fingerprint] })).toMatchObject({ exitCode: 0, failures: [] });
+    });
+
+    it('fails a key log a leaked retired key forked to hand trust to a key of its own', () => {
+      const mallory = newKey('key-m');
+      const genuine = buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: BEFORE }, a.sign);
+      const fork = buildKeyRotation({ n: 2, previous: a.fingerprint, next: mallory.jwk, at: AT }, a.sign);
+      const game = exportOf(playGame({ moves: diceMoves(2), keyFor: () => mallory }), { keys: [a, mallory], keyLog: [genuine, fork] });
+      const report = verify(game, { trusted: [a.fingerprint] });
+      expect(report.exitCode).toBe(1);
+      expect(report.failures).toContainEqual({ seq: 0, check: 'keyLog', reason: `two different statements retire ${a.fingerprint} (key log statements 1 and 2): the key log was forked, which only whoever holds that retired key can do` });
+      // The forger's log alone in the file, against the genuine one the person kept.
+      const replaced = { ...game, keyLog: [buildKeyRotation({ n: 1, previous: a.fingerprint, next: mallory.jwk, at: BEFORE }, a.sign)] };
+      expect(verify(replaced, { trusted: [a.fingerprint], keyLogs: [[genuine]] }).failures.map((f) => f.check)).toContain('keyLog');
+    });
+
+    it('takes the retirement from a key log the person keeps when the file leaves its own out', () => {
+      const { bundle, log } = signedByRetiredKey();
+      const stripped = { ...bundle, keyLog: [], keys: { keys: bundle.keys.keys.filter((k) => k.kid === 'key-a').map((k) => ({ ...k, status: 'current' })) } };
+      expect(verify(stripped, { trusted: [a.fingerprint] }).exitCode).toBe(0);
+      const report = verify(stripped, { trusted: [a.fingerprint], keyLogs: [log] });
+      expect(report.exitCode).toBe(1);
+      expect(report.failures.filter((f) => f.check === 'retired')).toHaveLength(8);
+    });
   });
 
   it('fails a key log statement not signed by the key it retires', () => {

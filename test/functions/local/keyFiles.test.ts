@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../domain/trust/fingerprint';
 import { buildKeyRotation } from '../../../domain/trust/keyRotation';
-import { generateSigningKey, publicJwkOf, signWith } from '../../../functions/application/signer';
+import { generateSigningKey, publicJwkOf, RetiredKeyError, signerFromKeyRing, signWith } from '../../../functions/application/signer';
 import { writeOwnerOnlyJson } from '../../../functions/local/dataDir';
 import { loadKeyRing, loadOrCreateSigningKey, rotateKey } from '../../../functions/local/keyFiles';
 
@@ -53,5 +53,33 @@ describe('the local key files', () => {
     expect(ring.log.map((s) => [s.n, s.previous])).toEqual([[1, one.previous], [2, two.previous]]);
     expect(fingerprintOf(publicJwkOf(ring.current))).toBe(two.next);
     expect(ring.retired.map((k) => fingerprintOf(k))).toEqual([one.previous, two.previous]);
+  });
+
+  it('archive the retired private key, owner-only, where the server never loads it (trust.md §6)', () => {
+    const dataDir = newDataDir();
+    const { key: old } = loadOrCreateSigningKey(dataDir);
+    rotateKey(dataDir, AT);
+    const archived = join(dataDir, 'retired', `${old.kid}.json`);
+    expect(JSON.parse(readFileSync(archived, 'utf8'))).toEqual(old);
+    expect(statSync(archived).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'retired')).mode & 0o777).toBe(0o700);
+    const { ring } = loadKeyRing(dataDir);
+    expect(ring.current.kid).not.toBe(old.kid);
+    expect(JSON.stringify(ring)).not.toContain(String(old.jwk.d));
+  });
+
+  it('refuse to sign with a retired key put back in signing-key.json (a backup restored after a rotation)', () => {
+    const dataDir = newDataDir();
+    const backup = join(newDataDir(), 'signing-key.json');
+    loadOrCreateSigningKey(dataDir);
+    copyFileSync(join(dataDir, 'signing-key.json'), backup);
+    const { previous } = rotateKey(dataDir, AT);
+    copyFileSync(backup, join(dataDir, 'signing-key.json'));
+    expect(() => loadKeyRing(dataDir)).toThrow(RetiredKeyError);
+    expect(() => loadKeyRing(dataDir)).toThrow(`the signing key ${previous} is retired (key log statement 1, ${AT})`);
+    const restored = JSON.parse(readFileSync(backup, 'utf8'));
+    const history = JSON.parse(readFileSync(join(dataDir, 'key-history.json'), 'utf8'));
+    expect(() => signerFromKeyRing({ current: restored, ...history })).toThrow(RetiredKeyError);
+    expect(() => rotateKey(dataDir, AT)).toThrow(RetiredKeyError);
   });
 });

@@ -55,7 +55,7 @@ describe('npm run rotate-key', () => {
     const added = await run(process.execPath, [join(ROOT, 'bin/arbiter.mjs'), 'trust', 'add', second.url], { ARBITER_TRUST_FILE: trustFile });
     expect(added.code, added.stderr).toBe(0);
     expect((await verify([], { ARBITER_TRUST_FILE: trustFile })).code).toBe(0);
-    // The retired private key is gone from the data directory.
+    // The retired private key is gone from signing-key.json (archived in retired/, which the server never loads).
     expect(readFileSync(join(dataDir, 'signing-key.json'), 'utf8')).not.toContain(before.x);
   });
 });
