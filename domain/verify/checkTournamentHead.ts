@@ -1,5 +1,6 @@
 import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog } from '../trust/keyLog';
+import { retiredSignature } from '../trust/retirement';
 import { statementProblem } from '../trust/signedStatement';
 import { listingProblems, TournamentHeadShape, type ListedGameLine, type ListingProblem, type TournamentHead } from '../trust/tournamentHead';
 import type { ExportBundle, VerificationFailure } from './exportBundle';
@@ -71,7 +72,8 @@ function checkSignature(header: ReadHeader, head: TournamentHead, options: Verif
   const fingerprint = fingerprintOf(key);
   const trusted = walk.trusted.has(fingerprint);
   if (options.trusted.length > 0 && !trusted) fail(`the tournament head is signed by ${fingerprint}, a key none of your trusted fingerprints reaches`);
-  // trust.md §6: a tournament head signed after its key's retirement fails here (wired with the retirement check).
+  const retired = retiredSignature(fingerprint, head.at, header.keyLog ?? [], ...(options.keyLogs ?? []));
+  if (retired) fail(`the tournament head was ${retired}`);
   return { fingerprint, trusted };
 }
 

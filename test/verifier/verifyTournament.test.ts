@@ -5,6 +5,7 @@ import { copyOf, diceMoves, exportOf, forged, newKey, playGame } from '../domain
 import { cli, tempDir, writeJson } from './cliHarness';
 import { buildTournamentHead } from '../../domain/trust/tournamentHead';
 import { publishedKey } from '../../domain/trust/publishedKey';
+import { buildKeyRotation } from '../../domain/trust/keyRotation';
 
 const a = newKey('key-a');
 const mallory = newKey('key-m');
@@ -174,5 +175,23 @@ describe('arbiter verify on a tournament header of the wrong shape', () => {
     expect(empty.code).toBe(3);
     expect(empty.stdout).toContain(`    arbiter trust add ${a.fingerprint}`);
     expect((await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])])), '--trust', a.fingerprint])).code).toBe(0);
+  });
+});
+
+describe('a tournament head and the retirement of its key (trust.md §6)', () => {
+  it('fails a tournament head signed by a key after the statement that retired it, naming the key and the statement; the same file signed before it passes', async () => {
+    const b = newKey('key-b');
+    const games = [game('g-one'), game('g-two')];
+    const rotated = (retiredAt: string) => ({
+      ...tournamentHeader(games),
+      keys: { keys: [publishedKey(a.jwk, 'retired'), publishedKey(b.jwk, 'current')] },
+      keyLog: [buildKeyRotation({ n: 1, previous: a.fingerprint, next: b.jwk, at: retiredAt }, a.sign)],
+    });
+    // The games were signed at their own time; the head is signed at 09:00.
+    const after = await cli(['verify', writeJson(dir, 'retired-head.ndjson', ndjson([rotated('2026-11-23T08:59:59.000Z'), ...games.map((g) => ({ ...g, keyLog: [] }))])), '--trust', a.fingerprint, '--trust', b.fingerprint]);
+    expect(after.code).toBe(1);
+    expect(after.stdout).toContain(`FILE: the tournament head was signed at 2026-11-23T09:00:00.000Z by ${a.fingerprint}, which key log statement 1 retired at 2026-11-23T08:59:59.000Z`);
+    const before = await cli(['verify', writeJson(dir, 'retired-later.ndjson', ndjson([rotated('2026-11-23T09:00:01.000Z'), ...games])), '--trust', a.fingerprint, '--trust', b.fingerprint]);
+    expect([before.code, before.stdout]).toEqual([0, expect.stringContaining('OK: every game verified')]);
   });
 });
