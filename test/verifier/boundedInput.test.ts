@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diceMoves, exportOf, honestExport, newKey, playGame } from '../domain/verify/signedExports';
 import { cli, tempDir, writeJson } from './cliHarness';
+import { buildTournamentHead } from '../../domain/trust/tournamentHead';
+import { publishedKey } from '../../domain/trust/publishedKey';
 
 const a = newKey('key-a');
 const dir = tempDir();
@@ -62,21 +64,33 @@ describe('arbiter verify reads a game export whatever its line breaks', () => {
 });
 
 describe('arbiter verify reads a tournament export a line at a time', () => {
-  const game = (gameId: string) => exportOf(playGame({ gameId, moves: diceMoves(2, true), keyFor: () => a }), { keys: [a] });
-  const header = { format: 'arbiter-tournament-export/1', tournamentId: 't-club', name: 'Club', exportedAt: '2026-11-23T09:00:00.000Z', games: 2 };
+  const game = (gameId: string) => exportOf(playGame({ gameId, tournamentId: 't-club', moves: diceMoves(2, true), keyFor: () => a }), { keys: [a] });
+  const games = [game('g-one'), game('g-two')];
+  const header = {
+    format: 'arbiter-tournament-export/1',
+    tournamentId: 't-club',
+    name: 'Club',
+    exportedAt: '2026-11-23T09:00:00.000Z',
+    games: 2,
+    tournamentHead: buildTournamentHead({ tournamentId: 't-club', games: games.map((b) => ({ gameId: b.gameId, head: b.head!.hash })), at: '2026-11-23T09:00:00.000Z', kid: a.jwk.kid }, a.sign),
+    keys: { keys: [publishedKey(a.jwk, 'current')] },
+    keyLog: [],
+  };
 
   it('verifies the games before a later line that is not UTF-8, then refuses the file (exit 2)', async () => {
     const file = join(dir, 'latin1.ndjson');
-    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(game('g-one'))}\n`), Buffer.from('"\xe9"\n', 'latin1')]));
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(games[0])}\n`), Buffer.from('"\xe9"\n', 'latin1')]));
     const run = await cli(['verify', file, '--trust', a.fingerprint]);
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')).toEqual(['verified 1/2: g-one OK', `arbiter verify: "${file}" is not UTF-8 text`]);
   });
 
   it('refuses a line nested too deep as that game, and still verifies the others', async () => {
-    const file = writeJson(dir, 'deep.ndjson', [JSON.stringify(header), '['.repeat(100_000), JSON.stringify(game('g-two')), ''].join('\n'));
+    const file = writeJson(dir, 'deep.ndjson', [JSON.stringify(header), '['.repeat(100_000), JSON.stringify(games[1]), ''].join('\n'));
     const run = await cli(['verify', file, '--trust', a.fingerprint]);
-    expect(run.code).toBe(2);
+    // The game that line stood for is then missing from the file: a failed check (1) outranks unusable input (2).
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('FILE: game g-one is listed by the tournament head but missing from the file');
     expect(run.stderr.split('\n')[0]).toBe('verified 1/2: line 2 UNUSABLE: line 2 is not valid JSON: arrays and objects nested deeper than 256 levels at line 1, column 257');
     expect(run.stderr.split('\n')[1]).toBe('verified 2/2: g-two OK');
   });
