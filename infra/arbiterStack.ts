@@ -15,11 +15,9 @@ import { GameExpiry } from './gameExpiry';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
-import type { HandlerName } from '../functions/http/handlers';
 import { METRICS } from '../functions/http/observe';
-import { ROUTES } from '../functions/http/routes';
+import { isPublic, OPERATIONS } from '../functions/http/operations';
 import type { Dependency } from '../functions/lambda/powertools';
-import { ROUTE_GROUPS } from '../functions/lambda/routeGroups';
 import { functionBundling, LAMBDA_ENTRIES, type LambdaName } from './bundling';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -47,26 +45,6 @@ const BEFORE_BUNDLING: Record<LambdaName, string[]> = {
   docs: ['infra/apiDocsFiles.ts'],
 };
 
-/**
- * Routes anyone may call: API Gateway authorizes none of the routes (cdk-nag APIG4); the others
- * are authorized by the function, which checks the game's bearer token against its hash.
- */
-const PUBLIC_ROUTES: ReadonlySet<HandlerName> = new Set<HandlerName>([
-  'health',
-  'listRulesets',
-  'evaluate',
-  'openapi',
-  'tableSchema',
-  'validateTable',
-  'keys',
-  'verifierScript',
-  'apiDocsPage',
-  'apiDocsAsset',
-  'webPage',
-  'webAsset',
-  'createGame',
-  'createTournament',
-]);
 
 /** The defaults of the stack props below; docs/deploy.md explains each. */
 export const DEFAULTS = {
@@ -307,14 +285,13 @@ export class ArbiterStack extends Stack {
         timeout: name === 'reads' ? Duration.seconds(29) : Duration.seconds(15),
       });
     }
-    for (const route of ROUTES) {
-      const group = (Object.keys(ROUTE_GROUPS) as LambdaName[]).find((g) => (ROUTE_GROUPS[g] as readonly string[]).includes(route.handler));
-      if (!group) throw new Error(`route ${route.method} ${route.path} belongs to no function`);
-      const added: HttpRoute[] = api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations[group] });
+    // API Gateway authorizes none of the routes (cdk-nag APIG4): the public ones by design, the others in the function.
+    for (const operation of OPERATIONS) {
+      const added: HttpRoute[] = api.addRoutes({ path: operation.path, methods: [HttpMethod[operation.method]], integration: integrations[operation.group] });
       for (const r of added) {
         Validations.of(r.node.defaultChild!).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: PUBLIC_ROUTES.has(route.handler)
+          reason: isPublic(operation.role)
             ? 'Public by design (http-api.md): anyone may read the catalogue, the keys and the pages, and create a game (bounded by the stage throttle).'
             : "Authorized by the function: it checks the request's bearer token against the game's token hashes in the table, which an API Gateway authorizer would have to read too.",
         });

@@ -1,5 +1,6 @@
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { LambdaGroup } from '../functions/lambda/routeGroups';
 
 /**
  * How every Lambda bundle is built, once: the CDK stack (NodejsFunction) and
@@ -12,7 +13,7 @@ export const LAMBDA_ENTRIES = {
   verifier: 'functions/lambda/verifier.ts',
   web: 'functions/lambda/web.ts',
   docs: 'functions/lambda/docs.ts',
-} as const;
+} as const satisfies Record<LambdaGroup, string>;
 export type LambdaName = keyof typeof LAMBDA_ENTRIES;
 
 /** ESM bundles load `require` for the CommonJS parts of their dependencies. */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { GameHeadShape } from '../../domain/trust/gameHead';
 import { KeyRotationShape } from '../../domain/trust/keyRotation';
 import { CommitShape } from '../../domain/verify/bundleShape';
+import { ERROR_CODES } from './errorCatalogue';
 
 /**
  * The shapes of what the HTTP routes answer, as zod: the OpenAPI document is generated
@@ -9,27 +10,7 @@ import { CommitShape } from '../../domain/verify/bundleShape';
  * them. Request schemas are the ones the service validates with, where they live.
  */
 
-export const ERROR_CODES = [
-  'invalid_request',
-  'insufficient_dice',
-  'unauthenticated',
-  'forbidden',
-  'not_found',
-  'version_conflict',
-  'game_sealed',
-  'command_id_reused',
-  'idempotency_key_reused',
-  'idempotency_key_in_use',
-  'game_abandoned',
-  'creation_quota',
-  'payload_too_large',
-  'rule_violation',
-  'entropy_locked',
-  'unavailable',
-  'method_not_allowed',
-  'internal_error',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export { ERROR_CODES, type ErrorCode } from './errorCatalogue';
 
 export const ErrorShape = z.strictObject({
   error: z.strictObject({

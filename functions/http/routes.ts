@@ -1,4 +1,5 @@
 import type { HandlerName } from './handlers';
+import { OPERATIONS } from './operations';
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -6,35 +7,8 @@ export interface Route {
   handler: HandlerName;
 }
 
-/** Every route of http-api.md, once: the local server and the CDK stack both read this table. */
-export const ROUTES: readonly Route[] = [
-  { method: 'GET', path: '/health', handler: 'health' },
-  { method: 'GET', path: '/rulesets', handler: 'listRulesets' },
-  { method: 'POST', path: '/rulesets/{ruleset}/evaluate', handler: 'evaluate' },
-  { method: 'GET', path: '/schemas/table.json', handler: 'tableSchema' },
-  { method: 'POST', path: '/tables/validate', handler: 'validateTable' },
-  { method: 'POST', path: '/games', handler: 'createGame' },
-  { method: 'GET', path: '/games/{id}', handler: 'getGame' },
-  { method: 'POST', path: '/games/{id}/commands', handler: 'postCommand' },
-  { method: 'GET', path: '/games/{id}/events', handler: 'listEvents' },
-  { method: 'GET', path: '/games/{id}/export', handler: 'exportGame' },
-  { method: 'GET', path: '/games/{id}/verify', handler: 'verifyGame' },
-  { method: 'GET', path: '/games/{id}/head', handler: 'head' },
-  { method: 'POST', path: '/games/{id}/viewers', handler: 'addViewer' },
-  { method: 'DELETE', path: '/games/{id}/viewers/{viewerId}', handler: 'revokeViewer' },
-  { method: 'POST', path: '/games/{id}/tokens/{role}', handler: 'reissueToken' },
-  { method: 'DELETE', path: '/games/{id}/tokens/{role}', handler: 'revokeToken' },
-  { method: 'POST', path: '/tournaments', handler: 'createTournament' },
-  { method: 'GET', path: '/tournaments/{id}', handler: 'getTournament' },
-  { method: 'GET', path: '/tournaments/{id}/export', handler: 'exportTournament' },
-  { method: 'GET', path: '/keys', handler: 'keys' },
-  { method: 'GET', path: '/verifier.mjs', handler: 'verifierScript' },
-  { method: 'GET', path: '/openapi.json', handler: 'openapi' },
-  { method: 'GET', path: '/docs', handler: 'apiDocsPage' },
-  { method: 'GET', path: '/docs/assets/{file}', handler: 'apiDocsAsset' },
-  { method: 'GET', path: '/', handler: 'webPage' },
-  { method: 'GET', path: '/assets/{file}', handler: 'webAsset' },
-];
+/** Every route of the operations table (operations.ts): the local server, the Lambda functions and the CDK stack route by it. */
+export const ROUTES: readonly Route[] = OPERATIONS.map(({ method, path, handler }) => ({ method, path, handler }));
 
 export interface RouteMatch {
   route: Route;

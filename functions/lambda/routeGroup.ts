@@ -26,7 +26,12 @@ export function routeGroup(handlers: Partial<Record<string, Handler>>) {
   };
 }
 
-/** Keeps the named handlers only. */
-export function pick<T extends Record<string, Handler>, K extends keyof T>(handlers: T, names: readonly K[]): Pick<T, K> {
-  return Object.fromEntries(names.map((n) => [n, handlers[n]])) as Pick<T, K>;
+/** Keeps the named handlers only: a function serves its group's operations (routeGroups.ts) and no other. */
+export function pick(handlers: Readonly<Record<string, Handler>>, names: readonly string[]): Partial<Record<string, Handler>> {
+  const picked: Partial<Record<string, Handler>> = {};
+  for (const name of names) {
+    if (!Object.hasOwn(handlers, name)) throw new Error(`no handler ${name} for this function`);
+    picked[name] = handlers[name];
+  }
+  return picked;
 }

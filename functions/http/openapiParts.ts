@@ -1,0 +1,37 @@
+import { defaultCodes, errorEntry, STATUS_MEANING, type ErrorCode } from './errorCatalogue';
+import { ERROR_EXAMPLES } from './openapiExamples';
+
+/** Pieces of the OpenAPI document that the operations table (operations.ts) and the generator (openapi.ts) share. */
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const jsonContent = (schema: unknown, examples?: Json) => ({ 'application/json': { schema, ...examples } });
+export const one = (value: unknown) => ({ example: value });
+
+export const pathParameter = (name: string, description: string, schema: Json = { type: 'string', minLength: 1 }) => ({ name, in: 'path', required: true, description, schema });
+
+/** An error status an operation answers: the status alone (its meaning and codes from the catalogue), or with its own words and codes. */
+export type ErrorSpec = number | [status: number, description: string, codes?: ErrorCode[]];
+
+/** Error answers: `{ error: { code, message, details? } }`, one example per code; Retry-After where the catalogue says so. Every operation may answer 500. */
+export function errorResponses(specs: readonly ErrorSpec[]): Json {
+  const all: ErrorSpec[] = [...specs, 500];
+  return Object.fromEntries(
+    all.map((spec) => {
+      const [status, description, codes] =
+        typeof spec === 'number' ? [spec, STATUS_MEANING.get(spec)!, defaultCodes(spec)] : [spec[0], spec[1], spec[2] ?? defaultCodes(spec[0])];
+      const examples = Object.fromEntries(codes.map((code) => [code, { value: { error: { code, ...ERROR_EXAMPLES[code] } } }]));
+      return [
+        String(status),
+        {
+          description,
+          ...(codes.some((code) => errorEntry(code).retryAfter) ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+          content: jsonContent(ref('Error'), { examples }),
+        },
+      ];
+    }),
+  );
+}
+
+/** Routes that take no body still parse one: a body that is not JSON is a 400, one over 64 KB a 413. */
+export const BODY_NOT_JSON: ErrorSpec = [400, 'invalid_request: this route takes no body, and the one sent is not JSON'];

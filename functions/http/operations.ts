@@ -1,0 +1,537 @@
+import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tournamentPages';
+import type { LambdaGroup } from '../lambda/routeGroups';
+import type { HandlerName } from './handlers';
+import * as example from './openapiExamples';
+import { jsonContent, one, pathParameter, ref, type ErrorSpec, type Json } from './openapiParts';
+
+/**
+ * Who may call an operation, as the OpenAPI document's security says it and the stack's
+ * public routes read it: `anyone`, `anyoneOrTournament` (a tournament's token adds
+ * something), `read` (a token of the game, none for a public game), `act` (a token of the
+ * game or its tournament), `tournament` (the tournament's token).
+ */
+export type Role = 'anyone' | 'anyoneOrTournament' | 'read' | 'act' | 'tournament';
+
+export type Tag = 'games' | 'commands' | 'tokens' | 'spectators' | 'tournaments' | 'rulesets' | 'trust' | 'service';
+
+/** What the document generator gives an operation whose parameters depend on the deployment. */
+export interface DocumentFacts {
+  rulesetIds: string[];
+}
+
+/** One HTTP operation: routed, deployed, authorized and documented from this entry alone. */
+export interface Operation {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  operationId: string;
+  /** The handler that answers it (handlers.ts). */
+  handler: HandlerName;
+  /** The Lambda function that serves it (routeGroups.ts). */
+  group: LambdaGroup;
+  role: Role;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  parameters?: Json[] | ((facts: DocumentFacts) => Json[]);
+  requestBody?: Json;
+  /** Its answers other than errors, by status. */
+  responses: Record<number, Json>;
+  /** The errors it answers besides 500 (errorCatalogue.ts); one that takes no body also answers 400 and 413 for the body. */
+  errors: ErrorSpec[];
+  takesBody?: true;
+}
+
+const gameIdParameter = pathParameter('id', 'the game id, as POST /games answered it');
+const tournamentIdParameter = pathParameter('id', 'the tournament id, as POST /tournaments answered it');
+const tournamentPageParameters = [
+  { name: 'after', in: 'query', description: 'the `next` of the page before: the games listed after this game', schema: { type: 'string', minLength: 1, maxLength: 128 } },
+  { name: 'limit', in: 'query', description: 'at most this many games', schema: { type: 'integer', minimum: 1, maximum: TOURNAMENT_PAGE_MAX, default: TOURNAMENT_PAGE_DEFAULT } },
+];
+const tournamentPageErrors: ErrorSpec[] = [
+  [400, 'invalid_request: `after` is not a game of this tournament, `limit` is not 1 to 500, or a body was sent that is not JSON'],
+  [401, "unauthenticated: no token, or not this tournament's"],
+  [404, 'not_found: no such tournament'],
+  503,
+];
+const etag = { ETag: { $ref: '#/components/headers/ETag' } };
+const file = (type: string) => ({ [type]: { schema: { type: 'string' } } });
+
+/** An export too large for one response: stored, and answered with its link (docs/exports.md). */
+const STORED_EXPORT = {
+  description: 'stored: follow Location (without the Authorization header) within five minutes; the body repeats the link',
+  headers: { Location: { $ref: '#/components/headers/Location' } },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['url', 'expiresAt', 'bytes'],
+        properties: { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
+        additionalProperties: false,
+      },
+      example: { url: 'http://127.0.0.1:8787/exports/games/g-7rT2kQ9xLmN4pW8vYc3Z/12-3f9a.json?X-Amz-Expires=300', expiresAt: '2026-11-23T12:05:00.000Z', bytes: 6_481_220 },
+    },
+  },
+};
+
+const commandAnswer = (description: string) => ({
+  description,
+  content: { ...jsonContent(ref('CommandAccepted'), one(example.commandAccepted)), 'text/plain': { schema: { type: 'string' }, example: example.commandText } },
+});
+
+/** Every operation of http-api.md, once, in the order the document lists them. */
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'GET',
+    path: '/health',
+    operationId: 'getHealth',
+    handler: 'health',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'service',
+    summary: 'Liveness',
+    responses: { 200: { description: 'alive', content: jsonContent(ref('Health'), one({ ok: true })) } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/rulesets',
+    operationId: 'listRulesets',
+    handler: 'listRulesets',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'rulesets',
+    summary: 'The catalogue of rulesets',
+    description: 'Per ruleset: its sides, options, commands with their payload schemas and who may send them, procedures, and the schema of its state.',
+    responses: { 200: { description: 'the rulesets', content: jsonContent(ref('Catalogue')) } },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/rulesets/{ruleset}/evaluate',
+    operationId: 'evaluateProcedure',
+    handler: 'evaluate',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'rulesets',
+    summary: 'Stateless calculator: run a procedure, nothing stored',
+    description:
+      'With `dice`, those values are used in draw order (extra ones are ignored; too few is 400 insufficient_dice with details.needed; a value a die cannot show is 400). ' +
+      'Without, fresh random dice are drawn and returned. The rules are checked before any die is drawn.',
+    parameters: ({ rulesetIds }) => [pathParameter('ruleset', 'a ruleset id', { type: 'string', enum: rulesetIds })],
+    requestBody: { required: true, content: jsonContent(ref('EvaluateRequest'), { examples: example.evaluateRequest }) },
+    responses: { 200: { description: 'the result, how it was reached, and the dice used', content: jsonContent(ref('EvaluateResult'), one(example.evaluateResult)) } },
+    errors: [
+      [400, 'invalid_request (the request, input or options do not fit) or insufficient_dice (details.needed)', ['invalid_request', 'insufficient_dice']],
+      [404, 'not_found: no such ruleset'],
+      413,
+      422,
+    ],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/schemas/table.json',
+    operationId: 'getTableSchema',
+    handler: 'tableSchema',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'rulesets',
+    summary: 'The JSON Schema of a combat table given as data',
+    description:
+      "Generated from the schema that validates tables, so the two agree. Checks the shape; `POST /tables/validate` also checks what a schema cannot say (every cell's code defined, rows that tile, …). docs/tables.md explains the format.",
+    responses: { 200: { description: 'JSON Schema (draft 2020-12)', content: jsonContent({ type: 'object' }) } },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/tables/validate',
+    operationId: 'validateTable',
+    handler: 'validateTable',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'rulesets',
+    summary: 'Whether a combat table is valid, and where it is not',
+    description: "Answers 200 either way: `valid` with the table's content hash, or every issue with its place (`cells[3][5]`, `rows[2]`, …). Nothing is stored.",
+    requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a table definition (GET /schemas/table.json)' }) },
+    responses: {
+      200: { description: 'the verdict', content: jsonContent(ref('TableValidation'), one({ valid: false, issues: [{ path: 'cells[3][5]', message: '"XX" is not a code of results' }] })) },
+    },
+    errors: [[400, 'invalid_request: no body, or a body that is not JSON', ['invalid_request']], 413],
+    takesBody: true,
+  },
+  {
+    method: 'POST',
+    path: '/games',
+    operationId: 'createGame',
+    handler: 'createGame',
+    group: 'commands',
+    role: 'anyoneOrTournament',
+    tag: 'games',
+    summary: 'Create a game; answers with its tokens, shown only this once',
+    description:
+      "With a tournament's token, the game belongs to that tournament and the answer names it; without a token, it stands alone. " +
+      'With an Idempotency-Key, the same key and request answer the same game and the same tokens again for 24 hours (a retry after a lost answer); treat the key as a secret for that time. ' +
+      "A key sent with a tournament's token belongs to that tournament: the same key without it, or with another tournament's, is another key. " +
+      'After 24 hours the key is forgotten: sent again, it creates a new game with new tokens.',
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'A fresh random value of at least 128 bits per game, kept secret for 24 hours: a UUID, or 22 to 200 base64url characters; any other form is refused (400).',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22,200}$' },
+        example: '4f0c6e1e-8a51-4a43-9d6b-2f3e9c1d7a55',
+      },
+    ],
+    requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
+    responses: { 201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) } },
+    errors: [
+      400,
+      [401, "unauthenticated: a token was sent and it is not a tournament's token"],
+      [409, 'idempotency_key_in_use: another request with this Idempotency-Key is creating its game; send the same request again after Retry-After seconds', ['idempotency_key_in_use']],
+      413,
+      [422, 'idempotency_key_reused: this Idempotency-Key created a game from a different request (details.gameId)', ['idempotency_key_reused']],
+      429,
+      503,
+    ],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}',
+    operationId: 'getGame',
+    handler: 'getGame',
+    group: 'reads',
+    role: 'read',
+    tag: 'games',
+    summary: "The game and its ruleset's view of its state",
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the game', content: jsonContent(ref('Game'), one(example.gameView)) } },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'POST',
+    path: '/games/{id}/commands',
+    operationId: 'sendCommand',
+    handler: 'postCommand',
+    group: 'commands',
+    role: 'act',
+    tag: 'commands',
+    summary: 'Send a command; one accepted command is one signed commit',
+    description:
+      'Accept: text/plain answers with the commit as a chat-log line: `#<seq> <actor> <type> <summary> [<first 8 hex of hash>]`. ' +
+      'The organizer may act for a side with `as`. Sending the same commandId again returns the stored commit with 200.',
+    parameters: [gameIdParameter],
+    requestBody: { required: true, content: jsonContent(ref('CommandRequest'), { examples: example.commandRequest }) },
+    responses: { 201: commandAnswer('accepted: a new commit'), 200: commandAnswer('a retry: the commit stored for this commandId') },
+    errors: [
+      [400, 'invalid_request: the request, or the payload for its type, does not fit; an unknown type is named'],
+      401,
+      [403, 'forbidden: this role may never send this command, a side token used "as", or a spectator link sent a command'],
+      404,
+      409,
+      413,
+      410,
+      [422, 'rule_violation (details.rule) or entropy_locked: the rules refuse it now', ['rule_violation', 'entropy_locked']],
+      503,
+    ],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/events',
+    operationId: 'listEvents',
+    handler: 'listEvents',
+    group: 'reads',
+    role: 'read',
+    tag: 'games',
+    summary: 'The commits after a seq; ETag is the version',
+    description:
+      'With If-None-Match naming the current version, 304 (this URL at this version answered before). `wait` holds the request until a commit after `after` exists or the seconds pass ' +
+      '(then 304 when If-None-Match matches, else an empty page). Accept: text/plain answers one chat-log line per commit.',
+    parameters: [
+      gameIdParameter,
+      { name: 'after', in: 'query', description: 'the last seq already read', schema: { type: 'integer', minimum: 0, maximum: 999_999_999, default: 0 } },
+      { name: 'limit', in: 'query', description: 'at most this many commits', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+      { name: 'wait', in: 'query', description: 'long-poll: seconds to wait for a commit after `after`', schema: { type: 'integer', minimum: 0, maximum: 20, default: 0 } },
+      { name: 'If-None-Match', in: 'header', description: 'the ETag of the last answer', schema: { type: 'string' }, example: '"3"' },
+    ],
+    responses: {
+      200: {
+        description: 'the page',
+        headers: etag,
+        content: { ...jsonContent(ref('EventsPage'), one(example.eventsPage)), 'text/plain': { schema: { type: 'string' }, example: example.eventsText } },
+      },
+      304: { description: 'If-None-Match names the current version', headers: etag },
+    },
+    errors: [[400, 'invalid_request: after, limit or wait out of range'], 401, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/export',
+    operationId: 'exportGame',
+    handler: 'exportGame',
+    group: 'reads',
+    role: 'read',
+    tag: 'games',
+    summary: 'The export bundle (fairness-v1 §7): every commit, the keys, the key log and a signed head',
+    description:
+      'An export that fits one response (5 MiB) comes inline; a larger one is stored once per version and answered with a 303 to a link valid for five minutes (docs/exports.md).',
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the bundle', content: jsonContent(ref('ExportBundle'), one(example.exportBundle)) }, 303: STORED_EXPORT },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/verify',
+    operationId: 'verifyGame',
+    handler: 'verifyGame',
+    group: 'reads',
+    role: 'read',
+    tag: 'trust',
+    summary: 'Verify the game: hashes, signatures, dice and rules',
+    description: "The export checked against itself; whether its key is the one you trust is the offline verifier's question.",
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the report', content: jsonContent(ref('Verification'), one(example.verification)) } },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/head',
+    operationId: 'getGameHead',
+    handler: 'head',
+    group: 'reads',
+    role: 'read',
+    tag: 'trust',
+    summary: 'The signed head: where the game ends now, signed by the current key (trust.md §4)',
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the signed head', content: jsonContent(ref('GameHead'), one(example.head)) } },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'POST',
+    path: '/games/{id}/viewers',
+    operationId: 'createViewer',
+    handler: 'addViewer',
+    group: 'commands',
+    role: 'act',
+    tag: 'spectators',
+    summary: 'Mint a read-only spectator link (organizer)',
+    description: 'Its token reads the game, events, head, export and verification, and sends nothing (403). The token is shown once.',
+    parameters: [gameIdParameter],
+    requestBody: { required: false, content: jsonContent(ref('ViewerRequest'), one({ label: 'club stream' })) },
+    responses: { 201: { description: 'the link', content: jsonContent(ref('ViewerCreated'), one(example.viewerCreated)) } },
+    errors: [400, 401, [403, 'forbidden: only the organizer mints spectator links'], 404, 413, 503],
+    takesBody: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/games/{id}/viewers/{viewerId}',
+    operationId: 'revokeViewer',
+    handler: 'revokeViewer',
+    group: 'commands',
+    role: 'act',
+    tag: 'spectators',
+    summary: 'Revoke a spectator link (organizer): it stops working at once',
+    parameters: [gameIdParameter, pathParameter('viewerId', 'as POST /games/{id}/viewers answered it')],
+    responses: { 204: { description: 'revoked' } },
+    errors: [401, [403, 'forbidden: only the organizer revokes spectator links'], [404, 'not_found: no such game, or no such link in it'], 503],
+  },
+  {
+    method: 'POST',
+    path: '/games/{id}/tokens/{role}',
+    operationId: 'reissueToken',
+    handler: 'reissueToken',
+    group: 'commands',
+    role: 'act',
+    tag: 'tokens',
+    summary: "Reissue a role's token (organizer or tournament): the old one stops working, the new one is shown once",
+    description:
+      "The change is a commit (TokenReissued) naming only the new token's id, so the timeline shows it without revealing any token. A revoked side gets a token back this way.",
+    parameters: [gameIdParameter, pathParameter('role', '"organizer" or a side of the game')],
+    responses: { 201: { description: 'the new token and the commit that records the change', content: jsonContent(ref('TokenReissued'), one(example.tokenReissued)) } },
+    errors: [
+      401,
+      [403, "forbidden: only the organizer or the game's tournament reissues tokens"],
+      [404, 'not_found: no such game, or no such role in it'],
+      [409, 'game_sealed: a sealed game takes no commit', ['game_sealed']],
+      410,
+      503,
+    ],
+  },
+  {
+    method: 'DELETE',
+    path: '/games/{id}/tokens/{role}',
+    operationId: 'revokeToken',
+    handler: 'revokeToken',
+    group: 'commands',
+    role: 'act',
+    tag: 'tokens',
+    summary: "Revoke a side's token (organizer or tournament): it stops working at once",
+    description: "The change is a commit (TokenRevoked). The organizer's token cannot be revoked, only reissued.",
+    parameters: [gameIdParameter, pathParameter('role', 'a side of the game')],
+    responses: { 200: { description: 'revoked, and the commit that records it', content: jsonContent(ref('TokenRevoked'), one(example.tokenRevoked)) } },
+    errors: [
+      401,
+      [403, "forbidden: only the organizer or the game's tournament revokes tokens"],
+      [404, 'not_found: no such game, or no such role in it'],
+      [409, 'game_sealed: a sealed game takes no commit', ['game_sealed']],
+      410,
+      [422, "rule_violation: the side's token is already revoked, or the role is the organizer"],
+      503,
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/tournaments',
+    operationId: 'createTournament',
+    handler: 'createTournament',
+    group: 'commands',
+    role: 'anyone',
+    tag: 'tournaments',
+    summary: "Create a tournament; answers with its organizer's token, shown only this once",
+    description: 'Games created with its token (POST /games) belong to it.',
+    requestBody: { required: false, content: jsonContent(ref('CreateTournamentRequest'), one({ name: 'Club championship 2026, round 1' })) },
+    responses: { 201: { description: 'created', content: jsonContent(ref('TournamentCreated'), one(example.tournamentCreated)) } },
+    errors: [400, 413, 429, 503],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/tournaments/{id}',
+    operationId: 'getTournament',
+    handler: 'getTournament',
+    group: 'reads',
+    role: 'tournament',
+    tag: 'tournaments',
+    summary: 'A page of the games of a tournament, in the order they were created, each with its signed head',
+    description: 'Without a query, the first 100 games. Follow `next` with `?after=<next>` until it is null.',
+    parameters: [tournamentIdParameter, ...tournamentPageParameters],
+    responses: { 200: { description: 'the listing', content: jsonContent(ref('TournamentListing'), one(example.tournamentListing)) } },
+    errors: tournamentPageErrors,
+  },
+  {
+    method: 'GET',
+    path: '/tournaments/{id}/export',
+    operationId: 'exportTournament',
+    handler: 'exportTournament',
+    // A tournament's export carries a tournament head signed when it is made (trust.md §7): only commands may sign.
+    group: 'commands',
+    role: 'tournament',
+    tag: 'tournaments',
+    summary: "Every game's export, as NDJSON: `arbiter verify` checks the whole file",
+    description:
+      "One JSON document per line: first a TournamentExportHeader, whose signed tournamentHead lists every game of the tournament (docs/verifier.md), then one ExportBundle per game, in the listing's order. " +
+      'Without a query, every game; with `after` or `limit`, a page of them (the header then says which, and its `page.next` is the `after` of the next page).',
+    parameters: [tournamentIdParameter, ...tournamentPageParameters],
+    responses: {
+      200: {
+        description: 'the export, one JSON document per line',
+        content: {
+          'application/x-ndjson': {
+            // OpenAPI 3.1 has no schema for the items of a sequence: this is the schema of each line.
+            schema: {
+              description: 'Each line is one JSON document: a TournamentExportHeader, then one ExportBundle per game.',
+              anyOf: [ref('TournamentExportHeader'), ref('ExportBundle')],
+            },
+            examples: example.tournamentExportLines,
+          },
+        },
+      },
+      303: STORED_EXPORT,
+    },
+    errors: tournamentPageErrors,
+  },
+  {
+    method: 'GET',
+    path: '/keys',
+    operationId: 'getKeys',
+    handler: 'keys',
+    group: 'reads',
+    role: 'anyone',
+    tag: 'trust',
+    summary: 'Signing public keys with their fingerprints, and the key log',
+    responses: { 200: { description: 'the keys', content: jsonContent(ref('Keys'), one(example.keys)) } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/verifier.mjs',
+    operationId: 'getVerifier',
+    handler: 'verifierScript',
+    // Its own function: the catalogue's bundle stays small, and this one holds little but the verifier's text.
+    group: 'verifier',
+    role: 'anyone',
+    tag: 'trust',
+    summary: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…',
+    responses: { 200: { description: 'one ES module', content: file('text/javascript') } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    handler: 'openapi',
+    group: 'catalogue',
+    role: 'anyone',
+    tag: 'service',
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1', content: jsonContent({ type: 'object' }) } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/docs',
+    operationId: 'getApiReference',
+    handler: 'apiDocsPage',
+    // The API reference page: RapiDoc's script alone is about 215 KB gzipped, too much to share the web app's bundle.
+    group: 'docs',
+    role: 'anyone',
+    tag: 'service',
+    summary: 'A reference page of this document, for people',
+    responses: { 200: { description: 'HTML', content: file('text/html') } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/docs/assets/{file}',
+    operationId: 'getApiReferenceAsset',
+    handler: 'apiDocsAsset',
+    group: 'docs',
+    role: 'anyone',
+    tag: 'service',
+    summary: "The reference page's script",
+    parameters: [pathParameter('file', 'a file name the page links to')],
+    responses: { 200: { description: 'the file', content: file('text/javascript') } },
+    errors: [[404, 'not_found: no such file']],
+  },
+  {
+    method: 'GET',
+    path: '/',
+    operationId: 'getWebApp',
+    handler: 'webPage',
+    // The web app's files, embedded in the bundle: no table, no key.
+    group: 'web',
+    role: 'anyone',
+    tag: 'service',
+    summary: 'The web app: create a game, follow its timeline (#/games/{id}?token=…), verify an export in the browser',
+    responses: { 200: { description: 'HTML', content: file('text/html') } },
+    errors: [[404, 'not_found: this server was started without the web app']],
+  },
+  {
+    method: 'GET',
+    path: '/assets/{file}',
+    operationId: 'getWebAsset',
+    handler: 'webAsset',
+    group: 'web',
+    role: 'anyone',
+    tag: 'service',
+    summary: "The web app's script and style sheet",
+    parameters: [pathParameter('file', 'a file name the page links to')],
+    responses: { 200: { description: 'the file', content: { ...file('text/javascript'), ...file('text/css') } } },
+    errors: [[404, 'not_found: no such file']],
+  },
+];
+
+/** Roles API Gateway lets through unauthorized by design; the function checks every other role's token. */
+export const isPublic = (role: Role) => role === 'anyone' || role === 'anyoneOrTournament';

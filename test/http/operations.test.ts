@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from '../../functions/application/errors';
+import { ERROR_CATALOGUE, errorEntry, type ErrorCode } from '../../functions/http/errorCatalogue';
+import { openApiDocument } from '../../functions/http/openapi';
+import { OPERATIONS } from '../../functions/http/operations';
+import { ROUTES } from '../../functions/http/routes';
+import { ROUTE_GROUPS } from '../../functions/lambda/routeGroups';
+
+const OPERATION_KEYS = ['operationId', 'tags', 'summary', 'description', 'security', 'parameters', 'requestBody', 'responses'];
+
+const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8'));
+
+describe('the operations table', () => {
+  it('generates the OpenAPI document served before it existed, byte for byte but for the one correction', () => {
+    // openapi.before.json is GET /openapi.json as commit 39fc516 served it, before the table.
+    const before = fixture('openapi.before.json');
+    // The one deliberate change: a 409 idempotency_key_in_use answer carries Retry-After (gameService.ts sets it), now documented from the error catalogue.
+    const conflict = before.paths['/games'].post.responses['409'];
+    before.paths['/games'].post.responses['409'] = { description: conflict.description, headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }, content: conflict.content };
+    // One operation (exportGame) listed its description after its parameters: the table writes every operation's fields in one order.
+    for (const methods of Object.values(before.paths) as Record<string, Record<string, unknown>>[]) {
+      for (const [method, operation] of Object.entries(methods)) methods[method] = Object.fromEntries(OPERATION_KEYS.filter((k) => k in operation).map((k) => [k, operation[k]]));
+    }
+    const now = JSON.stringify(openApiDocument());
+    // Compared as strings (a failure would print 700 KB): equal strings are the same document, in the same order.
+    expect(now.length).toBe(JSON.stringify(before).length);
+    expect(now === JSON.stringify(before)).toBe(true);
+  });
+
+  it('routes every route to the same handler and Lambda function as before, so API Gateway gets the same route keys', () => {
+    const routes = ROUTES.map((r) => {
+      const group = Object.entries(ROUTE_GROUPS).find(([, handlers]) => handlers.includes(r.handler))?.[0];
+      return { routeKey: `${r.method} ${r.path}`, handler: r.handler, group };
+    });
+    expect(routes).toEqual(fixture('routes.before.json'));
+  });
+
+  it('declares each route, operationId and handler once', () => {
+    const once = (values: string[]) => expect(new Set(values).size).toBe(values.length);
+    once(OPERATIONS.map((o) => `${o.method} ${o.path}`));
+    once(OPERATIONS.map((o) => o.operationId));
+    once(OPERATIONS.map((o) => o.handler));
+  });
+
+  it('names only error codes of the catalogue, each under its own status', () => {
+    for (const operation of OPERATIONS) {
+      for (const spec of operation.errors) {
+        if (typeof spec === 'number' || !spec[2]) continue;
+        for (const code of spec[2]) expect(errorEntry(code)?.status, `${operation.operationId} ${code}`).toBe(spec[0]);
+      }
+    }
+  });
+});
+
+describe('the error catalogue', () => {
+  it('gives each refusal of the application the status it is answered with', () => {
+    const refusals = [invalidRequest([{ field: 'title', message: 'too long' }]), notFound(), unauthenticated(), versionConflict(3), commandIdReused(2)];
+    for (const refusal of refusals) expect(ERROR_CATALOGUE[refusal.code as ErrorCode].status, refusal.code).toBe(refusal.status);
+  });
+
+  it('documents every error answer with its code, and Retry-After wherever the catalogue says the answer carries it', () => {
+    const paths = openApiDocument().paths;
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object; content?: { 'application/json'?: { examples?: object } } }>)) {
+          if (Number(status) < 400) continue;
+          const codes = Object.keys(response.content?.['application/json']?.examples ?? {}) as ErrorCode[];
+          expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const code of codes) expect(errorEntry(code).status, `${method} ${path} ${code}`).toBe(Number(status));
+          expect(Boolean(response.headers), `${method} ${path} ${status} Retry-After`).toBe(codes.some((code) => errorEntry(code).retryAfter));
+        }
+      }
+    }
+  });
+});
