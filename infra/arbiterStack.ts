@@ -45,7 +45,6 @@ const BEFORE_BUNDLING: Record<LambdaName, string[]> = {
   docs: ['infra/apiDocsFiles.ts'],
 };
 
-
 /** The defaults of the stack props below; docs/deploy.md explains each. */
 export const DEFAULTS = {
   throttle: { rateLimit: 200, burstLimit: 400 },

@@ -78,7 +78,12 @@ const commandAnswer = (description: string) => ({
   content: { ...jsonContent(ref('CommandAccepted'), one(example.commandAccepted)), 'text/plain': { schema: { type: 'string' }, example: example.commandText } },
 });
 
-/** Every operation of http-api.md, once, in the order the document lists them. */
+/**
+ * Every operation of http-api.md, once, in the order the document lists them. A new endpoint is
+ * an entry here and its handler (handlers.ts): the local router (routes.ts), the Lambda function
+ * that serves it (routeGroups.ts), its API Gateway route (infra/arbiterStack.ts) and its part of
+ * GET /openapi.json (openapi.ts) all follow.
+ */
 export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorEntry } from '../../functions/http/errorCatalogue';
 import { openApiDocument } from '../../functions/http/openapi';
-import { OPERATIONS } from '../../functions/http/operations';
+import { isPublic, OPERATIONS } from '../../functions/http/operations';
 import { ROUTES } from '../../functions/http/routes';
 import { ROUTE_GROUPS } from '../../functions/lambda/routeGroups';
 
@@ -36,6 +36,11 @@ describe('the operations table', () => {
       return { routeKey: `${r.method} ${r.path}`, handler: r.handler, group };
     });
     expect(routes).toEqual(fixture('routes.before.json'));
+  });
+
+  it('lets through API Gateway unauthorized the same routes as before: the catalogue, keys, pages and creations', () => {
+    const before = ['health', 'listRulesets', 'evaluate', 'openapi', 'tableSchema', 'validateTable', 'keys', 'verifierScript', 'apiDocsPage', 'apiDocsAsset', 'webPage', 'webAsset', 'createGame', 'createTournament'];
+    expect(OPERATIONS.filter((o) => isPublic(o.role)).map((o) => o.handler).sort()).toEqual(before.sort());
   });
 
   it('declares each route, operationId and handler once', () => {
