@@ -13,7 +13,9 @@ const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirna
 
 describe('the operations table', () => {
   it('generates the OpenAPI document served before it existed, byte for byte but for the one correction', () => {
-    // openapi.before.json is GET /openapi.json as commit 39fc516 served it, before the table.
+    // openapi.before.json is GET /openapi.json as commit 39fc516 served it, before the table. A deliberate change of the
+    // document (a new operation, a ruleset's schema) rewrites it: node --import tsx -e "import('./functions/http/openapi.ts').then((m) =>
+    // require('node:fs').writeFileSync('test/http/fixtures/openapi.before.json', JSON.stringify(m.openApiDocument(), null, 1) + '\n'))"
     const before = fixture('openapi.before.json');
     // The one deliberate change: a 409 idempotency_key_in_use answer carries Retry-After (gameService.ts sets it), now documented from the error catalogue.
     const conflict = before.paths['/games'].post.responses['409'];
