@@ -39,6 +39,9 @@ const catalogue: ReadonlyMap<ErrorCode, ErrorEntry> = new Map(Object.entries(ERR
 
 export const errorEntry = (code: ErrorCode): ErrorEntry => catalogue.get(code)!;
 
+/** The status of a code, or undefined for a string that is no code of the catalogue. */
+export const statusOf = (code: string): number | undefined => catalogue.get(code as ErrorCode)?.status;
+
 /** The codes listed under a status when an operation names none. */
 export const defaultCodes = (status: number): ErrorCode[] => [...catalogue].filter(([, e]) => e.status === status && e.listedByDefault).map(([code]) => code);
 

@@ -4,6 +4,7 @@ import { ApplicationError, invalidRequest } from '../application/errors';
 import { recordTooLarge } from '../application/recordSize';
 import { StoreUnavailable } from '../store/eventStore';
 import { ItemTooLarge } from '../store/itemSize';
+import { statusOf } from './errorCatalogue';
 import { jsonProblem } from './jsonLimits';
 import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
 
@@ -75,16 +76,7 @@ export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => 
   return json(500, errorBody('internal_error', 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.'));
 }
 
+/** The rules' refusals answer the catalogue's status; a code it does not list is what the rules refuse now. */
 function domainStatus(error: DomainError): number {
-  switch (error.code) {
-    case 'forbidden':
-      return 403;
-    case 'game_sealed':
-      return 409;
-    case 'insufficient_dice':
-    case 'invalid_request':
-      return 400;
-    default:
-      return 422;
-  }
+  return statusOf(error.code) ?? 422;
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EntropyLocked, Forbidden, GameSealed, InsufficientDice, InvalidDieValue, RuleViolation } from '../../domain/errors';
 import { commandIdReused, invalidRequest, notFound, unauthenticated, versionConflict } from '../../functions/application/errors';
 import { ERROR_CATALOGUE, ERROR_CODES, errorEntry, type ErrorCode } from '../../functions/http/errorCatalogue';
+import { toErrorResponse } from '../../functions/http/middleware';
 import { openApiDocument } from '../../functions/http/openapi';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -18,6 +20,23 @@ describe('the error catalogue', () => {
   it('gives each refusal of the application the status it is answered with', () => {
     const refusals = [invalidRequest([{ field: 'title', message: 'too long' }]), notFound(), unauthenticated(), versionConflict(3), commandIdReused(2)];
     for (const refusal of refusals) expect(ERROR_CATALOGUE[refusal.code as ErrorCode].status, refusal.code).toBe(refusal.status);
+  });
+
+  it("answers each refusal of the rules with its code and the catalogue's status", () => {
+    const refusals = [new RuleViolation('No turn yet.', 'dice: a turn first'), new EntropyLocked(), new Forbidden('Not yours.'), new GameSealed(), new InsufficientDice(2), new InvalidDieValue(0, 7, 6)];
+    const answers = refusals.map((refusal) => {
+      const answer = toErrorResponse(refusal);
+      return [JSON.parse(answer.body as string).error.code, answer.statusCode];
+    });
+    expect(answers).toEqual([
+      ['rule_violation', 422],
+      ['entropy_locked', 422],
+      ['forbidden', 403],
+      ['game_sealed', 409],
+      ['insufficient_dice', 400],
+      ['invalid_request', 400],
+    ]);
+    for (const [code, status] of answers) expect(errorEntry(code).status).toBe(status);
   });
 
   it('documents every error answer with its code, and Retry-After wherever the catalogue says the answer carries it', () => {
