@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { RuleViolation } from './errors';
+import type { CommandSpec, DecideContext, ProcedureSpec, Ruleset } from './ruleset';
+
+type CommandSpecs = Readonly<Record<string, CommandSpec>>;
+type EventSchemas = Readonly<Record<string, z.ZodType>>;
+
+/** Each command of a ruleset, as its schema parses it: `{ type: 'Roll'; payload: Roll }` | … */
+export type CommandOf<C extends CommandSpecs> = {
+  [T in keyof C & string]: { type: T; payload: z.infer<C[T]['schema']> };
+}[keyof C & string];
+
+/** Each event a ruleset records, with the data its schema in `events` describes. */
+export type EventOf<E extends EventSchemas> = {
+  [T in keyof E & string]: { type: T; data: z.infer<E[T]> };
+}[keyof E & string];
+
+/** One of the events of E by its type. */
+export type EventData<E extends EventSchemas, T extends keyof E & string> = z.infer<E[T]>;
+
+/**
+ * A ruleset whose commands and events are typed by its own schemas: `decide` gets a command
+ * its schema has parsed and may only return the events `events` describes; `evolve` and
+ * `summarize` read them with the types of those schemas.
+ */
+export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends EventSchemas>
+  extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'procedures'> {
+  commands: C;
+  procedures: Record<string, ProcedureSpec<O>>;
+  events: E;
+  /** Throws RuleViolation (422) when the rules refuse the command. */
+  decide(state: S, command: CommandOf<C>, ctx: DecideContext): EventOf<E>[];
+  /** Never rolls, never fails. */
+  evolve(state: S, event: EventOf<E>): S;
+  summarize(command: CommandOf<C>, events: readonly EventOf<E>[]): string;
+}
+
+/**
+ * The ruleset as the game sees it (`Ruleset`): the game only hands `decide` a command whose
+ * payload the command's schema parsed, and `evolve` and `summarize` the events `decide`
+ * recorded, so the typed functions can stand for the untyped ones.
+ */
+export function defineRuleset<S, O, const C extends CommandSpecs, const E extends EventSchemas>(
+  definition: RulesetDefinition<S, O, C, E>,
+): Ruleset<S, O> {
+  return definition as unknown as Ruleset<S, O>;
+}
+
+/**
+ * The end of an exhaustive switch over a ruleset's events: the compiler refuses it while an
+ * event type is left unhandled. A stored event of a type this version does not know (never
+ * recorded by Arbiter) changes nothing, as before.
+ */
+export function unknownEvent<S>(_type: never, state: S): S {
+  return state;
+}
+
+/**
+ * The end of an exhaustive switch over a ruleset's commands: the compiler refuses it while a
+ * command type is left unhandled. The game never sends another type; a direct call gets a 422.
+ */
+export function notACommand(type: never, game: string, rule: string): never {
+  throw new RuleViolation(`${String(type)} is not a ${game} command.`, rule);
+}
