@@ -51,7 +51,7 @@ export function defineRuleset<S, O, const C extends CommandSpecs, const E extend
  * event type is left unhandled. A stored event of a type this version does not know (never
  * recorded by Arbiter) changes nothing, as before.
  */
-export function unknownEvent<S>(_type: never, state: S): S {
+export function unknownEvent<S>(_event: never, state: S): S {
   return state;
 }
 
@@ -59,6 +59,11 @@ export function unknownEvent<S>(_type: never, state: S): S {
  * The end of an exhaustive switch over a ruleset's commands: the compiler refuses it while a
  * command type is left unhandled. The game never sends another type; a direct call gets a 422.
  */
-export function notACommand(type: never, game: string, rule: string): never {
-  throw new RuleViolation(`${String(type)} is not a ${game} command.`, rule);
+export function notACommand(command: never, game: string, rule: string): never {
+  throw new RuleViolation(`${String((command as { type: unknown }).type)} is not a ${game} command.`, rule);
+}
+
+/** The data of the first event of this type among a commit's events, typed by its schema. */
+export function firstData<V extends { type: string; data: unknown }, T extends V['type']>(events: readonly V[], type: T): Extract<V, { type: T }>['data'] | undefined {
+  return events.find((event): event is Extract<V, { type: T }> => event.type === type)?.data;
 }
