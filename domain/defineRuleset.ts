@@ -60,7 +60,12 @@ export function unknownEvent<S>(_event: never, state: S): S {
  * command type is left unhandled. The game never sends another type; a direct call gets a 422.
  */
 export function notACommand(command: never, game: string, rule: string): never {
-  throw new RuleViolation(`${String((command as { type: unknown }).type)} is not a ${game} command.`, rule);
+  throw new RuleViolation(`${typeOfUnknown(command)} is not a ${game} command.`, rule);
+}
+
+/** The type of a command or event an exhaustive switch left out: one this version does not know. */
+export function typeOfUnknown(commandOrEvent: never): string {
+  return String((commandOrEvent as { type: unknown }).type);
 }
 
 /** The data of the first event of this type among a commit's events, typed by its schema. */
