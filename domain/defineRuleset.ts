@@ -1,9 +1,21 @@
 import type { z } from 'zod';
 import { RuleViolation } from './errors';
-import type { CommandSpec, DecideContext, ProcedureSpec, Ruleset } from './ruleset';
+import type { DiceSource } from './dice';
+import type { CommandSpec, DecideContext, ProcedureOutcome, Ruleset } from './ruleset';
 
 type CommandSpecs = Readonly<Record<string, CommandSpec>>;
 type EventSchemas = Readonly<Record<string, z.ZodType>>;
+type ProcedureInputs = Readonly<Record<string, z.ZodType>>;
+
+/** Each procedure gets its input as its `input` schema parsed it. */
+export type TypedProcedures<O, P extends ProcedureInputs> = {
+  [N in keyof P]: {
+    input: P[N];
+    description: string;
+    /** Checks the rules first (throwing RuleViolation before any die), then draws dice. */
+    evaluate(input: z.infer<P[N]>, options: O, dice: DiceSource): ProcedureOutcome;
+  };
+};
 
 /** Each command of a ruleset, as its schema parses it: `{ type: 'Roll'; payload: Roll }` | … */
 export type CommandOf<C extends CommandSpecs> = {
@@ -21,12 +33,12 @@ export type EventData<E extends EventSchemas, T extends keyof E & string> = z.in
 /**
  * A ruleset whose commands and events are typed by its own schemas: `decide` gets a command
  * its schema has parsed and may only return the events `events` describes; `evolve` and
- * `summarize` read them with the types of those schemas.
+ * `summarize` read them with the types of those schemas, and each procedure its input.
  */
-export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends EventSchemas>
+export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends EventSchemas, P extends ProcedureInputs>
   extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'procedures'> {
   commands: C;
-  procedures: Record<string, ProcedureSpec<O>>;
+  procedures: TypedProcedures<O, P>;
   events: E;
   /** Throws RuleViolation (422) when the rules refuse the command. */
   decide(state: S, command: CommandOf<C>, ctx: DecideContext): EventOf<E>[];
@@ -37,11 +49,12 @@ export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends Event
 
 /**
  * The ruleset as the game sees it (`Ruleset`): the game only hands `decide` a command whose
- * payload the command's schema parsed, and `evolve` and `summarize` the events `decide`
- * recorded, so the typed functions can stand for the untyped ones.
+ * payload the command's schema parsed, `evolve` and `summarize` the events `decide`
+ * recorded, and a procedure the input its schema parsed, so the typed functions can stand
+ * for the untyped ones.
  */
-export function defineRuleset<S, O, const C extends CommandSpecs, const E extends EventSchemas>(
-  definition: RulesetDefinition<S, O, C, E>,
+export function defineRuleset<S, O, const C extends CommandSpecs, const E extends EventSchemas, P extends ProcedureInputs>(
+  definition: RulesetDefinition<S, O, C, E, P>,
 ): Ruleset<S, O> {
   return definition as unknown as Ruleset<S, O>;
 }

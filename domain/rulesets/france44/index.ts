@@ -44,7 +44,7 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = d
       input: schema.CombatProcedureInput,
       description: 'Resolve one combat on the Revised Combat Table (one d6).',
       evaluate(input, options, dice) {
-        checkCombatHexes(input.attackers.map((a: { hex?: string }) => a.hex), input.defenders.map((d: { hex?: string }) => d.hex), options.hexGrid);
+        checkCombatHexes(input.attackers.map((a) => a.hex), input.defenders.map((d) => d.hex), options.hexGrid);
         const breakdown = resolveCombat(input, { ...options, rulesVersion: procedureRulesVersion(options) }, input.airPower === true, dice);
         return { result: { code: breakdown.code, column: breakdown.column, dieModifier: breakdown.dieModifier, adjustedDie: breakdown.adjustedDie }, breakdown };
       },
