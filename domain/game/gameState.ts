@@ -2,6 +2,7 @@ import type { EntropyEntry } from '../fairness/gameKey';
 import type { Commit } from '../fairness/hashChain';
 import type { Ruleset } from '../ruleset';
 import { findRuleset } from '../rulesets/registry';
+import { CommandIdIndex, type CommandIds } from './commandIds';
 import type { CreateGameBody } from './gameCommands';
 
 export interface GameState {
@@ -28,13 +29,14 @@ export interface GameState {
    */
   credentials: ReadonlyMap<string, string | null>;
   /** commandId → seq, so that a retried command finds its commit. */
-  commandIds: Map<string, number>;
+  commandIds: CommandIds;
   rules: unknown;
 }
 
 /**
  * Folds one stored commit into the game. Commit 1 must be the creation; the
- * caller (store or verifier) has already checked the chain.
+ * caller (store or verifier) has already checked the chain. The state given is left as it
+ * was: the next one shares no mutable part with it.
  */
 export function evolveGame(state: GameState | undefined, commit: Commit): GameState {
   if (!state) return createdState(commit);
@@ -44,8 +46,8 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
     lastHash: commit.hash,
     lastRecordedAt: commit.recordedAt,
     diceRolled: state.diceRolled || commit.dice.length > 0,
+    commandIds: CommandIdIndex.from(state.commandIds).with(commit.commandId, commit.seq),
   };
-  next.commandIds.set(commit.commandId, commit.seq);
   for (const event of commit.events) {
     switch (event.type) {
       case 'EntropyContributed':
@@ -92,12 +94,12 @@ function createdState(commit: Commit): GameState {
     diceRolled: commit.dice.length > 0,
     sealed: false,
     credentials: new Map(),
-    commandIds: new Map([[commit.commandId, 1]]),
+    commandIds: CommandIdIndex.of([[commit.commandId, 1]]),
     rules: ruleset.initialState(data.options, data.sides),
   };
 }
 
-/** A copy safe to evolve without touching the original (evolveGame mutates commandIds). */
-export function cloneGame(state: GameState): GameState {
-  return { ...state, commandIds: new Map(state.commandIds) };
+/** The game, knowing the seq of a commandId found in the store (older than a snapshot's recent ones). */
+export function rememberCommandId(state: GameState, commandId: string, seq: number): GameState {
+  return { ...state, commandIds: CommandIdIndex.from(state.commandIds).with(commandId, seq) };
 }

@@ -3,7 +3,7 @@ import { FairnessDice } from '../../domain/dice';
 import type { Commit, UnsignedCommit } from '../../domain/fairness/hashChain';
 import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { authorize, decideGame } from '../../domain/game/decideGame';
-import { evolveGame, type GameState } from '../../domain/game/gameState';
+import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
 import { signGameHead, type GameHead } from '../../domain/trust/gameHead';
 import { StoreUnavailable, type EventStore } from '../store/eventStore';
@@ -44,24 +44,6 @@ function sameCommand(stored: Commit, command: { type: string; payload: unknown }
     stored.actor === actor &&
     (stored.as === ORGANIZER) === viaOrganizer
   );
-}
-
-/** commandId → seq: a group's own entries over the game's, which it leaves untouched until `merged`. */
-class LayeredIds extends Map<string, number> {
-  constructor(private readonly base: Map<string, number>) {
-    super();
-  }
-  override get(commandId: string): number | undefined {
-    return super.get(commandId) ?? this.base.get(commandId);
-  }
-  override has(commandId: string): boolean {
-    return super.has(commandId) || this.base.has(commandId);
-  }
-  /** The game's map with the group's entries added: once the group is stored. */
-  merged(): Map<string, number> {
-    for (const [commandId, seq] of super.entries()) this.base.set(commandId, seq);
-    return this.base;
-  }
 }
 
 /** The entries of `open` still to answer, in their arrival order. */
@@ -192,7 +174,7 @@ export class GroupCommit {
       }
       // The group landed on the state its refusals were judged on.
       for (const { entry, error } of held) entry.reject(error);
-      game.state = { ...plan.state, commandIds: (plan.state.commandIds as LayeredIds).merged() };
+      game.state = plan.state;
       this.deps.cache.offer(gameId, game);
       await this.keepLease(before, game.state, game.secrets.tournamentId);
       this.deps.stored(gameId, commits.map((c) => c.commit));
@@ -219,8 +201,8 @@ export class GroupCommit {
    * behind the store).
    */
   private async planGroup(game: CachedGame, entries: Queued<AppendJob, CommandOutcome>[], current: boolean) {
-    // The group's commandIds over the game's, not a copy of them: a copy costs as much as the game is long.
-    let state: GameState = { ...game.state, commandIds: new LayeredIds(game.state.commandIds) };
+    // Folding leaves game.state as it is until the group is stored.
+    let state: GameState = game.state;
     const accepted: { entry: Queued<AppendJob, CommandOutcome>; unsigned: UnsignedCommit; hash: string }[] = [];
     const duplicates: { entry: Queued<AppendJob, CommandOutcome>; seq: number; actor: string; viaOrganizer: boolean }[] = [];
     const planned = new Map<string, number>();
@@ -247,7 +229,10 @@ export class GroupCommit {
         const replay = await this.findRetry(view, commandId, command, actor, viaOrganizer);
         if (replay) {
           // Known from now on (found in the store for a game loaded from a snapshot).
-          if (replay.seq <= game.state.version) game.state.commandIds.set(commandId, replay.seq);
+          if (replay.seq <= game.state.version) {
+            game.state = rememberCommandId(game.state, commandId, replay.seq);
+            state = rememberCommandId(state, commandId, replay.seq);
+          }
           entry.resolve({ created: false, version: state.version, commit: replay, state });
           continue;
         }
@@ -338,9 +323,7 @@ export class GroupCommit {
   private async storedSeq(game: CachedGame, commandId: string): Promise<number | undefined> {
     const seq = game.state.commandIds.get(commandId);
     if (seq !== undefined || !game.olderCommandIds || !mayHoldCommandId(game.olderCommandIds, commandId)) return seq;
-    const found = await this.deps.store.findCommandId(game.state.gameId, commandId);
-    if (found !== undefined && found <= game.state.version) game.state.commandIds.set(commandId, found);
-    return found;
+    return this.deps.store.findCommandId(game.state.gameId, commandId);
   }
 }
 

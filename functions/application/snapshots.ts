@@ -108,7 +108,7 @@ function mergeOnce(a: Uint32Array, b: Uint32Array): Uint32Array {
 }
 
 /** The last RECENT_COMMAND_IDS commandIds by seq: in one pass over the map (it grows with the game), not a sort of it. */
-function recentCommandIds(commandIds: Map<string, number>, version: number): [string, number][] {
+function recentCommandIds(commandIds: GameState['commandIds'], version: number): [string, number][] {
   const wanted = Math.min(RECENT_COMMAND_IDS, commandIds.size);
   const recent: [string, number][] = [];
   for (const entry of commandIds) if (entry[1] > version - RECENT_COMMAND_IDS) recent.push(entry);

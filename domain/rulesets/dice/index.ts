@@ -1,5 +1,6 @@
-import type { DomainEvent, Ruleset } from '../../ruleset';
-import { describeRoll, rollDice, type RollOutcome } from './roll';
+import { defineRuleset, unknownEvent } from '../../defineRuleset';
+import type { Ruleset } from '../../ruleset';
+import { describeRoll, rollDice } from './roll';
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
 import { diceEvents } from './events';
 
@@ -8,11 +9,7 @@ export interface DiceState {
   lastRoll: { purpose: string; dice: string; total: number } | null;
 }
 
-interface DiceRolledData extends RollOutcome {
-  purpose: string;
-}
-
-export const diceRuleset: Ruleset<DiceState, DiceOptions> = {
+export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   id: 'dice',
   title: 'Dice — a trusted roller',
   description: 'Fair, recorded dice for any game: every roll says what it is for.',
@@ -41,26 +38,28 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = {
   },
   view: DiceView,
   events: diceEvents,
-  initialState: () => ({ rolls: 0, lastRoll: null }),
+  initialState: (): DiceState => ({ rolls: 0, lastRoll: null }),
   decide(_state, command, ctx) {
-    // Roll is the only command of this ruleset; the schema has been applied.
-    const { dice, purpose } = command.payload as Roll;
+    // Roll is the only command of this ruleset.
+    const { dice, purpose } = command.payload;
     const outcome = rollDice(dice, ctx.dice);
     return [{ type: 'DiceRolled', data: { purpose, ...outcome } }];
   },
   evolve(state, event) {
-    if (event.type !== 'DiceRolled') return state;
-    const data = event.data as unknown as DiceRolledData;
-    return {
-      rolls: state.rolls + 1,
-      lastRoll: { purpose: data.purpose, dice: data.dice, total: data.total },
-    };
+    switch (event.type) {
+      case 'DiceRolled': {
+        const { purpose, dice, total } = event.data;
+        return { rolls: state.rolls + 1, lastRoll: { purpose, dice, total } };
+      }
+      default:
+        return unknownEvent(event.type, state);
+    }
   },
   present: (state) => state,
-  summarize(command, events: readonly DomainEvent[]) {
+  summarize(_command, events) {
     const rolled = events.find((e) => e.type === 'DiceRolled');
     if (!rolled) return '';
-    const data = rolled.data as unknown as DiceRolledData;
+    const { data } = rolled;
     return `${JSON.stringify(data.purpose)}: ${data.dice} = ${describeRoll(data)}`;
   },
-};
+});

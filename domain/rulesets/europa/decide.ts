@@ -1,20 +1,22 @@
-import { RuleViolation } from '../../errors';
-import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { notACommand } from '../../defineRuleset';
+import type { DecideContext } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
-import { decideFortification, type FortificationAction } from './fortifications';
-import type { AAFire } from './schemas';
+import type { EuropaEvent, EuropaEventData } from './events';
+import { decideFortification } from './fortifications';
+import type { EuropaCommand } from './index';
 import type { EuropaState } from './state';
 
-export function decideEuropa(state: EuropaState, command: Command, ctx: DecideContext): DomainEvent[] {
+export function decideEuropa(state: EuropaState, command: EuropaCommand, ctx: DecideContext): EuropaEvent[] {
   switch (command.type) {
     case 'AAFire': {
-      const p = command.payload as AAFire;
+      const p = command.payload;
       const outcome = resolveAAFire(p, state.aaTable, state.otherEuropaGames, ctx.dice);
-      return [{ type: 'AAFired', data: { fireId: p.fireId, hex: p.hex, ...outcome } as unknown as Record<string, unknown> }];
+      // The options admit only threshold AA tables rolled on 2d6 (aaTable.ts): the resolution is the one AAFired describes.
+      return [{ type: 'AAFired', data: { fireId: p.fireId, hex: p.hex, ...outcome } as EuropaEventData<'AAFired'> }];
     }
     case 'FortificationEvent':
-      return decideFortification(state, command.payload as FortificationAction, ctx.actor);
+      return decideFortification(state, command.payload, ctx.actor);
     default:
-      throw new RuleViolation(`${command.type} is not a europa command.`, 'europa: commands');
+      return notACommand(command, 'europa', 'europa: commands');
   }
 }

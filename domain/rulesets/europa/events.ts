@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { EventData, EventOf } from '../../defineRuleset';
 import { NATIONALITIES } from './aaFire';
 import { FIRE_MISSIONS } from './aaStrength';
 import { AIR_TYPES, UNIT_MISSIONS } from './allocation';
@@ -104,3 +105,7 @@ export const europaEvents = {
   TurnBegan: z.strictObject({ turn: z.int() }),
   InitialPhaseBegan: z.strictObject({ turn: z.int(), side, axisPhase: z.int().nullable().describe('the Axis initial phases of the game so far, this one included') }),
 } as const satisfies Record<string, z.ZodType>;
+
+/** An event the europa ruleset records, its data as its schema describes it. */
+export type EuropaEvent = EventOf<typeof europaEvents>;
+export type EuropaEventData<T extends EuropaEvent['type']> = EventData<typeof europaEvents, T>;

@@ -1,16 +1,11 @@
 import { RuleViolation } from '../../errors';
-import type { DomainEvent } from '../../ruleset';
 import { entryOf } from '../idRecord';
+import type { EuropaEvent, EuropaEventData } from './events';
+import type { FortificationEvent } from './schemas';
 import { chartRowOf, completing, restoredByEmergency, revertedByAllies, type EuropaState, type Side, type Site, type SiteKind } from './state';
 
-export type FortificationAction =
-  | { action: 'place'; site: string; kind: SiteKind; owner: Side; condition?: 'improved' | 'unimproved'; level?: number }
-  | { action: 'gain' | 'loss'; site: string; side: Side }
-  | { action: 'destroy'; site: string }
-  | { action: 'begin-improvement'; site: string; quickConstruction?: boolean }
-  | { action: 'emergency-restoration'; alliedGroundUnitIn: string }
-  | { action: 'turn'; turn: number }
-  | { action: 'initial-phase'; side: Side };
+/** What a FortificationEvent command asks, as its schema parsed it. */
+export type FortificationAction = FortificationEvent;
 
 export const RULE = {
   setup: 'europa 30A4: fortifications at the start of play',
@@ -31,7 +26,10 @@ export const IMPROVEMENT_RP = 2;
 
 const q = JSON.stringify;
 const other = (side: Side): Side => (side === 'axis' ? 'allied' : 'axis');
-const event = (type: string, data: Record<string, unknown>): DomainEvent => ({ type, data });
+function event<T extends EuropaEvent['type']>(type: T, data: EuropaEventData<T>): EuropaEvent {
+  // The compiler can't pair a generic type with its data; the signature does.
+  return { type, data } as EuropaEvent;
+}
 /** Map fortifications: on the map or in the orders of battle at the start of play, never built. */
 const MAP_KINDS: readonly SiteKind[] = ['fortress', 'westwall', 'ouvrage', 'fortified-hexside'];
 
@@ -41,11 +39,11 @@ function siteOf(state: EuropaState, id: string): Site {
   return site;
 }
 
-const changed = (id: string, site: Site, to: Site['condition'], reason: string) =>
+const changed = (id: string, site: Site, to: Site['condition'], reason: EuropaEventData<'ConditionChanged'>['reason']) =>
   event('ConditionChanged', { site: id, kind: site.kind, from: site.condition, to, reason, chartRow: chartRowOf({ ...site, condition: to }) });
 
 /** Rule 30A4's state machine, one fortification per site: each action's consequences as events, in order. */
-export function decideFortification(state: EuropaState, p: FortificationAction, actor: string): DomainEvent[] {
+export function decideFortification(state: EuropaState, p: FortificationAction, actor: string): EuropaEvent[] {
   switch (p.action) {
     case 'place':
       return [place(state, p)];
@@ -91,7 +89,7 @@ export function decideFortification(state: EuropaState, p: FortificationAction, 
   }
 }
 
-function place(state: EuropaState, p: Extract<FortificationAction, { action: 'place' }>): DomainEvent {
+function place(state: EuropaState, p: Extract<FortificationAction, { action: 'place' }>): EuropaEvent {
   if (entryOf(state.sites, p.site)) throw new RuleViolation(`${q(p.site)} already holds a fortification.`, RULE.setup);
   if (MAP_KINDS.includes(p.kind) && state.turn > 0) throw new RuleViolation(`A ${p.kind} is on the map from the start of play: place it before turn 1.`, RULE.setup);
   if ((p.level === undefined) !== (p.kind !== 'westwall')) throw new RuleViolation('A Westwall hex has a level, [1] to [3]; no other fortification has one.', RULE.setup);
@@ -111,7 +109,7 @@ function place(state: EuropaState, p: Extract<FortificationAction, { action: 'pl
   return event('FortificationPlaced', { site: p.site, kind: p.kind, owner: p.owner, condition, ...(p.level === undefined ? {} : { level: p.level }), chartRow: chartRowOf({ kind: p.kind, condition, level: p.level }) });
 }
 
-function beginImprovement(state: EuropaState, p: Extract<FortificationAction, { action: 'begin-improvement' }>, actor: string): DomainEvent {
+function beginImprovement(state: EuropaState, p: Extract<FortificationAction, { action: 'begin-improvement' }>, actor: string): EuropaEvent {
   if (actor === 'allied') throw new RuleViolation('Only the Axis player improves the Westwall.', RULE.westwall);
   if (state.turn === 0) throw new RuleViolation('Improvements take turns: begin turn 1 first (FortificationEvent turn).', RULE.turns);
   const site = siteOf(state, p.site);
@@ -137,7 +135,7 @@ function beginImprovement(state: EuropaState, p: Extract<FortificationAction, { 
   return event('ImprovementBegun', { site: p.site, turn: state.turn, turns, completesOnTurn: state.turn + turns, quickConstruction: p.quickConstruction === true, resourcePoints: IMPROVEMENT_RP });
 }
 
-function initialPhase(state: EuropaState, side: Side): DomainEvent[] {
+function initialPhase(state: EuropaState, side: Side): EuropaEvent[] {
   if (state.turn === 0) throw new RuleViolation('Begin turn 1 first (FortificationEvent turn).', RULE.turns);
   if (state.phases.includes(side)) throw new RuleViolation(`The ${side} initial phase of turn ${state.turn} has begun already.`, RULE.turns);
   const axisPhase = side === 'axis' ? state.axisPhases + 1 : null;

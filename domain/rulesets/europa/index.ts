@@ -1,3 +1,4 @@
+import { defineRuleset, type CommandOf } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
 import { EXAMPLE_AA_TABLE } from './aaTable';
@@ -11,7 +12,19 @@ import { summarizeEuropa } from './summary';
 
 const anyone = { sides: 'all', organizer: true } as const;
 
-export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = {
+const commands = {
+  AAFire: { schema: schema.AAFire, who: anyone, description: "Fire AA at the air units flying a mission: strength, column shifts, 2d6 on the game's AA fire table, losses by random selection." },
+  FortificationEvent: {
+    schema: schema.FortificationEvent,
+    who: anyone,
+    description: 'Record what happens to fortifications: place, gain, loss, destroy, begin a Westwall improvement, declare the emergency restoration, begin a turn or an initial phase.',
+  },
+} as const;
+
+/** A europa command, its payload as its schema parsed it. */
+export type EuropaCommand = CommandOf<typeof commands>;
+
+export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineRuleset({
   id: 'europa',
   title: 'Europa (Second Front): AA fire (37L) and fortifications (30A4)',
   description:
@@ -23,14 +36,7 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = {
   options: schema.EuropaOptions,
   sidesNote: 'axis and allied',
   sides: () => SIDES,
-  commands: {
-    AAFire: { schema: schema.AAFire, who: anyone, description: "Fire AA at the air units flying a mission: strength, column shifts, 2d6 on the game's AA fire table, losses by random selection." },
-    FortificationEvent: {
-      schema: schema.FortificationEvent,
-      who: anyone,
-      description: 'Record what happens to fortifications: place, gain, loss, destroy, begin a Westwall improvement, declare the emergency restoration, begin a turn or an initial phase.',
-    },
-  },
+  commands,
   procedures: {
     aaFire: {
       input: schema.AAFireProcedureInput,
@@ -55,9 +61,9 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = {
   },
   view: schema.EuropaView,
   events: europaEvents,
-  initialState: (options) => initialEuropaState(options),
+  initialState: (options: schema.EuropaOptions) => initialEuropaState(options),
   decide: decideEuropa,
   evolve: evolveEuropa,
   present: presentEuropa,
   summarize: summarizeEuropa,
-};
+});

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../ruleset';
+import { unknownEvent } from '../../defineRuleset';
+import type { EuropaEvent } from './events';
 import { tableHash, type TableDefinition } from '../../tables';
 import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
 import type { ChartRow } from './fortificationChart';
@@ -89,48 +90,53 @@ export const completing = (turn: number) => (site: Site) => site.improvement?.co
 export const revertedByAllies = (site: Site) => site.kind === 'westwall' && site.owner === 'allied' && site.condition === 'improved';
 export const restoredByEmergency = (site: Site) => site.kind === 'westwall' && site.owner === 'axis' && site.condition === 'unimproved';
 
-export function evolveEuropa(state: EuropaState, event: DomainEvent): EuropaState {
-  const d = event.data as Record<string, any>;
+export function evolveEuropa(state: EuropaState, event: EuropaEvent): EuropaState {
   switch (event.type) {
     case 'AAFired': {
-      const selections = d.allocation.selections as { outcome: string }[];
+      const d = event.data;
       return {
         ...state,
         fires: state.fires + 1,
-        lastFire: { fireId: d.fireId, hex: d.hex, column: d.resolution.landing.column.label, roll: d.resolution.roll.modified, result: d.result, affected: selections.filter((s) => s.outcome !== 'unaffected').length },
+        lastFire: { fireId: d.fireId, hex: d.hex, column: d.resolution.landing.column.label, roll: d.resolution.roll.modified, result: d.result, affected: d.allocation.selections.filter((s) => s.outcome !== 'unaffected').length },
       };
     }
-    case 'FortificationPlaced':
+    case 'FortificationPlaced': {
+      const d = event.data;
       return { ...state, sites: withEntry(state.sites, d.site, { kind: d.kind, owner: d.owner, condition: d.condition, ...(d.level === undefined ? {} : { level: d.level }) }) };
+    }
     case 'OwnershipChanged':
-      return update(state, d.site, { owner: d.to });
+      return update(state, event.data.site, { owner: event.data.to });
     case 'FortificationRemoved':
-      return { ...state, sites: withoutEntry(state.sites, d.site) };
+      return { ...state, sites: withoutEntry(state.sites, event.data.site) };
     case 'ConditionChanged':
-      return update(state, d.site, { condition: d.to, improvement: undefined });
-    case 'ImprovementBegun':
+      return update(state, event.data.site, { condition: event.data.to, improvement: undefined });
+    case 'ImprovementBegun': {
+      const d = event.data;
       return update(state, d.site, { improvement: { begunOnTurn: d.turn, completesOnTurn: d.completesOnTurn, quickConstruction: d.quickConstruction } });
+    }
     case 'ImprovementCancelled':
-      return update(state, d.site, { improvement: undefined });
+      return update(state, event.data.site, { improvement: undefined });
     case 'EmergencyRestorationDeclared':
-      return { ...state, emergency: { declaredOnTurn: d.turn, declaredAtAxisPhase: d.axisPhase, status: 'declared' } };
+      return { ...state, emergency: { declaredOnTurn: event.data.turn, declaredAtAxisPhase: event.data.axisPhase, status: 'declared' } };
     case 'EmergencyRestorationContinued':
       return { ...state, emergency: { ...state.emergency!, status: 'continuing' } };
     case 'EmergencyRestorationCompleted': {
       // Version 1 names the hexes here and records each one's ConditionChanged after; version 2 counts them.
-      const restored = typeof d.hexes === 'number' ? changeEvery(state, restoredByEmergency, 'improved') : state;
+      const restored = typeof event.data.hexes === 'number' ? changeEvery(state, restoredByEmergency, 'improved') : state;
       return { ...restored, emergency: { ...state.emergency!, status: 'completed' } };
     }
     case 'ImprovementsCompleted':
-      return changeEvery(state, completing(d.turn), 'improved');
+      return changeEvery(state, completing(event.data.turn), 'improved');
     case 'AlliedWestwallUnimproved':
       return changeEvery(state, revertedByAllies, 'unimproved');
     case 'TurnBegan':
-      return { ...state, turn: d.turn, phases: [] };
-    case 'InitialPhaseBegan':
-      return { ...state, phases: [...state.phases, d.side], axisPhases: d.side === 'axis' ? state.axisPhases + 1 : state.axisPhases };
+      return { ...state, turn: event.data.turn, phases: [] };
+    case 'InitialPhaseBegan': {
+      const { side } = event.data;
+      return { ...state, phases: [...state.phases, side], axisPhases: side === 'axis' ? state.axisPhases + 1 : state.axisPhases };
+    }
     default:
-      return state;
+      return unknownEvent(event, state);
   }
 }
 

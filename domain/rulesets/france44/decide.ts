@@ -1,10 +1,13 @@
 import { RuleViolation } from '../../errors';
-import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { notACommand } from '../../defineRuleset';
+import type { DecideContext } from '../../ruleset';
 import { entryOf } from '../idRecord';
 import { checkCombatHexes } from './combatGeometry';
 import { checkAttackers, checkOdds, formatStrength, resolveCombat, rollAirPower } from './combatResolution';
 import { gameRulesVersion } from './rulesVersion';
 import { ODDS_COLUMNS } from './tables';
+import type { France44Event } from './events';
+import type { France44Command } from './index';
 import type { ApplySupplyAttrition, DeclareCombat, France44Options, ReactionPhase } from './schemas';
 import { SIDES, type DeclaredCombat, type France44State, type Side } from './state';
 
@@ -27,11 +30,14 @@ const RULE = {
 
 const other = (side: Side): Side => SIDES.find((s) => s !== side)!;
 
-export function decideFrance44(state: France44State, command: Command, ctx: DecideContext, options: France44Options): DomainEvent[] {
+type HQActivated = Extract<France44Event, { type: 'HQActivated' }>;
+
+export function decideFrance44(state: France44State, command: France44Command, ctx: DecideContext, options: France44Options): France44Event[] {
+  // Who may send each command lets only the two sides through (index.ts).
   const side = ctx.actor as Side;
-  const payload = command.payload as any;
   switch (command.type) {
     case 'StartTurn': {
+      const payload = command.payload;
       if (payload.turn !== state.turn + 1) {
         throw new RuleViolation(`The next game turn is turn ${state.turn + 1}, not turn ${payload.turn}.`, RULE.turnOrder);
       }
@@ -41,13 +47,13 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
     }
     case 'ActivateHQ':
       requireTurn(state);
-      return [hqActivation(state, side, payload.hqId, 'initiative')];
+      return [hqActivation(state, side, command.payload.hqId, 'initiative')];
     case 'BeginReactionSegment':
       requireTurn(state);
       if (state.segment) throw new RuleViolation(`A reaction segment of the ${state.segment.side} side is already open.`, RULE.segment);
       return [{ type: 'ReactionSegmentBegun', data: { side } }];
     case 'ReactionPhase':
-      return reactionPhase(state, side, payload as ReactionPhase);
+      return reactionPhase(state, side, command.payload);
     case 'EndReactionSegment': {
       const segment = ownSegment(state, side);
       const left = state.reactionPoints[side];
@@ -66,8 +72,9 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
       }
       return [{ type: 'AttackIncrementBegun', data: { increment: state.incrementsPlayed + 1, attacker: side } }];
     case 'DeclareCombat':
-      return [declareCombat(state, side, payload as DeclareCombat, options)];
+      return [declareCombat(state, side, command.payload, options)];
     case 'RollAirPower': {
+      const payload = command.payload;
       if (state.increment && state.increment.attacker !== side) {
         throw new RuleViolation(`Air power supports the allied side's own attacks; attack increment ${state.increment.number} is the german side's.`, RULE.airPower);
       }
@@ -76,16 +83,17 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
       if (increment.airPowerTried) {
         throw new RuleViolation('Air power was already tried in this attack increment; the next try waits for the next increment.', RULE.airPower);
       }
-      const roll = rollAirPower(payload.availability, ctx.dice);
-      return roll.allocated
-        ? [{ type: 'AirPowerAllocated', data: { combatId: payload.combatId, ...roll, moraleModifier: options.airPowerMoraleModifier } }]
-        : [{ type: 'AirPowerUnavailable', data: { combatId: payload.combatId, ...roll } }];
+      const { die, availability, allocated } = rollAirPower(payload.availability, ctx.dice);
+      return allocated
+        ? [{ type: 'AirPowerAllocated', data: { combatId: payload.combatId, die, availability, allocated, moraleModifier: options.airPowerMoraleModifier } }]
+        : [{ type: 'AirPowerUnavailable', data: { combatId: payload.combatId, die, availability, allocated } }];
     }
     case 'ResolveCombat': {
       ownIncrement(state, side, 'resolve combats');
-      const combat = openCombat(state, payload.combatId);
+      const { combatId } = command.payload;
+      const combat = openCombat(state, combatId);
       const breakdown = resolveCombat(combat.declaration, { ...options, rulesVersion: gameRulesVersion(options) }, combat.airPower, ctx.dice);
-      return [{ type: 'CombatResolved', data: { combatId: payload.combatId, ...breakdown } as unknown as Record<string, unknown> }];
+      return [{ type: 'CombatResolved', data: { combatId, ...breakdown } }];
     }
     case 'EndAttackIncrement': {
       const increment = ownIncrement(state, side, 'end it');
@@ -94,9 +102,9 @@ export function decideFrance44(state: France44State, command: Command, ctx: Deci
       return [{ type: 'AttackIncrementEnded', data: { increment: increment.number, attacker: side, combats: Object.keys(increment.combats).length } }];
     }
     case 'ApplySupplyAttrition':
-      return supplyAttrition(state, side, payload as ApplySupplyAttrition);
+      return supplyAttrition(state, side, command.payload);
     default:
-      throw new RuleViolation(`${command.type} is not a France 1944 command.`, 'france44: commands');
+      return notACommand(command, 'France 1944', 'france44: commands');
   }
 }
 
@@ -104,7 +112,7 @@ function requireTurn(state: France44State): void {
   if (state.turn === 0) throw new RuleViolation('No game turn has started yet: send StartTurn first.', RULE.turnStarted);
 }
 
-function hqActivation(state: France44State, side: Side, hqId: string, via: string, alsoThisCommand: string[] = []): DomainEvent {
+function hqActivation(state: France44State, side: Side, hqId: string, via: HQActivated['data']['via'], alsoThisCommand: string[] = []): HQActivated {
   const record = state.hq[side];
   const count = (entryOf(record.byHq, hqId) ?? 0) + alsoThisCommand.filter((h) => h === hqId).length;
   if (count >= 2) throw new RuleViolation(`HQ ${hqId} was already activated twice this game turn.`, RULE.hqTwice);
@@ -120,7 +128,7 @@ function ownSegment(state: France44State, side: Side) {
   return state.segment;
 }
 
-function reactionPhase(state: France44State, side: Side, phase: ReactionPhase): DomainEvent[] {
+function reactionPhase(state: France44State, side: Side, phase: ReactionPhase): France44Event[] {
   const segment = ownSegment(state, side);
   const points = state.reactionPoints[side];
   if (segment.army) throw new RuleViolation('This segment was an Army Reaction Phase: it holds no other phase.', RULE.segment);
@@ -135,7 +143,7 @@ function reactionPhase(state: France44State, side: Side, phase: ReactionPhase): 
   if (segment.units.length >= 3) throw new RuleViolation('A reaction segment holds at most three Single-Piece Reaction Phases.', RULE.segment);
   if (segment.units.includes(phase.unitId)) throw new RuleViolation(`${phase.unitId} was already activated in this reaction segment.`, RULE.segmentUnits);
   if (points < 1) throw new RuleViolation(`The ${side} reaction point track is at 0.`, RULE.points);
-  const events: DomainEvent[] = [];
+  const events: France44Event[] = [];
   if (phase.unitKind === 'hq') {
     if (phase.outOfSupply) throw new RuleViolation(`HQ ${phase.unitId} is out of supply: it can't be used in a Single-Piece Reaction Phase.`, RULE.oosHq);
     events.push(hqActivation(state, side, phase.unitId, 'single-piece-reaction'));
@@ -165,7 +173,7 @@ function openCombat(state: France44State, combatId: string): DeclaredCombat {
   return combat;
 }
 
-function declareCombat(state: France44State, side: Side, declaration: DeclareCombat, options: France44Options): DomainEvent {
+function declareCombat(state: France44State, side: Side, declaration: DeclareCombat, options: France44Options): France44Event {
   const increment = ownIncrement(state, side, 'declare combats in it');
   if (increment.firstResolved) {
     throw new RuleViolation(`Combats of this increment are locked: combat ${increment.firstResolved} was already resolved.`, RULE.locked);
@@ -195,11 +203,11 @@ function declareCombat(state: France44State, side: Side, declaration: DeclareCom
   };
 }
 
-function supplyAttrition(state: France44State, side: Side, { units }: ApplySupplyAttrition): DomainEvent[] {
+function supplyAttrition(state: France44State, side: Side, { units }: ApplySupplyAttrition): France44Event[] {
   requireTurn(state);
   if (state.attrition.includes(side)) throw new RuleViolation(`The ${side} side already applied supply attrition this game turn.`, RULE.attrition);
   const ids = new Set<string>();
-  const events: DomainEvent[] = [];
+  const events: France44Event[] = [];
   for (const unit of units) {
     if (ids.has(unit.unitId)) throw new RuleViolation(`${unit.unitId} is listed twice.`, RULE.attrition);
     ids.add(unit.unitId);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { EventOf } from '../../defineRuleset';
 import { DeclareCombat } from './schemas';
 
 const side = z.enum(['allied', 'german']);
@@ -77,3 +78,6 @@ export const france44Events = {
   AttackIncrementEnded: z.strictObject({ increment: z.int(), attacker: side, combats: z.int() }),
   SupplyAttritionApplied: z.strictObject({ side, checked: z.int(), losses: z.int() }),
 } as const satisfies Record<string, z.ZodType>;
+
+/** An event France 1944 records, its data as its schema describes it. */
+export type France44Event = EventOf<typeof france44Events>;

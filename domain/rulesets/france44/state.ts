@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../ruleset';
+import { unknownEvent } from '../../defineRuleset';
+import type { France44Event } from './events';
 import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
 import type { DeclareCombat, France44Options } from './schemas';
 
@@ -51,22 +52,22 @@ export function initialFrance44State(options: France44Options): France44State {
 }
 
 /** Folds one event; never rolls, never fails. */
-export function evolveFrance44(state: France44State, event: DomainEvent): France44State {
-  const d = event.data as Record<string, any>;
+export function evolveFrance44(state: France44State, event: France44Event): France44State {
   switch (event.type) {
     case 'TurnStarted':
-      return { ...state, turn: d.turn, reactionPoints: { ...d.reactionPoints }, hq: freshHqRecord(), attrition: [] };
+      return { ...state, turn: event.data.turn, reactionPoints: { ...event.data.reactionPoints }, hq: freshHqRecord(), attrition: [] };
     case 'HQActivated': {
-      const side = d.side as Side;
+      const { side, hqId } = event.data;
       const record = state.hq[side];
       return {
         ...state,
-        hq: { ...state.hq, [side]: { byHq: withEntry(record.byHq, d.hqId, (entryOf(record.byHq, d.hqId) ?? 0) + 1), last: d.hqId } },
+        hq: { ...state.hq, [side]: { byHq: withEntry(record.byHq, hqId, (entryOf(record.byHq, hqId) ?? 0) + 1), last: hqId } },
       };
     }
     case 'ReactionSegmentBegun':
-      return { ...state, segment: { side: d.side, spent: 0, units: [], army: false } };
-    case 'ReactionPhaseTaken':
+      return { ...state, segment: { side: event.data.side, spent: 0, units: [], army: false } };
+    case 'ReactionPhaseTaken': {
+      const d = event.data;
       return {
         ...state,
         reactionPoints: { ...state.reactionPoints, [d.side]: d.pointsLeft },
@@ -77,16 +78,17 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
           army: state.segment.army || d.kind === 'army',
         },
       };
+    }
     case 'ReactionSegmentEnded':
-      return { ...state, reactionPoints: { ...state.reactionPoints, [d.side]: d.pointsLeft }, segment: null };
+      return { ...state, reactionPoints: { ...state.reactionPoints, [event.data.side]: event.data.pointsLeft }, segment: null };
     case 'AttackIncrementBegun':
       return {
         ...state,
-        increment: { number: d.increment, attacker: d.attacker, combats: idRecord(), firstResolved: null, airPowerTried: false, units: [] },
+        increment: { number: event.data.increment, attacker: event.data.attacker, combats: idRecord(), firstResolved: null, airPowerTried: false, units: [] },
       };
     case 'CombatDeclared': {
       const inc = state.increment!;
-      const declaration = d.declaration as DeclareCombat;
+      const { declaration } = event.data;
       const defenderSide = SIDES.find((s) => s !== inc.attacker)!;
       return {
         ...state,
@@ -104,27 +106,35 @@ export function evolveFrance44(state: France44State, event: DomainEvent): France
     case 'AirPowerAllocated':
     case 'AirPowerUnavailable': {
       const inc = state.increment!;
-      const combat = entryOf(inc.combats, d.combatId);
-      const combats = event.type === 'AirPowerAllocated' && combat ? withEntry(inc.combats, d.combatId, { ...combat, airPower: true }) : inc.combats;
+      const { combatId } = event.data;
+      const combat = entryOf(inc.combats, combatId);
+      const combats = event.type === 'AirPowerAllocated' && combat ? withEntry(inc.combats, combatId, { ...combat, airPower: true }) : inc.combats;
       return { ...state, increment: { ...inc, airPowerTried: true, combats } };
     }
     case 'CombatResolved': {
       const inc = state.increment!;
+      const { combatId, code } = event.data;
       return {
         ...state,
         increment: {
           ...inc,
-          firstResolved: inc.firstResolved ?? d.combatId,
-          combats: withEntry(inc.combats, d.combatId, { ...entryOf(inc.combats, d.combatId)!, resolved: true, code: d.code }),
+          firstResolved: inc.firstResolved ?? combatId,
+          combats: withEntry(inc.combats, combatId, { ...entryOf(inc.combats, combatId)!, resolved: true, code }),
         },
       };
     }
     case 'AttackIncrementEnded':
       return { ...state, increment: null, incrementsPlayed: state.incrementsPlayed + 1 };
     case 'SupplyAttritionApplied':
-      return { ...state, attrition: [...state.attrition, d.side] };
-    default:
+      return { ...state, attrition: [...state.attrition, event.data.side] };
+    case 'UnitStepLost':
+    case 'UnitEliminated':
+    case 'HQDispersed':
+    case 'ReactionSegmentDeclined':
+      // Recorded for the players; the decider keeps no count of them.
       return state;
+    default:
+      return unknownEvent(event, state);
   }
 }
 

@@ -1,11 +1,12 @@
-import type { Command, DomainEvent } from '../../ruleset';
-import type { CombatBreakdown } from './combatResolution';
+import { firstData } from '../../defineRuleset';
+import type { France44Event } from './events';
+import type { France44Command } from './index';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 
 /** The `<summary>` of a France 1944 text line: what a player would write in their notes. */
-export function summarizeFrance44(command: Command, events: readonly DomainEvent[]): string {
-  const find = (type: string) => events.find((e) => e.type === type)?.data as Record<string, any> | undefined;
+export function summarizeFrance44(command: France44Command, events: readonly France44Event[]): string {
+  const find = <T extends France44Event['type']>(type: T) => firstData(events, type);
   switch (command.type) {
     case 'StartTurn': {
       const d = find('TurnStarted')!;
@@ -34,8 +35,8 @@ export function summarizeFrance44(command: Command, events: readonly DomainEvent
     case 'DeclareCombat': {
       const d = find('CombatDeclared')!;
       const c = d.declaration;
-      const from = [...new Set(c.attackers.map((a: { hex: string }) => a.hex))].join('+');
-      const on = [...new Set(c.defenders.map((x: { hex: string }) => x.hex))].join('+');
+      const from = [...new Set(c.attackers.map((a) => a.hex))].join('+');
+      const on = [...new Set(c.defenders.map((x) => x.hex))].join('+');
       return `${c.combatId} ${c.kind}: ${c.attackers.length} from ${from} on ${on}, ${d.odds} -> ${d.baseColumn}`;
     }
     case 'RollAirPower': {
@@ -44,7 +45,7 @@ export function summarizeFrance44(command: Command, events: readonly DomainEvent
       return `${d.combatId}: availability ${d.availability}, die ${d.die} -> ${ok ? `air power allocated (defender morale ${signed(ok.moraleModifier)})` : 'no air power this increment'}`;
     }
     case 'ResolveCombat': {
-      const d = find('CombatResolved') as (CombatBreakdown & { combatId: string }) | undefined;
+      const d = find('CombatResolved');
       if (!d) return '';
       const die = d.dieModifier ? `die ${d.die}${signed(d.dieModifier)}=${d.adjustedDie}` : `die ${d.die}`;
       return `${d.combatId}: ${d.odds} -> ${d.baseColumn}, morale ${signed(d.morale.modifier)}, control ${signed(d.control.modifier)}, column ${d.column}, ${die} -> ${d.code}`;
@@ -54,9 +55,12 @@ export function summarizeFrance44(command: Command, events: readonly DomainEvent
       return `attack increment ${d.increment} ends, ${d.combats} combat${d.combats === 1 ? '' : 's'}`;
     }
     case 'ApplySupplyAttrition': {
-      const losses = events
-        .filter((e) => e.type !== 'SupplyAttritionApplied')
-        .map((e) => (e.type === 'UnitStepLost' ? `${e.data.unitId} loses a step` : e.type === 'UnitEliminated' ? `${e.data.unitId} eliminated` : `HQ ${e.data.hqId} dispersed`));
+      const losses = events.flatMap((e) => {
+        if (e.type === 'UnitStepLost') return [`${e.data.unitId} loses a step`];
+        if (e.type === 'UnitEliminated') return [`${e.data.unitId} eliminated`];
+        if (e.type === 'HQDispersed') return [`HQ ${e.data.hqId} dispersed`];
+        return [];
+      });
       return `supply attrition: ${losses.length ? losses.join(', ') : 'no losses'}`;
     }
     default:

@@ -1,6 +1,9 @@
 import { RuleViolation } from '../../errors';
-import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { notACommand } from '../../defineRuleset';
+import type { DecideContext } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
+import type { Memoir44Event } from './events';
+import type { Memoir44Command } from './index';
 import type { Battle } from './schemas';
 import type { Memoir44State, Side } from './state';
 import { OVERRUN_TYPES } from './tables';
@@ -12,11 +15,12 @@ const RULE = {
   closeAssault: "Memoir '44 d6: a unit adjacent to an enemy must close assault one of them if it battles",
 };
 
-export function decideMemoir44(state: Memoir44State, command: Command, ctx: DecideContext): DomainEvent[] {
+export function decideMemoir44(state: Memoir44State, command: Memoir44Command, ctx: DecideContext): Memoir44Event[] {
+  // Who may send each command lets only the two sides through (index.ts).
   const side = ctx.actor as Side;
   switch (command.type) {
     case 'Battle': {
-      const battle = command.payload as Battle;
+      const battle = command.payload;
       activeOnly(state, side, 'battle');
       const overrun = state.battledThisTurn.includes(battle.attacker.unitId);
       if (overrun) checkOverrun(state, battle);
@@ -37,7 +41,7 @@ export function decideMemoir44(state: Memoir44State, command: Command, ctx: Deci
       ];
     }
     case 'TakeGround': {
-      const { unitId } = command.payload as { unitId: string };
+      const { unitId } = command.payload;
       activeOnly(state, side, 'take ground');
       return [takeGround(state, side, unitId)];
     }
@@ -47,12 +51,12 @@ export function decideMemoir44(state: Memoir44State, command: Command, ctx: Deci
       return [{ type: 'TurnEnded', data: { side, turn: state.turn, next } }];
     }
     case 'CardRoll': {
-      const { dice, purpose } = command.payload as { dice: number; purpose: string };
+      const { dice, purpose } = command.payload;
       const { result, breakdown } = readCardRoll(ctx.dice, dice);
       return [{ type: 'CardRolled', data: { purpose, ...breakdown, ...result } }];
     }
     default:
-      throw new RuleViolation(`${command.type} is not a Memoir '44 command.`, 'memoir44-d6: commands');
+      return notACommand(command, "Memoir '44", 'memoir44-d6: commands');
   }
 }
 
@@ -72,7 +76,7 @@ function checkOverrun(state: Memoir44State, battle: Battle): void {
   if (type !== last.type) throw new RuleViolation(`${unitId} battled as ${last.type} this turn; it can't overrun as ${type}.`, RULE.once);
 }
 
-function takeGround(state: Memoir44State, side: Side, unitId: string): DomainEvent {
+function takeGround(state: Memoir44State, side: Side, unitId: string): Memoir44Event {
   const last = state.lastBattle;
   if (last === null || last.unitId !== unitId) {
     const why = state.battledThisTurn.includes(unitId) ? 'another battle has been fought since its own' : 'it has not battled this turn';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { EventOf } from '../../defineRuleset';
 import { Battle } from './schemas';
 import { CARD_SYMBOLS } from './tables';
 
@@ -36,3 +37,6 @@ export const memoir44Events = {
   TurnEnded: z.strictObject({ side, turn: z.int(), next: side }),
   CardRolled: z.strictObject({ purpose: z.string(), rolls: z.array(z.int()), symbols: z.array(z.enum([...new Set(CARD_SYMBOLS)] as [string, ...string[]])) }),
 } as const satisfies Record<string, z.ZodType>;
+
+/** An event Memoir '44 (d6) records, its data as its schema describes it. */
+export type Memoir44Event = EventOf<typeof memoir44Events>;

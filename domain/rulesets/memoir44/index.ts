@@ -1,3 +1,4 @@
+import { defineRuleset, type CommandOf } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import { decideMemoir44 } from './decide';
@@ -9,7 +10,17 @@ import { memoir44Events } from './events';
 
 const eitherSide = { sides: 'all', organizer: false } as const;
 
-export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = {
+const commands = {
+  Battle: { schema: schema.Battle, who: eitherSide, description: 'One unit battles one target (the active side); armor or cavalry that took ground battles once more (overrun).' },
+  TakeGround: { schema: schema.TakeGround, who: eitherSide, description: 'The unit that just emptied its target\'s hex by close assault moves into it; armor and cavalry may then overrun.' },
+  CardRoll: { schema: schema.CardRoll, who: eitherSide, description: 'Roll d6 for a command card, read as symbols.' },
+  EndTurn: { schema: schema.EndTurn, who: eitherSide, description: 'The active side passes the turn.' },
+} as const;
+
+/** A Memoir '44 (d6) command, its payload as its schema parsed it. */
+export type Memoir44Command = CommandOf<typeof commands>;
+
+export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = defineRuleset({
   id: 'memoir44-d6',
   newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
   title: "Memoir '44 with plain d6 (fan variant)",
@@ -18,21 +29,16 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = {
   stateVersion: 2,
   options: schema.Memoir44Options,
   sides: () => ['allies', 'axis'],
-  commands: {
-    Battle: { schema: schema.Battle, who: eitherSide, description: 'One unit battles one target (the active side); armor or cavalry that took ground battles once more (overrun).' },
-    TakeGround: { schema: schema.TakeGround, who: eitherSide, description: 'The unit that just emptied its target\'s hex by close assault moves into it; armor and cavalry may then overrun.' },
-    CardRoll: { schema: schema.CardRoll, who: eitherSide, description: 'Roll d6 for a command card, read as symbols.' },
-    EndTurn: { schema: schema.EndTurn, who: eitherSide, description: 'The active side passes the turn.' },
-  },
+  commands,
   procedures: {
     battle: { input: schema.BattleInput, description: 'Resolve a battle: attack dice, then armor defensive dice.', evaluate: (input, options, dice) => resolveBattle(input, dice, procedureRulesVersion(options)) },
     'card-roll': { input: schema.CardRollInput, description: 'Read d6 as command card symbols.', evaluate: (input, _o, dice) => readCardRoll(dice, input.dice) },
   },
   view: schema.Memoir44View,
   events: memoir44Events,
-  initialState: (options) => initialMemoir44State(options),
+  initialState: (options: schema.Memoir44Options) => initialMemoir44State(options),
   decide: decideMemoir44,
   evolve: evolveMemoir44,
   present: presentMemoir44,
   summarize: summarizeMemoir44,
-};
+});

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../ruleset';
+import { unknownEvent } from '../../defineRuleset';
+import type { Memoir44Event } from './events';
 import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 import type { Memoir44Options } from './schemas';
 import type { UnitType } from './tables';
@@ -33,15 +34,15 @@ export const initialMemoir44State = (options: Memoir44Options): Memoir44State =>
   lastBattle: null,
 });
 
-export function evolveMemoir44(state: Memoir44State, event: DomainEvent): Memoir44State {
-  const d = event.data as Record<string, any>;
+export function evolveMemoir44(state: Memoir44State, event: Memoir44Event): Memoir44State {
   switch (event.type) {
     case 'BattleFought': {
-      const unitId = String(d.attacker.unitId);
+      const d = event.data;
+      const unitId = d.attacker.unitId;
       const lastBattle: LastBattle = {
         unitId,
         type: d.attacker.type,
-        targetId: String(d.target.unitId),
+        targetId: d.target.unitId,
         emptiedHex: d.range === 1 && (d.eliminated === true || d.flags > 0),
         overrun: d.overrun === true,
         groundTaken: false,
@@ -52,9 +53,12 @@ export function evolveMemoir44(state: Memoir44State, event: DomainEvent): Memoir
     case 'GroundTaken':
       return { ...state, lastBattle: state.lastBattle && { ...state.lastBattle, groundTaken: true } };
     case 'TurnEnded':
-      return { ...state, turn: state.turn + 1, activeSide: d.next as Side, battledThisTurn: [], lastBattle: null };
-    default:
+      return { ...state, turn: state.turn + 1, activeSide: event.data.next, battledThisTurn: [], lastBattle: null };
+    case 'CardRolled':
+      // Recorded for the players; the decider keeps no count of them.
       return state;
+    default:
+      return unknownEvent(event, state);
   }
 }
 

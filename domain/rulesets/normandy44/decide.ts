@@ -1,9 +1,12 @@
 import { Forbidden, RuleViolation } from '../../errors';
-import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { notACommand } from '../../defineRuleset';
+import type { DecideContext } from '../../ruleset';
 import { entryOf } from '../idRecord';
 import { checkAttack, resolveAttack, type Side } from './attackResolution';
 import { rollDeterminedDefense, rollIsolation, rollStrafing } from './otherRolls';
-import type { DeclareAttack, PurchaseReinforcements } from './schemas';
+import type { Normandy44Event } from './events';
+import type { Normandy44Command } from './index';
+import type { PurchaseReinforcements } from './schemas';
 import type { Normandy44State } from './state';
 import { ODDS_COLUMNS, REINFORCEMENT_COSTS } from './tables';
 
@@ -15,32 +18,38 @@ const RULE = {
   mulberry: "Normandy '44 (6.5): supply points only once that army's Mulberry is built",
 };
 
-export function decideNormandy44(state: Normandy44State, command: Command, ctx: DecideContext): DomainEvent[] {
+export function decideNormandy44(state: Normandy44State, command: Normandy44Command, ctx: DecideContext): Normandy44Event[] {
+  // Who may send each command lets only the two sides through (index.ts).
   const side = ctx.actor as Side;
-  const p = command.payload as any;
   switch (command.type) {
     case 'StartTurn': {
+      const p = command.payload;
       if (p.turn !== state.turn + 1) throw new RuleViolation(`The next game turn is turn ${state.turn + 1}, not turn ${p.turn}.`, RULE.turns);
       // Ruling: unspent reinforcement points are lost at the next StartTurn.
       return [{ type: 'TurnStarted', data: { turn: p.turn, reinforcementPoints: p.reinforcementPoints ?? 0, forfeited: state.reinforcementPoints } }];
     }
     case 'DeclareAttack': {
-      const declaration = p as DeclareAttack;
+      const declaration = command.payload;
       if (state.attackIds.includes(declaration.attackId)) throw new RuleViolation(`Attack ${declaration.attackId} was already declared.`, RULE.attacks);
       const checked = checkAttack(declaration, side);
       return [{ type: 'AttackDeclared', data: { attackId: declaration.attackId, attacker: side, declaration, odds: checked.odds, baseColumn: ODDS_COLUMNS[checked.baseColumn].label } }];
     }
     case 'ResolveAttack': {
+      const p = command.payload;
       const attack = openAttack(state, p.attackId);
       if (attack.attacker !== side) throw new RuleViolation(`Attack ${p.attackId} is the ${attack.attacker} side's to resolve.`, RULE.attacks);
       if (attack.resolved) throw new RuleViolation(`Attack ${p.attackId} was already resolved.`, RULE.attacks);
       const { result, breakdown } = resolveAttack(attack.declaration, side, ctx.dice);
       return [{ type: 'AttackResolved', data: { attackId: p.attackId, ...result, breakdown } }];
     }
-    case 'DeterminedDefense':
     case 'DeclineDeterminedDefense': {
+      const { attackId } = command.payload;
+      determinedDefenseOpen(state, attackId, side);
+      return [{ type: 'DeterminedDefenseDeclined', data: { attackId } }];
+    }
+    case 'DeterminedDefense': {
+      const p = command.payload;
       const attack = determinedDefenseOpen(state, p.attackId, side);
-      if (command.type === 'DeclineDeterminedDefense') return [{ type: 'DeterminedDefenseDeclined', data: { attackId: p.attackId } }];
       if (!attack.declaration.defenders.some((d) => d.unitId === p.leadUnitId)) {
         throw new RuleViolation(`${p.leadUnitId} is not one of the defenders of attack ${p.attackId}.`, RULE.dd);
       }
@@ -48,20 +57,24 @@ export function decideNormandy44(state: Normandy44State, command: Command, ctx: 
       return [{ type: 'DeterminedDefenseRolled', data: { attackId: p.attackId, leadUnitId: p.leadUnitId, ...result, ...breakdown } }];
     }
     case 'Strafe': {
+      const p = command.payload;
       const { result, breakdown } = rollStrafing(p, ctx.dice);
       return [{ type: 'StrafingResolved', data: { targetUnitId: p.targetUnitId, ...result, ...breakdown } }];
     }
     case 'IsolationAttrition': {
+      const p = command.payload;
       const { result, breakdown } = rollIsolation(p, ctx.dice);
       return [{ type: 'IsolationAttritionResolved', data: { side, unitId: p.unitId, ...result, ...breakdown } }];
     }
     case 'PurchaseReinforcements':
-      return [purchase(state, p as PurchaseReinforcements)];
-    case 'MulberryBuilt':
-      if (state.mulberries.includes(p.army)) throw new RuleViolation(`The ${p.army} Mulberry is already built.`, RULE.mulberry);
-      return [{ type: 'MulberryBuilt', data: { army: p.army } }];
+      return [purchase(state, command.payload)];
+    case 'MulberryBuilt': {
+      const { army } = command.payload;
+      if (state.mulberries.includes(army)) throw new RuleViolation(`The ${army} Mulberry is already built.`, RULE.mulberry);
+      return [{ type: 'MulberryBuilt', data: { army } }];
+    }
     default:
-      throw new RuleViolation(`${command.type} is not a Normandy '44 command.`, "normandy44: commands");
+      return notACommand(command, "Normandy '44", 'normandy44: commands');
   }
 }
 
@@ -85,7 +98,7 @@ function determinedDefenseOpen(state: Normandy44State, attackId: string, side: S
   return open;
 }
 
-function purchase(state: Normandy44State, { items }: PurchaseReinforcements): DomainEvent {
+function purchase(state: Normandy44State, { items }: PurchaseReinforcements): Normandy44Event {
   const missing = items.find((i) => i.kind === 'supply-point' && !state.mulberries.includes(i.army!));
   if (missing) throw new RuleViolation(`A supply point for ${missing.army} needs the ${missing.army} Mulberry built first.`, RULE.mulberry);
   const priced = items.map((i) => ({ ...i, cost: REINFORCEMENT_COSTS[i.kind] }));

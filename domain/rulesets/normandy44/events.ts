@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { EventOf } from '../../defineRuleset';
 import { DeclareAttack } from './schemas';
 import { ODDS_COLUMNS, REINFORCEMENT_COSTS } from './tables';
 
@@ -68,3 +69,6 @@ export const normandy44Events = {
   }),
   MulberryBuilt: z.strictObject({ army }),
 } as const satisfies Record<string, z.ZodType>;
+
+/** An event Normandy '44 records, its data as its schema describes it. */
+export type Normandy44Event = EventOf<typeof normandy44Events>;

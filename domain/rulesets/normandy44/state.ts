@@ -1,6 +1,7 @@
-import type { DomainEvent } from '../../ruleset';
+import { unknownEvent } from '../../defineRuleset';
 import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
 import type { Side } from './attackResolution';
+import type { Normandy44Event } from './events';
 import type { DeclareAttack } from './schemas';
 
 export type DeterminedDefenseStatus = 'open' | 'rolled' | 'declined' | 'not-allowed';
@@ -28,32 +29,38 @@ export const initialNormandy44State = (): Normandy44State => ({ turn: 0, reinfor
 
 const settle = (state: Normandy44State, attackId: string): Normandy44State => ({ ...state, open: withoutEntry(state.open, attackId), settled: state.settled + 1 });
 
-export function evolveNormandy44(state: Normandy44State, event: DomainEvent): Normandy44State {
-  const d = event.data as Record<string, any>;
+export function evolveNormandy44(state: Normandy44State, event: Normandy44Event): Normandy44State {
   switch (event.type) {
     case 'TurnStarted':
-      return { ...state, turn: d.turn, reinforcementPoints: d.reinforcementPoints };
-    case 'AttackDeclared':
+      return { ...state, turn: event.data.turn, reinforcementPoints: event.data.reinforcementPoints };
+    case 'AttackDeclared': {
+      const { attackId, attacker, declaration } = event.data;
       return {
         ...state,
-        attackIds: [...state.attackIds, d.attackId],
-        open: withEntry(state.open, d.attackId, { attacker: d.attacker, declaration: d.declaration, resolved: false, code: null, determinedDefense: null }),
+        attackIds: [...state.attackIds, attackId],
+        open: withEntry(state.open, attackId, { attacker, declaration, resolved: false, code: null, determinedDefense: null }),
       };
+    }
     case 'AttackResolved': {
-      const record = entryOf(state.open, d.attackId)!;
-      const resolved = { ...record, resolved: true, code: d.code, determinedDefense: (d.determinedDefenseAllowed ? 'open' : 'not-allowed') as DeterminedDefenseStatus };
-      const next = { ...state, open: withEntry(state.open, d.attackId, resolved) };
-      return d.determinedDefenseAllowed ? next : settle(next, d.attackId);
+      const { attackId, code, determinedDefenseAllowed } = event.data;
+      const record = entryOf(state.open, attackId)!;
+      const resolved: AttackRecord = { ...record, resolved: true, code, determinedDefense: determinedDefenseAllowed ? 'open' : 'not-allowed' };
+      const next = { ...state, open: withEntry(state.open, attackId, resolved) };
+      return determinedDefenseAllowed ? next : settle(next, attackId);
     }
     case 'DeterminedDefenseRolled':
     case 'DeterminedDefenseDeclined':
-      return settle(state, d.attackId);
+      return settle(state, event.data.attackId);
     case 'ReinforcementsPurchased':
-      return { ...state, reinforcementPoints: d.pointsLeft };
+      return { ...state, reinforcementPoints: event.data.pointsLeft };
     case 'MulberryBuilt':
-      return { ...state, mulberries: [...state.mulberries, d.army] };
-    default:
+      return { ...state, mulberries: [...state.mulberries, event.data.army] };
+    case 'StrafingResolved':
+    case 'IsolationAttritionResolved':
+      // Recorded for the players; the decider keeps no count of them.
       return state;
+    default:
+      return unknownEvent(event, state);
   }
 }
 

@@ -1,6 +1,7 @@
 import { RuleViolation } from '../../errors';
-import type { DomainEvent, Ruleset } from '../../ruleset';
-import { resolveOnTable, shortTableHash, tableHash, type TableDefinition, type TableResolution } from '../../tables';
+import { defineRuleset, unknownEvent } from '../../defineRuleset';
+import type { Ruleset } from '../../ruleset';
+import { resolveOnTable, shortTableHash, tableHash, type TableDefinition } from '../../tables';
 import { tableEvents } from './events';
 import { Resolve, ResolveProcedureInput, TableOptions, TableView } from './schemas';
 
@@ -11,12 +12,10 @@ export interface TableState {
   last: { table: string; purpose?: string; column: string; roll: number | null; code: string } | null;
 }
 
-type TableResolvedData = TableResolution & { purpose?: string };
-
 const fightOf = ({ attack, defence, value, shifts, modifiers }: Resolve | ResolveProcedureInput) => ({ attack, defence, value, shifts, modifiers });
 
 /** Any combat table a game brings as data: land, shift, roll, read the cell (docs/tables.md). */
-export const tableRuleset: Ruleset<TableState, TableOptions> = {
+export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   id: 'table',
   title: 'Any combat table, as data',
   description: 'Resolve on combat tables the game brings as data (ratio, differential or threshold columns, any dice), each with its content hash; the verifier replays with exactly those tables.',
@@ -42,9 +41,10 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = {
   },
   view: TableView,
   events: tableEvents,
-  initialState: (options) => ({ tables: options.tables, resolutions: 0, last: null }),
+  initialState: (options: TableOptions): TableState => ({ tables: options.tables, resolutions: 0, last: null }),
   decide(state, command, ctx) {
-    const payload = command.payload as Resolve;
+    // Resolve is the only command of this ruleset.
+    const payload = command.payload;
     const table = state.tables.find((t) => t.id === payload.table);
     if (state.tables.length === 0) {
       throw new RuleViolation('This game was created without tables: create a game with your tables in options.tables to resolve on them.', 'table: a game resolves only on the tables it was created with');
@@ -54,30 +54,35 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = {
       throw new RuleViolation(`This game has no table "${payload.table}": its tables are ${ids}.`, 'table: a game resolves only on the tables it was created with');
     }
     const resolution = resolveOnTable(table, fightOf(payload), ctx.dice);
-    return [{ type: 'TableResolved', data: { ...(payload.purpose === undefined ? {} : { purpose: payload.purpose }), ...resolution } as unknown as Record<string, unknown> }];
+    return [{ type: 'TableResolved', data: { ...(payload.purpose === undefined ? {} : { purpose: payload.purpose }), ...resolution } }];
   },
   evolve(state, event) {
-    if (event.type !== 'TableResolved') return state;
-    const data = event.data as unknown as TableResolvedData;
-    return {
-      ...state,
-      resolutions: state.resolutions + 1,
-      last: { table: data.table.id, ...(data.purpose === undefined ? {} : { purpose: data.purpose }), column: data.landing.column.label, roll: data.roll?.modified ?? null, code: data.code },
-    };
+    switch (event.type) {
+      case 'TableResolved': {
+        const { data } = event;
+        return {
+          ...state,
+          resolutions: state.resolutions + 1,
+          last: { table: data.table.id, ...(data.purpose === undefined ? {} : { purpose: data.purpose }), column: data.landing.column.label, roll: data.roll?.modified ?? null, code: data.code },
+        };
+      }
+      default:
+        return unknownEvent(event.type, state);
+    }
   },
   present: (state) => ({
     tables: state.tables.map((table) => ({ id: table.id, title: table.title, hash: tableHash(table), example: table.example === true })),
     resolutions: state.resolutions,
     last: state.last,
   }),
-  summarize(_command, events: readonly DomainEvent[]) {
+  summarize(_command, events) {
     const resolved = events.find((e) => e.type === 'TableResolved');
     if (!resolved) return '';
-    const data = resolved.data as unknown as TableResolvedData;
+    const { data } = resolved;
     const purpose = data.purpose === undefined ? '' : `${JSON.stringify(data.purpose)}: `;
     const roll = data.roll ? `, ${data.roll.dice} ${data.roll.natural}${signed(data.roll.modified - data.roll.natural)} = ${data.roll.modified}` : '';
     return `${purpose}${JSON.stringify(data.table.title)} (${shortTableHash(data.table.hash)}) ${data.landing.column.label}${roll} → ${JSON.stringify(data.code)}`;
   },
-};
+});
 
 const signed = (n: number) => (n === 0 ? '' : n > 0 ? `+${n}` : `${n}`);

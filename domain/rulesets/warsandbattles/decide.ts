@@ -1,11 +1,14 @@
 import type { DiceSource } from '../../dice';
 import { RuleViolation } from '../../errors';
-import type { Command, DecideContext, DomainEvent } from '../../ruleset';
+import { notACommand, type EventData } from '../../defineRuleset';
+import type { DecideContext } from '../../ruleset';
 import { entryOf } from '../idRecord';
 import { allocateLosses, type Allocation } from './allocation';
 import { identify, resolveBombardment } from './bombardment';
 import { assessFight, rollFight, type Fight } from './combat';
 import { RULE } from './rules';
+import { type WarsAndBattlesEvent, warsAndBattlesEvents } from './events';
+import type { WarsAndBattlesCommand } from './index';
 import type { Activate, Bombard, DeclareAttack, EndTurn, Replenish, ResolveAttack, Side } from './schemas';
 import { evolveWarsAndBattles, otherSide, type WarsAndBattlesState } from './state';
 import {
@@ -24,10 +27,11 @@ import {
 
 /** Events as they are decided, each folded at once so that the next step sees it. */
 class Sink {
-  readonly events: DomainEvent[] = [];
+  readonly events: WarsAndBattlesEvent[] = [];
   constructor(public state: WarsAndBattlesState) {}
-  emit(type: string, data: Record<string, unknown>): void {
-    const event = { type, data };
+  emit<T extends WarsAndBattlesEvent['type']>(type: T, data: EventData<typeof warsAndBattlesEvents, T>): void {
+    // The compiler can't pair a generic type with its data; the signature does.
+    const event = { type, data } as WarsAndBattlesEvent;
     this.events.push(event);
     this.state = evolveWarsAndBattles(this.state, event);
   }
@@ -154,32 +158,32 @@ function allocate(sink: Sink, cause: 'combat' | 'bombardment', ref: string | nul
 
 const lostBy = (allocation: Allocation | null, index: number) => allocation?.units[index].lost ?? 0;
 
-export function decideWarsAndBattles(state: WarsAndBattlesState, command: Command, ctx: DecideContext): DomainEvent[] {
+export function decideWarsAndBattles(state: WarsAndBattlesState, command: WarsAndBattlesCommand, ctx: DecideContext): WarsAndBattlesEvent[] {
   const sink = new Sink(state);
   switch (command.type) {
     case 'Activate':
-      activateUnits(sink, command.payload as Activate, ctx.actor);
+      activateUnits(sink, command.payload, ctx.actor);
       break;
     case 'DeclareAttack':
-      declareAttack(sink, command.payload as DeclareAttack, ctx);
+      declareAttack(sink, command.payload, ctx);
       break;
     case 'ResolveAttack':
-      resolveAttack(sink, command.payload as ResolveAttack, ctx);
+      resolveAttack(sink, command.payload, ctx);
       break;
     case 'Bombard':
-      bombard(sink, command.payload as Bombard, ctx);
+      bombard(sink, command.payload, ctx);
       break;
     case 'Replenish':
-      replenish(sink, command.payload as Replenish, ctx.actor);
+      replenish(sink, command.payload, ctx.actor);
       break;
     case 'EndImpulse':
       endImpulse(sink, ctx.actor);
       break;
     case 'EndTurn':
-      endTurn(sink, command.payload as EndTurn);
+      endTurn(sink, command.payload);
       break;
     default:
-      throw new RuleViolation(`${command.type} is not a Wars and Battles command.`, 'wars-and-battles: commands');
+      return notACommand(command, 'Wars and Battles', 'wars-and-battles: commands');
   }
   return sink.events;
 }
@@ -244,10 +248,12 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
 
   const unit = (id: string) => entryOf(state.units, id)!;
   const integrity = { attacker: completeDivisions(state, side, [...attackerIds, ...supportIds]), defender: completeDivisions(state, otherSide(side), p.defenders) };
+  const attackers = p.attackers.map((a) => ({ unitId: a.unitId, kind: unit(a.unitId).kind, value: combatValueOf(unit(a.unitId), 'attack'), hex: a.hex, tiger: unit(a.unitId).tiger, commander: unit(a.unitId).commander }));
+  const defenders = p.defenders.map((id) => ({ unitId: id, kind: unit(id).kind, value: combatValueOf(unit(id), 'defence'), commander: unit(id).commander }));
   const fight: Fight = {
     attackerSide: side,
-    attackers: p.attackers.map((a) => ({ unitId: a.unitId, kind: unit(a.unitId).kind, value: combatValueOf(unit(a.unitId), 'attack'), hex: a.hex, tiger: unit(a.unitId).tiger, commander: unit(a.unitId).commander })),
-    defenders: p.defenders.map((id) => ({ unitId: id, kind: unit(id).kind, value: combatValueOf(unit(id), 'defence'), commander: unit(id).commander })),
+    attackers,
+    defenders,
     support: p.support,
     terrain: p.terrain,
     across: p.across,
@@ -261,8 +267,8 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
     attackId: p.attackId,
     attacker: side,
     targetHex: p.targetHex,
-    attackers: fight.attackers.map((a) => ({ unitId: a.unitId, hex: a.hex, attack: a.value, status: statusLevel(unit(a.unitId!)) })),
-    defenders: fight.defenders.map((d) => ({ unitId: d.unitId, defence: d.value, status: statusLevel(unit(d.unitId!)) })),
+    attackers: attackers.map((a) => ({ unitId: a.unitId, hex: a.hex, attack: a.value, status: statusLevel(unit(a.unitId)) })),
+    defenders: defenders.map((d) => ({ unitId: d.unitId, defence: d.value, status: statusLevel(unit(d.unitId)) })),
     support: p.support,
     terrain: p.terrain,
     across: p.across,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { EventOf } from '../../defineRuleset';
 import { IDENTIFICATION, ROUTES, side, WEATHER } from './schemas';
 
 const Modifier = z.strictObject({ source: z.string(), value: z.number() });
@@ -159,3 +160,6 @@ export const warsAndBattlesEvents = {
   SupplyAttrition: z.strictObject({ units: z.array(z.strictObject({ unitId: z.string(), turnsOutOfSupply: z.int(), lpAfter: z.int() })) }),
   TurnStarted: z.strictObject({ turn: z.int(), side, activationPoints: z.int().nullable(), axisReplenishmentPoints: z.int() }),
 } as const satisfies Record<string, z.ZodType>;
+
+/** An event Wars and Battles records, its data as its schema describes it. */
+export type WarsAndBattlesEvent = EventOf<typeof warsAndBattlesEvents>;

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../ruleset';
+import { unknownEvent } from '../../defineRuleset';
+import type { WarsAndBattlesEvent } from './events';
 import type { Modifier } from '../../tables';
 import { tableHash } from '../../tables';
 import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
@@ -81,16 +82,16 @@ const changeAll = (state: WarsAndBattlesState, change: (unit: UnitState) => Part
   units: idRecord(Object.entries(state.units).map(([id, unit]) => [id, { ...unit, ...change(unit) }] as const)),
 });
 
-type Data = Record<string, any>;
-
 /** Folds one event: the values are the event's, computed by decide; nothing is rolled or refused here. */
-export function evolveWarsAndBattles(state: WarsAndBattlesState, event: DomainEvent): WarsAndBattlesState {
-  const d = event.data as Data;
+export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndBattlesEvent): WarsAndBattlesState {
   switch (event.type) {
-    case 'UnitsActivated':
+    case 'UnitsActivated': {
+      const d = event.data;
       return { ...changeUnits(state, d.unitIds, () => ({ activatedInImpulse: d.impulse })), activationLeft: d.pointsLeft };
+    }
     case 'AttackDeclared': {
-      const involved = [...d.attackers.map((a: Data) => a.unitId), ...d.support.map((s: Data) => s.unitId)];
+      const d = event.data;
+      const involved = [...d.attackers.map((a) => a.unitId), ...d.support.map((s) => s.unitId)];
       const next = changeUnits(state, involved, () => ({ attackedThisTurn: true }));
       return {
         ...next,
@@ -100,8 +101,8 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: DomainEv
           attackId: d.attackId,
           attacker: d.attacker,
           targetHex: d.targetHex,
-          attackers: d.attackers.map((a: Data) => ({ unitId: a.unitId, hex: a.hex, attack: a.attack })),
-          defenders: d.defenders.map((x: Data) => ({ unitId: x.unitId, defence: x.defence })),
+          attackers: d.attackers.map((a) => ({ unitId: a.unitId, hex: a.hex, attack: a.attack })),
+          defenders: d.defenders.map((x) => ({ unitId: x.unitId, defence: x.defence })),
           attack: d.ratio.attack,
           defence: d.ratio.defence,
           shifts: d.shifts,
@@ -114,38 +115,41 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: DomainEv
     case 'LossesAllocated':
     case 'AntiAircraftLosses':
     case 'SupplyAttrition':
-      return d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
+      return event.data.units.reduce((s, u) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
     case 'UnitRetreated':
-      return changeUnit(state, d.unitId, { lp: d.lpAfter });
+      return changeUnit(state, event.data.unitId, { lp: event.data.lpAfter });
     case 'UnitDestroyed':
-      return changeUnit(state, d.unitId, { lp: 0, out: 'destroyed' });
+      return changeUnit(state, event.data.unitId, { lp: 0, out: 'destroyed' });
     case 'UnitSurrendered':
-      return changeUnit(state, d.unitId, { lp: 0, out: 'surrendered' });
+      return changeUnit(state, event.data.unitId, { lp: 0, out: 'surrendered' });
     case 'FatigueGained':
-      return changeUnit(state, d.unitId, { energy: d.energyAfter });
+      return changeUnit(state, event.data.unitId, { energy: event.data.energyAfter });
     case 'StatusLevelLost':
-      return changeUnit(state, d.unitId, { fatigued: true });
+      return changeUnit(state, event.data.unitId, { fatigued: true });
     case 'StatusLevelRecovered':
-      return changeUnit(state, d.unitId, { fatigued: false });
+      return changeUnit(state, event.data.unitId, { fatigued: false });
     case 'BombardmentResolved':
-      return changeUnits(state, d.bombarders.map((b: Data) => b.unitId), () => ({ attackedThisTurn: true }));
+      return changeUnits(state, event.data.bombarders.map((b) => b.unitId), () => ({ attackedThisTurn: true }));
     case 'UnitsReplenished': {
-      const next = d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
+      const d = event.data;
+      const next = d.units.reduce((s, u) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
       return d.pointsLeft === undefined ? next : { ...next, axisReplenishmentPoints: d.pointsLeft };
     }
-    case 'ImpulseEnded':
-      return d.next
-        ? { ...state, impulse: d.next.impulse, phasing: d.next.side, activationLeft: d.next.activationPoints }
-        : { ...state, phasing: null, activationLeft: null };
+    case 'ImpulseEnded': {
+      const { next } = event.data;
+      return next ? { ...state, impulse: next.impulse, phasing: next.side, activationLeft: next.activationPoints } : { ...state, phasing: null, activationLeft: null };
+    }
     case 'EnergyRecovered':
-      return d.units.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { energy: u.energyAfter }), state);
+      return event.data.units.reduce((s, u) => changeUnit(s, u.unitId, { energy: u.energyAfter }), state);
     case 'ReplenishmentPointsLost':
       return { ...state, axisReplenishmentPoints: 0 };
     case 'SupplyChecked': {
-      const oos = d.outOfSupply.reduce((s: WarsAndBattlesState, u: Data) => changeUnit(s, u.unitId, { outOfSupply: true, turnsOutOfSupply: u.turnsOutOfSupply }), state);
+      const d = event.data;
+      const oos = d.outOfSupply.reduce((s, u) => changeUnit(s, u.unitId, { outOfSupply: true, turnsOutOfSupply: u.turnsOutOfSupply }), state);
       return changeUnits(oos, d.backInSupply, () => ({ outOfSupply: false, turnsOutOfSupply: 0 }));
     }
-    case 'TurnStarted':
+    case 'TurnStarted': {
+      const d = event.data;
       return {
         ...changeAll(state, () => ({ activatedInImpulse: null, attackedThisTurn: false })),
         turn: d.turn,
@@ -155,8 +159,9 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: DomainEv
         axisReplenishmentPoints: d.axisReplenishmentPoints,
         hexesAttacked: [],
       };
+    }
     default:
-      return state;
+      return unknownEvent(event, state);
   }
 }
 

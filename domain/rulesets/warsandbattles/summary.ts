@@ -1,9 +1,11 @@
-import type { Command, DomainEvent } from '../../ruleset';
+import { firstData, typeOfUnknown } from '../../defineRuleset';
+import type { TableResolution } from '../../tables';
+import type { WarsAndBattlesEvent } from './events';
+import type { WarsAndBattlesCommand } from './index';
 
-type Data = Record<string, any>;
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const rollText = (resolution: Data) => {
+const rollText = (resolution: { roll: Pick<NonNullable<TableResolution['roll']>, 'dice' | 'natural' | 'modified'> | null }) => {
   const roll = resolution.roll;
   if (!roll) return '';
   const mod = roll.modified - roll.natural;
@@ -12,7 +14,7 @@ const rollText = (resolution: Data) => {
 const unproven = ' (not in the example table: no effect)';
 
 /** What happened to units after a fight or a bombardment: destroyed, surrendered, a status level lost. */
-function aftermath(events: readonly DomainEvent[]): string {
+function aftermath(events: readonly WarsAndBattlesEvent[]): string {
   const count = (type: string) => events.filter((e) => e.type === type).length;
   const parts = [
     count('UnitDestroyed') ? `${count('UnitDestroyed')} destroyed` : '',
@@ -23,8 +25,8 @@ function aftermath(events: readonly DomainEvent[]): string {
 }
 
 /** The `<summary>` of a Wars and Battles text line: one line, ids as the players gave them (playerId has no line breaks or controls). */
-export function summarizeWarsAndBattles(command: Command, events: readonly DomainEvent[]): string {
-  const find = (type: string) => events.find((e) => e.type === type)?.data as Data | undefined;
+export function summarizeWarsAndBattles(command: WarsAndBattlesCommand, events: readonly WarsAndBattlesEvent[]): string {
+  const find = <T extends WarsAndBattlesEvent['type']>(type: T) => firstData(events, type);
   const activation = () => {
     const a = find('UnitsActivated');
     if (!a || a.pointsSpent === 0) return '';
@@ -41,7 +43,7 @@ export function summarizeWarsAndBattles(command: Command, events: readonly Domai
       const d = find('AttackDeclared');
       if (!d) return '';
       const support = d.supportLookup ? `, support ${d.supportLookup.points} points (L${d.supportLookup.bonus})` : '';
-      const l = d.modifiers.reduce((s: number, m: Data) => s + m.value, 0);
+      const l = d.modifiers.reduce((s, m) => s + m.value, 0);
       const landing = d.landing;
       const ratio = landing.rounded ?? landing.reads;
       return `${d.attackId} on ${d.targetHex}: ${plural(d.attackers.length, 'attacker')} (${d.ratio.attack}) against ${plural(d.defenders.length, 'defender')} (${d.ratio.defence}) in ${d.terrain}, ${ratio}, C ${signed(landing.shifts.total)} -> column ${landing.column.label}, L ${signed(l)}${support}${activation()}`;
@@ -64,7 +66,7 @@ export function summarizeWarsAndBattles(command: Command, events: readonly Domai
     case 'Replenish': {
       const d = find('UnitsReplenished');
       if (!d) return '';
-      return `${d.units.map((u: Data) => `${u.unitId} +${u.lp} LP`).join(', ')}: ${plural(d.pointsSpent, 'point')}, ${d.pointsLeft} left${activation()}`;
+      return `${d.units.map((u) => `${u.unitId} +${u.lp} LP`).join(', ')}: ${plural(d.pointsSpent ?? 0, 'point')}, ${d.pointsLeft} left${activation()}`;
     }
     case 'EndImpulse': {
       const d = find('ImpulseEnded');
@@ -76,7 +78,7 @@ export function summarizeWarsAndBattles(command: Command, events: readonly Domai
       const t = find('TurnStarted');
       if (!t) return '';
       const recovered = find('EnergyRecovered')?.units.length ?? 0;
-      const replenished = events.filter((e) => e.type === 'UnitsReplenished').reduce((n, e) => n + (e.data as Data).units.length, 0);
+      const replenished = events.reduce((n, e) => n + (e.type === 'UnitsReplenished' ? e.data.units.length : 0), 0);
       const oos = find('SupplyChecked')?.outOfSupply.length ?? 0;
       const attrition = find('SupplyAttrition')?.units.length ?? 0;
       const lost = find('ReplenishmentPointsLost');
@@ -89,6 +91,6 @@ export function summarizeWarsAndBattles(command: Command, events: readonly Domai
       return `turn ${t.turn - 1} ends: ${parts.join(', ')}${aftermath(events)}; turn ${t.turn}, ${t.side} first`;
     }
     default:
-      return command.type;
+      return typeOfUnknown(command);
   }
 }
