@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../../domain/game/gameState';
-import { GameCache, type CachedGame } from '../../../functions/application/gameCache';
+import { GameRepository as GameCache, type CachedGame } from '../../../functions/application/gameRepository';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
