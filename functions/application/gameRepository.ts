@@ -1,7 +1,8 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { CommitLog, GameSecrets, GameSecretsStore, IssuedToken, ViewerRecord } from '../ports/eventStore';
 import { notFound } from './errors';
-import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes, type Snapshot, type SnapshotStore } from './snapshots';
+import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes } from './snapshots';
+import type { Snapshot, SnapshotStore } from '../ports/snapshotStore';
 
 /** Snapshots for this process: read on every cold load; written only where the process may write the table. */
 export interface SnapshotUse {
