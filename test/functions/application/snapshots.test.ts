@@ -282,7 +282,8 @@ describe('the commandId hashes of a snapshot', () => {
     const all = await states(30);
     const snapshots = new MemorySnapshots();
     const cache = new GameCache(new MemoryEventStore(), 10, true, { store: snapshots, write: true, interval: INTERVAL });
-    const game: CachedGame = { state: all[19], secrets: { tokenHashes: { organizer: '', players: {} } } };
+    // Writable here, standing in for the repository's own changes to the game.
+    const game: { -readonly [K in keyof CachedGame]: CachedGame[K] } = { state: all[19], secrets: { tokenHashes: { organizer: '', players: {} } } };
     cache.committed(game, 19);
     await cache.idle();
     expect(game.commandIdHashes?.throughSeq).toBe(20);
