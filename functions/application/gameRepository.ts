@@ -33,6 +33,11 @@ export interface CachedGame {
   readonly commandIdHashes?: CommandIdHashes;
 }
 
+/** A group's commandIds over its game's, which they leave untouched until merged (groupPlan.ts). */
+export interface GroupCommandIds extends Map<string, number> {
+  merged(): Map<string, number>;
+}
+
 type Kept = { -readonly [K in keyof CachedGame]: CachedGame[K] };
 
 /**
@@ -81,10 +86,13 @@ export class GameRepository {
     while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
-  /** A group of commits stored: the game now stands at `state` (its commandIds merged), offered as current, its snapshot taken when due. */
-  stored(game: CachedGame, state: GameState): void {
+  /**
+   * A group of commits stored: the game now stands at `state`, the group's commandIds merged
+   * into the game's, offered as current, its snapshot taken when due.
+   */
+  stored(game: CachedGame, state: GameState & { commandIds: GroupCommandIds }): void {
     const previousVersion = game.state.version;
-    (game as Kept).state = state;
+    (game as Kept).state = { ...state, commandIds: state.commandIds.merged() };
     this.offer(state.gameId, game);
     this.committed(game, previousVersion);
   }

@@ -135,7 +135,7 @@ export class GroupCommit {
       }
       // The group landed on the state its refusals were judged on.
       for (const { entry, error } of held) entry.reject(error);
-      this.deps.games.stored(game, { ...plan.state, commandIds: (plan.state.commandIds as LayeredIds).merged() });
+      this.deps.games.stored(game, { ...plan.state, commandIds: plan.state.commandIds as LayeredIds });
       await this.keepLease(before, game.state, game.secrets.tournamentId);
       this.deps.stored(gameId, commits.map((c) => c.commit));
       plan.accepted.forEach(({ entry }, i) => entry.resolve({ created: true, version: commits[i].commit.seq, commit: commits[i].commit, state: game.state }));
