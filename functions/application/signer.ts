@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
 import { fingerprintOf } from '../../domain/trust/fingerprint';
 import type { KeyRotation } from '../../domain/trust/keyRotation';
-import { publishedKey, type PublishedKey } from '../../domain/trust/publishedKey';
+import { publishedKey } from '../../domain/trust/publishedKey';
 import type { Signer } from '../ports/signer';
 export type { Signer } from '../ports/signer';
 
