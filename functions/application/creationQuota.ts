@@ -1,18 +1,11 @@
 import { ApplicationError } from './errors';
 import { quotaClientOf } from './quotaClient';
+import type { CreationCounter } from '../ports/creationCounter';
+export type { CreationCounter } from '../ports/creationCounter';
 
 /** How many games (and tournaments) one client may create in an hour. */
 export interface QuotaPolicy {
   perHour: number;
-}
-
-/**
- * Counts one creation of `client` in the window ending at `windowEnd` (unix seconds), if it
- * has had fewer than `limit` there; false when it has not. The count is kept until
- * `windowEnd` and then expires.
- */
-export interface CreationCounter {
-  count(client: string, windowEnd: number, limit: number): Promise<boolean>;
 }
 
 const HOUR_SECONDS = 60 * 60;

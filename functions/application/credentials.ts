@@ -1,7 +1,8 @@
+import type { GameState } from '../../domain/game/gameState';
 import { ORGANIZER } from '../../domain/ruleset';
-import type { EventStore, IssuedToken, ViewerRecord } from '../store/eventStore';
+import type { IssuedToken, IssuedTokenStore, ViewerRecord } from '../ports/eventStore';
 import { ApplicationError, unauthenticated } from './errors';
-import type { CachedGame } from './gameCache';
+import type { CachedGame, GameRepository } from './gameRepository';
 import { hashMatches, hashToken, newToken, presentedHash, randomId } from './tokens';
 import type { TournamentTokens } from './tournamentTokens';
 import type { Viewers } from './viewers';
@@ -17,6 +18,27 @@ export type Identity = string | typeof SPECTATOR;
  */
 export type ReadAccess = { role: string } | { viewerId: string } | { public: true };
 
+/**
+ * A command's token, checked once: the role it acts as and what made it that role's (the
+ * creation's token, a reissued one by id, or the tournament's), so that the state each
+ * command is decided on can tell, without checking the token again, whether a commit
+ * since (a reissue or a revocation) ended it.
+ */
+export interface ActingToken {
+  role: string;
+  by: 'creation' | 'tournament' | { tokenId: string };
+}
+
+type Holder = ActingToken | ViewerRecord;
+const isActing = (holder: Holder): holder is ActingToken => 'role' in holder && 'by' in holder;
+
+/** Whether a token checked on an earlier state still acts on `state`. */
+export function stillActs({ role, by }: ActingToken, state: GameState): boolean {
+  if (by === 'tournament') return true;
+  if (by === 'creation') return !state.credentials.has(role);
+  return state.credentials.get(role) === by.tokenId;
+}
+
 
 /**
  * Who holds a bearer token in a game. A role's token is the one its creation issued until
@@ -27,7 +49,8 @@ export type ReadAccess = { role: string } | { viewerId: string } | { public: tru
  */
 export class Credentials {
   constructor(
-    private readonly store: EventStore,
+    private readonly store: IssuedTokenStore,
+    private readonly games: GameRepository,
     private readonly viewers: Viewers,
     private readonly tournaments: TournamentTokens,
   ) {}
@@ -35,7 +58,7 @@ export class Credentials {
   /** 401 for no token, or a token that is not one of this game's. */
   async identify(game: CachedGame, token: string | undefined): Promise<Identity> {
     const holder = await this.holder(game, token);
-    return typeof holder === 'string' ? holder : SPECTATOR;
+    return isActing(holder) ? holder.role : SPECTATOR;
   }
 
   /**
@@ -47,7 +70,7 @@ export class Credentials {
     if (game.state.public && !token) return { public: true };
     try {
       const holder = await this.holder(game, token);
-      return typeof holder === 'string' ? { role: holder } : { viewerId: holder.viewerId };
+      return isActing(holder) ? { role: holder.role } : { viewerId: holder.viewerId };
     } catch (error) {
       // A public game reads without a token: one that does not work is as none.
       if (game.state.public && error instanceof ApplicationError && error.status === 401) return { public: true };
@@ -56,36 +79,39 @@ export class Credentials {
   }
 
   /** The role, or the live spectator link, this token belongs to. */
-  private async holder(game: CachedGame, token: string | undefined): Promise<string | ViewerRecord> {
+  private async holder(game: CachedGame, token: string | undefined): Promise<Holder> {
     if (!token) throw unauthenticated();
     const presented = presentedHash(token);
     const matches = (hash: string) => hashMatches(presented, hash);
     const { credentials } = game.state;
     const { tokenHashes } = game.secrets;
-    if (!credentials.has(ORGANIZER) && matches(tokenHashes.organizer)) return ORGANIZER;
+    if (!credentials.has(ORGANIZER) && matches(tokenHashes.organizer)) return { role: ORGANIZER, by: 'creation' };
     for (const [side, hash] of Object.entries(tokenHashes.players)) {
-      if (!credentials.has(side) && matches(hash)) return side;
+      if (!credentials.has(side) && matches(hash)) return { role: side, by: 'creation' };
     }
     for (const [role, tokenId] of credentials) {
       if (tokenId === null) continue;
       const issued = await this.issuedToken(game, tokenId);
-      if (issued?.role === role && matches(issued.tokenHash)) return role;
+      if (issued?.role === role && matches(issued.tokenHash)) return { role, by: { tokenId } };
     }
-    if (game.secrets.tournamentId && (await this.tournaments.holds(game.secrets.tournamentId, token))) return ORGANIZER;
+    if (game.secrets.tournamentId && (await this.tournaments.holds(game.secrets.tournamentId, token))) return { role: ORGANIZER, by: 'tournament' };
     const viewer = await this.viewers.find(game, token);
     if (viewer) return viewer;
     throw unauthenticated();
   }
 
-  /** The role a command acts as: a spectator link reads only. */
-  async actingRole(game: CachedGame, token: string | undefined): Promise<string> {
-    const identity = await this.identify(game, token);
-    if (identity === SPECTATOR) throw new ApplicationError(403, 'forbidden', 'A spectator link reads the game; it cannot send commands.');
-    return identity;
+  /** The token a command acts with, checked once: a spectator link reads only. */
+  async acting(game: CachedGame, token: string | undefined): Promise<ActingToken> {
+    const holder = await this.holder(game, token);
+    if (!isActing(holder)) throw new ApplicationError(403, 'forbidden', 'A spectator link reads the game; it cannot send commands.');
+    return holder;
   }
 
-  async organizerOnly(game: CachedGame, token: string | undefined, action: string): Promise<void> {
-    if ((await this.identify(game, token)) !== ORGANIZER) throw new ApplicationError(403, 'forbidden', `Only the organizer may ${action}.`);
+  /** The organizer's token, checked once; 403 for any other of the game's. */
+  async organizerOnly(game: CachedGame, token: string | undefined, action: string): Promise<ActingToken> {
+    const holder = await this.holder(game, token);
+    if (!isActing(holder) || holder.role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', `Only the organizer may ${action}.`);
+    return holder;
   }
 
   /**
@@ -96,7 +122,7 @@ export class Credentials {
     const token = newToken();
     const record: IssuedToken = { tokenId: randomId('k'), role, tokenHash: hashToken(token), createdAt };
     await this.store.addIssuedToken(game.state.gameId, record);
-    if (game.issuedTokens) game.issuedTokens = [...game.issuedTokens, record];
+    this.games.tokenIssued(game, record);
     return { tokenId: record.tokenId, token };
   }
 
@@ -104,8 +130,9 @@ export class Credentials {
   private async issuedToken(game: CachedGame, tokenId: string): Promise<IssuedToken | undefined> {
     let found = game.issuedTokens?.find((t) => t.tokenId === tokenId);
     if (!found) {
-      game.issuedTokens = await this.store.readIssuedTokens(game.state.gameId);
-      found = game.issuedTokens.find((t) => t.tokenId === tokenId);
+      const tokens = await this.store.readIssuedTokens(game.state.gameId);
+      this.games.keepIssuedTokens(game, tokens);
+      found = tokens.find((t) => t.tokenId === tokenId);
     }
     return found;
   }

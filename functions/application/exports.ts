@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../domain/canonicalJson';
 import type { BlobStore } from '../store/blobStore';
-import { StoreUnavailable } from '../store/eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 import type { GameService } from './gameService';
 import type { TournamentSnapshot } from './tournaments';
 import type { GamePage } from './tournamentPages';

@@ -1,5 +1,6 @@
 import type { GameState } from '../../domain/game/gameState';
 import { ApplicationError } from './errors';
+export type { GameLeases } from '../ports/gameLeases';
 
 /**
  * Games left unsealed: a game of no tournament that gets no command for `afterDays` days is
@@ -16,24 +17,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * by a process whose clock runs a little behind is never deleted with it.
  */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
-
-/**
- * A timer item per expiring game: the store deletes it when it is due (DynamoDB's TTL on
- * AWS; the local server's hourly sweep), which starts the sweep of its game. It is a trigger,
- * not the truth: the sweep judges the game by its last commit.
- */
-export interface GameLeases {
-  /** Sets the game's lease to end at `expiresAt` (unix seconds), creating it if need be. */
-  arm(gameId: string, expiresAt: number): Promise<void>;
-  /** The game never expires (sealed). */
-  disarm(gameId: string): Promise<void>;
-  /** Games whose lease ended at or before `now` (unix seconds), at most `limit` (the local sweep; AWS's TTL does this itself). */
-  due(now: number, limit: number): Promise<string[]>;
-  /** What the sweep judges a game by: its last commit's time and whether it is sealed; undefined when nothing of it is stored. */
-  lastCommit(gameId: string): Promise<{ recordedAt: string; sealed: boolean } | undefined>;
-  /** Deletes every item of the game: its commits, seed, secrets, spectator links, tokens, and lease last. */
-  deleteGame(gameId: string): Promise<void>;
-}
 
 export function expiryPolicyOf(days: string | undefined, source: string): ExpiryPolicy | undefined {
   if (days === undefined || days.trim() === '' || days.trim() === '0') return undefined;

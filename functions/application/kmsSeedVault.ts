@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { SeedVault } from './seedVault';
+import type { SeedVault } from '../ports/seedVault';
 
 const FORMAT = 'kms-v1';
 

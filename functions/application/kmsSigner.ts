@@ -3,7 +3,8 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { Ed25519PublicJwk } from '../../domain/fairness/hashChain';
 import type { KeyRotation } from '../../domain/trust/keyRotation';
 import { publishedKey } from '../../domain/trust/publishedKey';
-import { kidOf, RetiredKeyError, retiredKeyProblem, type Signer } from './signer';
+import type { Signer } from '../ports/signer';
+import { kidOf, RetiredKeyError, retiredKeyProblem } from './signer';
 
 /** SubjectPublicKeyInfo DER of an Ed25519 key (RFC 8410): this header, then the 32 bytes of x. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');

@@ -1,4 +1,4 @@
-import type { EventStore, TournamentRecord } from '../store/eventStore';
+import type { TournamentRecord, TournamentStore } from '../ports/eventStore';
 import { notFound, unauthenticated } from './errors';
 import { hashMatches, presentedHash } from './tokens';
 
@@ -9,7 +9,7 @@ const KEPT = 1000;
 export class TournamentTokens {
   private readonly records = new Map<string, TournamentRecord>();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: Pick<TournamentStore, 'readTournament'>) {}
 
   /** 404 for an unknown tournament, then 401 for a missing or wrong token (http-api.md's precedence). */
   async authenticate(tournamentId: string, token: string | undefined): Promise<TournamentRecord> {

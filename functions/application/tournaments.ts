@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ExportBundle } from '../../domain/verify/verifyBundle';
-import { TournamentIdTaken, type EventStore, type TournamentRecord } from '../store/eventStore';
+import { TournamentIdTaken, type TournamentRecord, type TournamentStore } from '../ports/eventStore';
 import { signTournamentHead } from '../../domain/trust/tournamentHead';
 import type { GameHead } from '../../domain/trust/gameHead';
 import { pageOf, TOURNAMENT_PAGE_DEFAULT, type GamePage } from './tournamentPages';
 import { ApplicationError, invalidRequest, unauthenticated } from './errors';
-import type { CreatedGame, GameService } from './gameService';
+import type { CreatedGame, GameCreation } from './gameCreation';
+import type { TournamentGameReads } from './tournamentGames';
 import { hashToken, newToken } from './tokens';
 import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../domain/verify/tournamentExport';
 import { CreateTournamentRequest } from './tournamentShapes';
@@ -32,8 +33,9 @@ const newTournamentId = () => `t-${randomBytes(12).toString('base64url')}`;
  */
 export class Tournaments {
   constructor(
-    private readonly store: EventStore,
-    private readonly games: GameService,
+    private readonly store: Pick<TournamentStore, 'createTournament' | 'findTournamentByTokenHash' | 'addTournamentGame' | 'listTournamentGames'>,
+    private readonly creation: Pick<GameCreation, 'createGame'>,
+    private readonly games: TournamentGameReads,
     private readonly tokens: TournamentTokens,
     private readonly now: () => string,
     private readonly quota?: CreationQuota,
@@ -60,10 +62,10 @@ export class Tournaments {
 
   /** POST /games: with a tournament's token the game belongs to that tournament; without a token it stands alone. */
   async createGame(body: unknown, token: string | undefined, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
-    if (token === undefined) return this.games.createGame(body, undefined, idempotencyKey, client);
+    if (token === undefined) return this.creation.createGame(body, undefined, idempotencyKey, client);
     const tournamentId = await this.tournamentOfToken(token);
     const admit = () => this.admitTournamentGame(tournamentId);
-    return this.games.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit }, idempotencyKey);
+    return this.creation.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit }, idempotencyKey);
   }
 
   /** A tournament's game counts for the client that created the tournament; one created before that was kept, for the tournament itself. */

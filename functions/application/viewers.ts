@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { playerText } from '../../domain/playerText';
-import type { EventStore, ViewerRecord } from '../store/eventStore';
-import type { CachedGame } from './gameCache';
+import type { ViewerRecord, ViewerStore } from '../ports/eventStore';
+import type { CachedGame, GameRepository } from './gameRepository';
 import { hashMatches, presentedHash } from './tokens';
 
 export const ViewerRequest = z.strictObject({
@@ -21,7 +21,8 @@ export function liveViewerOf(viewers: readonly ViewerRecord[], token: string): V
  */
 export class Viewers {
   constructor(
-    private readonly store: EventStore,
+    private readonly store: ViewerStore,
+    private readonly games: GameRepository,
     private readonly soleWriter: boolean,
   ) {}
 
@@ -32,18 +33,18 @@ export class Viewers {
 
   async add(game: CachedGame, viewer: ViewerRecord): Promise<void> {
     await this.store.addViewer(game.state.gameId, viewer);
-    if (game.viewers) game.viewers = [...game.viewers, viewer];
+    this.games.viewerAdded(game, viewer);
   }
 
   async revoke(game: CachedGame, viewerId: string): Promise<boolean> {
     const revoked = await this.store.revokeViewer(game.state.gameId, viewerId);
-    if (revoked && game.viewers) game.viewers = game.viewers.map((v) => (v.viewerId === viewerId ? { ...v, revoked: true } : v));
+    if (revoked) this.games.viewerRevoked(game, viewerId);
     return revoked;
   }
 
   private async list(game: CachedGame): Promise<ViewerRecord[]> {
     if (!this.soleWriter) return this.store.readViewers(game.state.gameId);
-    game.viewers ??= await this.store.readViewers(game.state.gameId);
-    return game.viewers;
+    if (!game.viewers) this.games.keepViewers(game, await this.store.readViewers(game.state.gameId));
+    return game.viewers!;
   }
 }

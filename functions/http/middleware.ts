@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { DomainError } from '../../domain/errors';
 import { ApplicationError, invalidRequest } from '../application/errors';
 import { recordTooLarge } from '../application/recordSize';
-import { StoreUnavailable } from '../store/eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 import { ItemTooLarge } from '../store/itemSize';
 import { statusOf } from './errorCatalogue';
 import { jsonProblem } from './jsonLimits';

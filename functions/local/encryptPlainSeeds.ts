@@ -1,6 +1,6 @@
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import type { SeedVault } from '../application/seedVault';
-import type { EventStore, GameSecrets } from '../store/eventStore';
+import type { EventStore, GameSecrets } from '../ports/eventStore';
 import type { EmbeddedDynamo } from './embeddedDynamo';
 
 /**

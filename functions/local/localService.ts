@@ -8,7 +8,7 @@ import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../applicat
 import { createHandlers } from '../http/handlers';
 import type { Observer } from '../http/observe';
 import { DynamoEventStore } from '../store/dynamoStore';
-import type { EventStore } from '../store/eventStore';
+import type { EventStore } from '../ports/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
 import { startEmbeddedS3 } from './embeddedS3';
 import { CorsPolicy } from './cors';

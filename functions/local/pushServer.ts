@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameService } from '../application/gameService';
-import type { EventStore } from '../store/eventStore';
+import type { EventStore } from '../ports/eventStore';
 import { ApplicationError } from '../application/errors';
 import { commitText, revokedText } from '../push/delivery';
 import { originAllowed } from '../push/origin';

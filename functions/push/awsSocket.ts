@@ -1,6 +1,6 @@
 import type { GameService } from '../application/gameService';
 import { sha256Hex } from '../application/tokens';
-import type { EventStore } from '../store/eventStore';
+import type { EventStore } from '../ports/eventStore';
 import { commitText, deliveryFor } from './delivery';
 import type { Gateway, PostOutcome } from './gateway';
 import { originAllowed } from './origin';

@@ -2,7 +2,7 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import { ApplicationError } from '../application/errors';
 import type { GameService } from '../application/gameService';
 import type { ReadAccess } from '../application/credentials';
-import { StoreUnavailable } from '../store/eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 import type { Identity } from './delivery';
 import { pushError, type PushError, type PushErrorCode, type PushLimits, type SubscribeRequest } from './protocol';
 

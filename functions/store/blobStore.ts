@@ -1,17 +1,4 @@
-/**
- * Where exports too large for one response are kept, and handed out by link: an S3 bucket
- * on AWS, the in-process s3rver of `npm start` (both through s3BlobStore.ts). Every key
- * names content that never changes (a game at a version, a tournament file by its hash),
- * so an object is written once and read many times.
- */
-export interface BlobStore {
-  /** The size in bytes of the object at `key`, or undefined when there is none. */
-  size(key: string): Promise<number | undefined>;
-  /** Stores the bytes under `key`; storing the same key again stores the same bytes. */
-  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
-  /** A link that GETs the object with no other credential, valid for `expiresInSeconds`. */
-  link(key: string, expiresInSeconds: number): Promise<string>;
-}
+export type { BlobStore } from '../ports/blobStore';
 
 /**
  * The only keys the service writes or links: `<kind>/<id>/<name>.json|ndjson`, each part of

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { CreationCounter } from '../application/creationQuota';
-import { StoreUnavailable } from './eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 import { isTransientAwsError } from './transientErrors';
 
 /** A client's creations in one hour: `quota#<client key>#<window end>`, sk 0, a count `n`; `expiresAt` (TTL) at the window's end. */

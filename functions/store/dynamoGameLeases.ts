@@ -13,7 +13,7 @@ import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
-import { StoreUnavailable } from './eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
 

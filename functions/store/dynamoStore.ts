@@ -25,7 +25,7 @@ import {
   type IssuedToken,
   type TournamentRecord,
   type ViewerRecord,
-} from './eventStore';
+} from '../ports/eventStore';
 import { appendItem, commitItem, commitsOf } from './commitItems';
 import { checkItemSize } from './itemSize';
 import { pkSkKeySchema } from './keySchema';

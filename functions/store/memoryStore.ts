@@ -5,7 +5,7 @@ import type { CreationCounter } from '../application/creationQuota';
 import type { Snapshot, SnapshotStore } from '../application/snapshots';
 import { appendItem, commitItem } from './commitItems';
 import { checkItemSize } from './itemSize';
-import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from './eventStore';
+import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from '../ports/eventStore';
 
 /** The in-memory adapter, for tests. Stores copies, as a database would, and refuses items DynamoDB would refuse. */
 export class MemoryEventStore implements EventStore {

@@ -1,8 +1,9 @@
 import { createHash, createHmac, timingSafeEqual, type Hash, type Hmac } from 'node:crypto';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { checkedBlobKey, EXPORT_ENVIRONMENT, EXPORT_PREFIX, type BlobStore } from './blobStore';
-import { StoreUnavailable } from './eventStore';
+import type { BlobStore } from '../ports/blobStore';
+import { checkedBlobKey, EXPORT_ENVIRONMENT, EXPORT_PREFIX } from './blobStore';
+import { StoreUnavailable } from '../ports/eventStore';
 
 export interface S3Request {
   method: 'GET' | 'HEAD' | 'PUT';

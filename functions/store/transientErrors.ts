@@ -1,4 +1,4 @@
-import { StoreUnavailable } from './eventStore';
+import { StoreUnavailable } from '../ports/eventStore';
 
 /** AWS errors that mean "try again shortly": throttling, timeouts, a service briefly down. */
 const TRANSIENT = new Set([

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../../domain/game/gameState';
-import { GameCache, type CachedGame } from '../../../functions/application/gameCache';
+import { GameRepository as GameCache, type CachedGame } from '../../../functions/application/gameRepository';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
@@ -282,7 +282,8 @@ describe('the commandId hashes of a snapshot', () => {
     const all = await states(30);
     const snapshots = new MemorySnapshots();
     const cache = new GameCache(new MemoryEventStore(), 10, true, { store: snapshots, write: true, interval: INTERVAL });
-    const game: CachedGame = { state: all[19], secrets: { tokenHashes: { organizer: '', players: {} } } };
+    // Writable here, standing in for the repository's own changes to the game.
+    const game: { -readonly [K in keyof CachedGame]: CachedGame[K] } = { state: all[19], secrets: { tokenHashes: { organizer: '', players: {} } } };
     cache.committed(game, 19);
     await cache.idle();
     expect(game.commandIdHashes?.throughSeq).toBe(20);

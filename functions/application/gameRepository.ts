@@ -1,7 +1,8 @@
-import { evolveGame, type GameState } from '../../domain/game/gameState';
-import type { EventStore, GameSecrets, IssuedToken, ViewerRecord } from '../store/eventStore';
+import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
+import type { CommitLog, GameSecrets, GameSecretsStore, IssuedToken, ViewerRecord } from '../ports/eventStore';
 import { notFound } from './errors';
-import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes, type Snapshot, type SnapshotStore } from './snapshots';
+import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes } from './snapshots';
+import type { Snapshot, SnapshotStore } from '../ports/snapshotStore';
 
 /** Snapshots for this process: read on every cold load; written only where the process may write the table. */
 export interface SnapshotUse {
@@ -11,39 +12,42 @@ export interface SnapshotUse {
   interval?: number;
 }
 
+/** A folded game as this process keeps it; only GameRepository changes one. */
 export interface CachedGame {
-  state: GameState;
-  secrets: GameSecrets;
+  readonly state: GameState;
+  readonly secrets: GameSecrets;
   /** The sealed server seed, once read from its item (only by the functions that roll). */
-  sealedSeed?: string;
+  readonly sealedSeed?: string;
   /** The game key for a list of entropy contributions (as JSON): derived once, not per die. */
-  gameKey?: { entropy: string; key: Uint8Array };
+  readonly gameKey?: { entropy: string; key: Uint8Array };
   /** Its spectator links, once read (kept by a sole writer only: viewers.ts). */
-  viewers?: ViewerRecord[];
+  readonly viewers?: ViewerRecord[];
   /** The tokens issued after creation that this process has read (credentials.ts). */
-  issuedTokens?: IssuedToken[];
+  readonly issuedTokens?: IssuedToken[];
   /**
    * Loaded from a snapshot: the hashes of the commandIds before its recent ones, which the
    * state's own map does not hold (snapshots.ts); a retry whose hash is there is looked up in the store.
    */
-  olderCommandIds?: Uint32Array;
+  readonly olderCommandIds?: Uint32Array;
   /** The hashes of its commandIds as of its last snapshot here: the next one hashes only those since. */
-  commandIdHashes?: CommandIdHashes;
+  readonly commandIdHashes?: CommandIdHashes;
 }
 
+type Kept = { -readonly [K in keyof CachedGame]: CachedGame[K] };
+
 /**
- * The folded games of a warm process, most recently used last. One fold per game at a
- * time: concurrent first requests share one load, so a command and a read sent together
- * to a cold game meet on the same state and a reader never sees less than an
- * acknowledged write.
+ * The one repository of games: the folded games of a warm process, most recently used
+ * last, and the only code that changes a cached game. One fold per game at a time:
+ * concurrent first requests share one load, so a command and a read sent together to a
+ * cold game meet on the same state and a reader never sees less than an acknowledged write.
  */
-export class GameCache {
+export class GameRepository {
   private readonly games = new Map<string, CachedGame>();
   private readonly loading = new Map<string, Promise<CachedGame>>();
   private readonly writing = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: CommitLog & GameSecretsStore,
     private readonly size: number,
     /** This process is its store's only writer: a cached game is always current. */
     private readonly soleWriter: boolean,
@@ -60,7 +64,7 @@ export class GameCache {
     const interval = this.snapshots.interval ?? SNAPSHOT_INTERVAL;
     if (!snapshotDue(previousVersion, game.state.version, interval)) return;
     const hashes = commandIdHashes(game.state, game.olderCommandIds, game.commandIdHashes);
-    game.commandIdHashes = hashes;
+    (game as Kept).commandIdHashes = hashes;
     const snapshot = snapshotOf(game.state, hashes);
     if (!snapshotDue(previousVersion, game.state.version, snapshotSpacing(snapshot, interval))) return;
     this.write(game.state.gameId, snapshot);
@@ -75,6 +79,57 @@ export class GameCache {
   /** Resolves once no snapshot is being written. */
   async idle(): Promise<void> {
     while (this.writing.size > 0) await Promise.all([...this.writing]);
+  }
+
+  /**
+   * A group of commits stored: the game now stands at `state` (folded from the game's, which it
+   * shares nothing mutable with), offered as current, its snapshot taken when due.
+   */
+  stored(game: CachedGame, state: GameState): void {
+    const previousVersion = game.state.version;
+    (game as Kept).state = state;
+    this.offer(state.gameId, game);
+    this.committed(game, previousVersion);
+  }
+
+  /** A retry's commandId found in the store, known from now on (a game loaded from a snapshot). */
+  knowCommandId(game: CachedGame, commandId: string, seq: number): void {
+    if (seq <= game.state.version) (game as Kept).state = rememberCommandId(game.state, commandId, seq);
+  }
+
+  keepGameKey(game: CachedGame, gameKey: { entropy: string; key: Uint8Array }): void {
+    (game as Kept).gameKey = gameKey;
+  }
+
+  keepSealedSeed(game: CachedGame, sealedSeed: string): void {
+    (game as Kept).sealedSeed = sealedSeed;
+  }
+
+  /** The secrets rewritten without the seed, which now has its own item. */
+  seedMoved(game: CachedGame, secrets: GameSecrets, sealedSeed: string): void {
+    (game as Kept).secrets = secrets;
+    (game as Kept).sealedSeed = sealedSeed;
+  }
+
+  keepIssuedTokens(game: CachedGame, tokens: IssuedToken[]): void {
+    (game as Kept).issuedTokens = tokens;
+  }
+
+  /** A token issued by this process: added to those read, if any were. */
+  tokenIssued(game: CachedGame, token: IssuedToken): void {
+    if (game.issuedTokens) (game as Kept).issuedTokens = [...game.issuedTokens, token];
+  }
+
+  keepViewers(game: CachedGame, viewers: ViewerRecord[]): void {
+    (game as Kept).viewers = viewers;
+  }
+
+  viewerAdded(game: CachedGame, viewer: ViewerRecord): void {
+    if (game.viewers) (game as Kept).viewers = [...game.viewers, viewer];
+  }
+
+  viewerRevoked(game: CachedGame, viewerId: string): void {
+    if (game.viewers) (game as Kept).viewers = game.viewers.map((v) => (v.viewerId === viewerId ? { ...v, revoked: true } : v));
   }
 
   peek(gameId: string): CachedGame | undefined {
@@ -98,7 +153,7 @@ export class GameCache {
     if (!game) return this.loadCold(gameId);
     if (this.soleWriter && !fromStore) return game;
     for (const commit of await this.store.read(gameId, game.state.version)) {
-      if (commit.seq === game.state.version + 1) game.state = evolveGame(game.state, commit);
+      if (commit.seq === game.state.version + 1) (game as Kept).state = evolveGame(game.state, commit);
     }
     return game;
   }
