@@ -154,7 +154,7 @@ function rawValue(env: Environment, definition: { name: string; oldNames: readon
   return current;
 }
 
-const present = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+const present = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
 
 function contradictions(settings: Settings, env: Environment): string[] {
   const problems: string[] = [];
