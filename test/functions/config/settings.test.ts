@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, required, SETTING_DEFINITIONS, SettingsError } from '../../../functions/config/settings';
 import { compose } from '../../../functions/compose';
@@ -172,5 +174,16 @@ describe('compose()', () => {
     await service.createGame({ ruleset: 'dice' }, undefined, undefined, '192.0.2.1');
     await expect(service.createGame({ ruleset: 'dice' }, undefined, undefined, '192.0.2.1')).rejects.toMatchObject({ status: 429 });
     expect([...counts.values()]).toEqual([1]);
+  });
+});
+
+describe('docs/settings.md', () => {
+  it('lists every setting with its old names', () => {
+    const page = readFileSync(join(import.meta.dirname, '../../../docs/settings.md'), 'utf8');
+    for (const d of SETTING_DEFINITIONS) {
+      const row = page.split('\n').find((line) => line.startsWith(`| \`${d.name}\` |`));
+      expect(row, d.name).toBeDefined();
+      for (const old of d.oldNames) expect(row, d.name).toContain(`\`${old}\``);
+    }
   });
 });
