@@ -12,10 +12,9 @@ import { isWildcardHost } from './publicUrl';
 import { readSettings, type Settings } from '../config/settings';
 
 let settings: Settings;
+let warnings: string[];
 try {
-  const read = readSettings(process.env);
-  for (const warning of read.warnings) console.error(`Arbiter: ${warning}`);
-  settings = read.settings;
+  ({ settings, warnings } = readSettings(process.env));
 } catch (error) {
   console.error(`Arbiter could not start: ${(error as Error).message}`);
   process.exit(1);
@@ -85,6 +84,8 @@ console.log(`  push: ${local.publicUrl.replace(/^http/, 'ws')}/push (new commits
 if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);
 if (creationQuota) console.log(`  creation quota: ${creationQuota.perHour} games or tournaments per address per hour`);
 console.log(`  try: curl -s ${local.publicUrl}/rulesets`);
+// Once started, so that a refusal to start stays the first line on stderr.
+for (const warning of warnings) console.error(`Arbiter: ${warning}`);
 
 if (stopping) {
   stopping = false;
