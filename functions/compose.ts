@@ -5,7 +5,8 @@ import { GameService } from './application/gameService';
 import { noSeedVault, type SeedVault } from './application/seedVault';
 import type { Signer } from './application/signer';
 import type { TokenMinter } from './application/tokenMinter';
-import { settingName, SettingsError, type Settings } from './config/settings';
+import { settingName, SettingsError } from './config/settingNames';
+import type { Settings } from './config/settings';
 import type { EventStore } from './store/eventStore';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */

@@ -21,7 +21,7 @@ import { ROUTES } from '../functions/http/routes';
 import type { Dependency } from '../functions/lambda/powertools';
 import { ROUTE_GROUPS } from '../functions/lambda/routeGroups';
 import { functionBundling, LAMBDA_ENTRIES, type LambdaName } from './bundling';
-import { settingName } from '../functions/config/settings';
+import { settingName } from '../functions/config/settingNames';
 
 const ROOT = join(import.meta.dirname, '..');
 

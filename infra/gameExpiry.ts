@@ -10,7 +10,7 @@ import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
 import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
-import { settingName } from '../functions/config/settings';
+import { settingName } from '../functions/config/settingNames';
 
 export const EXPIRY_ENTRIES = { sweepAbandoned: 'functions/lambda/sweepAbandoned.ts' } as const;
 

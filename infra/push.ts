@@ -11,7 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
-import { settingName } from '../functions/config/settings';
+import { settingName } from '../functions/config/settingNames';
 
 /** The push functions' entry points (built with the project's bundling settings, infra/bundling.ts). */
 export const PUSH_ENTRIES = {

@@ -5,7 +5,7 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
-import { settingName } from '../functions/config/settings';
+import { settingName } from '../functions/config/settingNames';
 
 export interface SigningProps {
   table: ITable;
