@@ -23,22 +23,20 @@ function checked<T>(read: (value: string, name: string) => T) {
 function wholeNumber(from: number, to: number, what: string) {
   return checked((value, name) => {
     const n = Number(value.trim());
-    if (value.trim() === '' || !Number.isInteger(n) || n < from || n > to) throw new Error(`${name} is a whole number of ${what} from ${from} to ${to}: got ${JSON.stringify(value.slice(0, 32))}`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < from || n > to) throw new Error(`${name} is a whole number from ${from} to ${to} (${what}): got ${JSON.stringify(value.slice(0, 32))}`);
     return n;
   });
 }
 
-const text = checked((value, name) => {
-  if (value.trim() === '') throw new Error(`${name} is empty: give a value or leave it unset`);
-  return value.trim();
-});
+// Blank values never get here: they are unset (settingNames.ts).
+const text = checked((value) => value.trim());
 
 const flag = checked((value, name) => {
   if (value !== 'true' && value !== 'false') throw new Error(`${name} is true or false: got ${JSON.stringify(value.slice(0, 32))}`);
   return value === 'true';
 });
 
-const httpsUrl = (protocols: readonly string[]) =>
+const urlOf = (protocols: readonly string[]) =>
   checked((value, name) => {
     let url: URL;
     try {
@@ -50,10 +48,9 @@ const httpsUrl = (protocols: readonly string[]) =>
     return value.trim();
   });
 
-/** The settings, each read from its string by a zod schema that names the setting in its refusal. */
 /** Each setting read from its text by a zod schema that names the setting in its refusal. */
 const SCHEMAS = {
-  port: wholeNumber(0, 65535, 'a port'),
+  port: wholeNumber(0, 65535, 'the port; 0 for any free one'),
   host: text,
   dataDir: text,
   publicUrl: checked((value, name) => publicUrlOf(value, name)),
@@ -64,10 +61,10 @@ const SCHEMAS = {
   longPollMaxSeconds: wholeNumber(1, 900, 'seconds'),
   tableName: text,
   connectionsTableName: text,
-  pushCallbackUrl: httpsUrl(['https', 'http']),
-  pushUrl: httpsUrl(['wss', 'ws']),
-  exportOrigin: httpsUrl(['https', 'http']),
-  exportEndpoint: httpsUrl(['https', 'http']),
+  pushCallbackUrl: urlOf(['https', 'http']),
+  pushUrl: urlOf(['wss', 'ws']),
+  exportOrigin: urlOf(['https', 'http']),
+  exportEndpoint: urlOf(['https', 'http']),
   exportRegion: text,
   exportPrefix: text,
   signingKeyId: text,
