@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
 import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
-import { publicUrlOf } from '../local/publicUrl';
+import { publicUrlOf } from './publicUrl';
 import { present, rawSetting, SettingsError, SETTING_NAMES, type Environment, type SettingDefinition, type SettingKey } from './settingNames';
 
 export { settingName, SettingsError, type SettingDefinition, type SettingKey } from './settingNames';
