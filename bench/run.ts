@@ -15,7 +15,7 @@ import { DiceStream } from '../domain/fairness/diceStream';
 import { evolveGame, type GameState } from '../domain/game/gameState';
 import { verifyBundle } from '../domain/verify/verifyBundle';
 import { evaluateProcedure } from '../functions/application/evaluate';
-import { GameService } from '../functions/application/gameService';
+import { compose } from '../functions/compose';
 import { MAX_GROUP } from '../functions/application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../functions/application/signer';
@@ -92,7 +92,7 @@ if (runs('rules')) {
 if (runs('verify')) {
   const key = generateSigningKey();
   const store = new MemoryEventStore();
-  const service = new GameService({ store, signer: signerFromKey(key), seedVault });
+  const service = compose({}, { store, signer: signerFromKey(key), seedVault });
   const game = await service.createGame({ ruleset: 'dice' });
   const token = game.tokens.players.player1;
   for (let i = 0; i < 9_998; i++) await service.submit(game.gameId, token, { commandId: `r${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
@@ -131,7 +131,7 @@ if (runs('http')) {
   // and snapshots.
   const store = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true });
   const snapshots = { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true };
-  const service = new GameService({ store, signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true, maxGroup: MAX_GROUP, snapshots });
+  const service = compose({}, { store, signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true, maxGroup: MAX_GROUP, snapshots });
   const server = createLocalServer(createHandlers(service, localVerifierSource, quiet));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -281,7 +281,7 @@ if (runs('http')) {
 
   // The same server on an in-memory store, whose writes cost next to nothing: what the service's own work allows, and so how
   // much of the figures above is the embedded store (on AWS a write is a network call that costs the function no CPU).
-  const alone = createLocalServer(createHandlers(new GameService({ store: new MemoryEventStore(), signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true, maxGroup: MAX_GROUP, snapshots: { store: new MemorySnapshots(), write: true } }), localVerifierSource, quiet));
+  const alone = createLocalServer(createHandlers(compose({}, { store: new MemoryEventStore(), signer: signerFromKey(generateSigningKey()), seedVault, soleWriter: true, maxGroup: MAX_GROUP, snapshots: { store: new MemorySnapshots(), write: true } }), localVerifierSource, quiet));
   await new Promise<void>((r) => alone.listen(0, '127.0.0.1', () => r()));
   const aloneUrl = `http://127.0.0.1:${(alone.address() as AddressInfo).port}`;
   const aloneTarget = async () => {
@@ -317,7 +317,7 @@ if (runs('cost')) {
   // As the servers run: snapshots read by every cold process, written by the one that commits.
   const snapshots = { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true };
   for (const length of [10, 1_000, 10_000]) {
-    const service = new GameService({ store, signer: signerFromKey(key), seedVault, snapshots });
+    const service = compose({}, { store, signer: signerFromKey(key), seedVault, snapshots });
     const game = await service.createGame({ ruleset: 'dice' });
     const token = game.tokens.players.player1;
     for (let i = 2; i <= length; i++) await service.submit(game.gameId, token, { commandId: `b${i}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
@@ -332,7 +332,7 @@ if (runs('cost')) {
     let version = length + measured + 1;
     while (version % SNAPSHOT_INTERVAL !== SNAPSHOT_INTERVAL - 1) await service.submit(game.gameId, token, { commandId: `p${++version}`, type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     counter.reset();
-    await new GameService({ store, signer: signerFromKey(key), seedVault, snapshots }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
+    await compose({}, { store, signer: signerFromKey(key), seedVault, snapshots }).submit(game.gameId, token, { commandId: 'cold', type: 'Roll', payload: { dice: '2d6', purpose: 'bench' } });
     const cold = { ...counter.tally };
     const counted = measured + 1;
     const perCommand = warm.itemsRead / counted;

@@ -19,6 +19,7 @@ import { METRICS } from '../functions/http/observe';
 import { isPublic, OPERATIONS } from '../functions/http/operations';
 import type { Dependency } from '../functions/lambda/powertools';
 import { functionBundling, LAMBDA_ENTRIES, type LambdaName } from './bundling';
+import { settingName } from '../functions/config/settingNames';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -213,7 +214,7 @@ export class ArbiterStack extends Stack {
         tracing: Tracing.ACTIVE,
         ...(reserved[name] !== undefined ? { reservedConcurrentExecutions: reserved[name] } : {}),
         environment: {
-          ...(TABLE_ACTIONS[name].length ? { TABLE_NAME: table.tableName } : {}),
+          ...(TABLE_ACTIONS[name].length ? { [settingName('tableName')]: table.tableName } : {}),
           POWERTOOLS_SERVICE_NAME: METRICS.service,
           POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -237,7 +238,7 @@ export class ArbiterStack extends Stack {
 
     // ---- timelines pushed over a WebSocket API (docs/push.md); long-poll stays the fallback ----
     const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });
-    functions.web.addEnvironment('PUSH_URL', push.url);
+    functions.web.addEnvironment(settingName('pushUrl'), push.url);
 
     // ---- abandoned games deleted, creations counted (docs/deploy.md#abandoned-games-and-the-creation-quota) ----
     const abandonedGameDays = props.abandonedGameDays ?? DEFAULTS.abandonedGameDays;
@@ -246,11 +247,11 @@ export class ArbiterStack extends Stack {
       if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 for none): got ${n}`);
     }
     new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
-    functions.reads.addEnvironment('LONG_POLL_MAX_SECONDS', String(DEFAULTS.longPollMaxSeconds));
+    functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
     const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
-    functions.web.addEnvironment('EXPORT_ORIGIN', exportStorage.origin);
+    functions.web.addEnvironment(settingName('exportOrigin'), exportStorage.origin);
     this.addAlarm('PushStreamIteratorAge', {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 60_000,

@@ -10,6 +10,7 @@ import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
 import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
+import { settingName } from '../functions/config/settingNames';
 
 export const EXPIRY_ENTRIES = { sweepAbandoned: 'functions/lambda/sweepAbandoned.ts' } as const;
 
@@ -40,9 +41,9 @@ export class GameExpiry extends Construct {
   constructor(scope: Construct, id: string, props: GameExpiryProps) {
     super(scope, id);
     const { table, commands } = props;
-    commands.addEnvironment('CREATION_QUOTA_PER_HOUR', String(props.creationQuotaPerHour));
-    commands.addEnvironment('ABANDONED_GAME_DAYS', String(props.abandonedGameDays));
-    for (const reader of props.readers) reader.addEnvironment('ABANDONED_GAME_DAYS', String(props.abandonedGameDays));
+    commands.addEnvironment(settingName('creationQuota'), String(props.creationQuotaPerHour));
+    commands.addEnvironment(settingName('expiry'), String(props.abandonedGameDays));
+    for (const reader of props.readers) reader.addEnvironment(settingName('expiry'), String(props.abandonedGameDays));
     // Counting a creation is an UpdateItem (ADD) on a quota item; dropping a sealed game's lease a DeleteItem on it.
     commands.addToRolePolicy(
       new PolicyStatement({
@@ -67,7 +68,7 @@ export class GameExpiry extends Construct {
       serviceName: 'arbiter-sweep',
       timeout: Duration.minutes(1),
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-      environment: { TABLE_NAME: table.tableName, ABANDONED_GAME_DAYS: String(props.abandonedGameDays) },
+      environment: { [settingName('tableName')]: table.tableName, [settingName('expiry')]: String(props.abandonedGameDays) },
     });
     this.sweepFunction = fn;
     // It finds a game's items (keys only) and its last commit, and deletes them; it writes nothing but leases.

@@ -11,6 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
+import { settingName } from '../functions/config/settingNames';
 
 /** The push functions' entry points (built with the project's bundling settings, infra/bundling.ts). */
 export const PUSH_ENTRIES = {
@@ -107,12 +108,12 @@ export class ArbiterPush extends Construct {
     this.url = this.stage.url;
     const callbackUrl = this.stage.callbackUrl;
 
-    const common = { CONNECTIONS_TABLE_NAME: this.connections.tableName, PUSH_CALLBACK_URL: callbackUrl, TABLE_NAME: props.table.tableName };
+    const common = { [settingName('connectionsTableName')]: this.connections.tableName, [settingName('pushCallbackUrl')]: callbackUrl, [settingName('tableName')]: props.table.tableName };
     for (const [name, value] of Object.entries(common)) {
       this.socketFunction.addEnvironment(name, value);
       this.streamFunction.addEnvironment(name, value);
     }
-    this.socketFunction.addEnvironment('PUSH_ALLOWED_ORIGINS', (props.allowedOrigins?.length ? props.allowedOrigins : ['*']).join(','));
+    this.socketFunction.addEnvironment(settingName('corsOrigins'), (props.allowedOrigins?.length ? props.allowedOrigins : ['*']).join(','));
 
     // The socket function authorizes as the reads function does: the game's items, never a seed.
     this.socketFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [props.table.tableArn] }));

@@ -5,6 +5,7 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
+import { settingName } from '../functions/config/settingNames';
 
 export interface SigningProps {
   table: ITable;
@@ -70,10 +71,10 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
     }),
   );
   props.signer.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateMac'], resources: [tokenKey.keyArn] }));
-  props.signer.addEnvironment('TOKEN_KEY_ID', tokenKey.keyArn);
-  props.signer.addEnvironment('SIGNING_KEY_ID', keyArns[0]);
-  props.signer.addEnvironment('ARBITER_SIGNS', 'true');
-  props.signer.addEnvironment('SEED_KEY_ID', seedKey.keyArn);
+  props.signer.addEnvironment(settingName('tokenKeyId'), tokenKey.keyArn);
+  props.signer.addEnvironment(settingName('signingKeyId'), keyArns[0]);
+  props.signer.addEnvironment(settingName('signs'), 'true');
+  props.signer.addEnvironment(settingName('seedKeyId'), seedKey.keyArn);
 
   for (const publisher of props.publishers) {
     publisher.addToRolePolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: keyArns }));
@@ -85,7 +86,7 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
         conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`] } },
       }),
     );
-    publisher.addEnvironment('SIGNING_KEY_ID', keyArns[0]);
+    publisher.addEnvironment(settingName('signingKeyId'), keyArns[0]);
   }
 
   new CfnOutput(scope, 'SigningKeyArns', {

@@ -1,18 +1,18 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamoClient, kmsClient } from './awsClients';
-import { GameService } from '../application/gameService';
+import type { GameService } from '../application/gameService';
 import { kmsSeedVault } from '../application/kmsSeedVault';
 import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
-import { noSeedVault } from '../application/seedVault';
 import { kmsTokenMinter } from '../application/tokenMinter';
+import { compose } from '../compose';
+import { required } from '../config/settings';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
-import { CreationQuota, quotaPolicyOf } from '../application/creationQuota';
-import { expiryPolicyOf } from '../application/gameExpiry';
 import { KeyRingStore } from '../store/keyRingStore';
 import { unavailableWhenTransient } from '../store/transientErrors';
+import { lambdaSettings } from './lambdaSettings';
 
 /** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
 export const KEY_RING_REFRESH_MS = 60_000;
@@ -55,9 +55,10 @@ const dynamo = () => dynamoClient();
 const kms = () => kmsClient();
 
 async function build(previous: Built | undefined): Promise<Built> {
-  const tableName = requireEnv('TABLE_NAME');
+  const settings = lambdaSettings();
+  const tableName = required(settings, 'tableName');
   const client = dynamo();
-  const ring = await unavailableWhenTransient(() => new KeyRingStore(client, tableName).read(requireEnv('SIGNING_KEY_ID')));
+  const ring = await unavailableWhenTransient(() => new KeyRingStore(client, tableName).read(required(settings, 'signingKeyId')));
   const text = JSON.stringify(ring);
   if (previous && previous.ring === text) return { ...previous, checkedAt: Date.now() };
   return { service: await serviceFor(client, tableName, ring), ring: text, checkedAt: Date.now() };
@@ -65,31 +66,22 @@ async function build(previous: Built | undefined): Promise<Built> {
 
 async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKeyRing): Promise<GameService> {
   const keys = kms();
+  const settings = lambdaSettings();
   // Only the function that creates games, rolls and seals is given the seed key, and Sign.
-  const signs = process.env.ARBITER_SIGNS === 'true';
-  const seedKeyId = process.env.SEED_KEY_ID;
-  const tokenKeyId = process.env.TOKEN_KEY_ID;
-  const tokenMinter = tokenKeyId ? kmsTokenMinter(keys, tokenKeyId) : undefined;
-  const quota = quotaPolicyOf(process.env.CREATION_QUOTA_PER_HOUR, 'CREATION_QUOTA_PER_HOUR');
-  const now = () => new Date().toISOString();
-  return new GameService({
-    // DynamoDB on AWS has transactions: a game's items are created at once.
-    store: new DynamoEventStore(client, tableName, { transactions: true }),
-    signer: await unavailableWhenTransient(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
-    seedVault: seedKeyId ? kmsSeedVault(keys, seedKeyId) : noSeedVault,
-    now,
-    // Every function tells when a game would be abandoned; only the commands function arms leases.
-    expiry: expiryPolicyOf(process.env.ABANDONED_GAME_DAYS, 'ABANDONED_GAME_DAYS'),
-    leases: new DynamoGameLeases(client, tableName),
-    // Every function reads snapshots; the one that commits writes them.
-    snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
-    ...(tokenMinter ? { tokenMinter } : {}),
-    ...(tokenMinter && quota ? { creationQuota: new CreationQuota(new DynamoCreationCounter(client, tableName), quota, now, tokenMinter.clientKey) } : {}),
-  });
-}
-
-function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
+  const signs = settings.signs === true;
+  const tokenMinter = settings.tokenKeyId ? kmsTokenMinter(keys, settings.tokenKeyId) : undefined;
+  return compose(
+    // Every function tells when a game would be abandoned; only the commands function arms leases, and is given the quota.
+    { expiry: settings.expiry, creationQuota: settings.creationQuota },
+    {
+      // DynamoDB on AWS has transactions: a game's items are created at once.
+      store: new DynamoEventStore(client, tableName, { transactions: true }),
+      signer: await unavailableWhenTransient(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
+      ...(settings.seedKeyId ? { seedVault: kmsSeedVault(keys, settings.seedKeyId) } : {}),
+      leases: new DynamoGameLeases(client, tableName),
+      // Every function reads snapshots; the one that commits writes them.
+      snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
+      ...(tokenMinter ? { tokenMinter, creationCounter: new DynamoCreationCounter(client, tableName) } : {}),
+    },
+  );
 }

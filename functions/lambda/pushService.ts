@@ -1,12 +1,13 @@
 // SDK calls that hang are cut short (awsClients.ts): a push is retried by the client's catch-up, never waited on.
 import { apiGatewayManagementClient, dynamoClient } from './awsClients';
-import { GameService } from '../application/gameService';
-import { noSeedVault } from '../application/seedVault';
 import type { Signer } from '../application/signer';
+import { compose } from '../compose';
+import { required } from '../config/settings';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { apiGateway, type Gateway } from '../push/gateway';
 import { DynamoSubscriptions } from '../push/subscriptionStore';
+import { lambdaSettings } from './lambdaSettings';
 
 /**
  * What the push functions are built from. They sign nothing, open no seed and publish no
@@ -21,19 +22,15 @@ export const cannotSign: Signer = {
   keysDocument: () => ({ keys: [], log: [] }),
 };
 
-export function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
+const tableName = () => required(lambdaSettings(), 'tableName');
 
 /** The game table, read as the reads function reads it (never a #seed item: IAM denies it, infra/push.ts). */
-export const gameStore = () => new DynamoEventStore(dynamoClient(), requireEnv('TABLE_NAME'));
+export const gameStore = () => new DynamoEventStore(dynamoClient(), tableName());
 
 export const readService = (store: DynamoEventStore) =>
-  new GameService({ store, signer: cannotSign, seedVault: noSeedVault, snapshots: { store: new DynamoSnapshots(dynamoClient(), requireEnv('TABLE_NAME')), write: false } });
+  compose({}, { store, signer: cannotSign, snapshots: { store: new DynamoSnapshots(dynamoClient(), tableName()), write: false } });
 
-export const subscriptionStore = () => new DynamoSubscriptions(dynamoClient(), requireEnv('CONNECTIONS_TABLE_NAME'));
+export const subscriptionStore = () => new DynamoSubscriptions(dynamoClient(), required(lambdaSettings(), 'connectionsTableName'));
 
 /** The WebSocket stage's management endpoint (its callback URL, set by the stack). */
-export const gateway = (): Gateway => apiGateway(apiGatewayManagementClient(requireEnv('PUSH_CALLBACK_URL')));
+export const gateway = (): Gateway => apiGateway(apiGatewayManagementClient(required(lambdaSettings(), 'pushCallbackUrl')));

@@ -1,5 +1,5 @@
 import { socketHandler } from '../push/awsSocket';
-import { originsOf } from '../push/origin';
+import { lambdaSettings } from './lambdaSettings';
 import { gameStore, gateway, readService, subscriptionStore } from './pushService';
 
 // Built on first use, kept while the container is warm.
@@ -15,7 +15,7 @@ export const handler = (event: Parameters<ReturnType<typeof socketHandler>>[0]) 
       subscriptions: subscriptionStore(),
       gateway: gateway(),
       // Default `*`: the token in the subscribe message authorizes, never a cookie.
-      allowedOrigins: originsOf(process.env.PUSH_ALLOWED_ORIGINS ?? '*'),
+      allowedOrigins: lambdaSettings().corsOrigins ?? ['*'],
     });
   }
   return built(event);

@@ -1,10 +1,10 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { AbandonedGames } from '../application/abandonedGames';
-import { expiryPolicyOf } from '../application/gameExpiry';
+import { required, settingName } from '../config/settings';
 import { DynamoGameLeases, LEASE_KEY_PREFIX } from '../store/dynamoGameLeases';
 import { dynamoClient } from './awsClients';
 import { logger } from './powertools';
-import { requireEnv } from './pushService';
+import { lambdaSettings } from './lambdaSettings';
 
 let games: AbandonedGames | undefined;
 
@@ -15,10 +15,10 @@ let games: AbandonedGames | undefined;
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   if (!games) {
-    const policy = expiryPolicyOf(requireEnv('ABANDONED_GAME_DAYS'), 'ABANDONED_GAME_DAYS');
+    const settings = lambdaSettings();
     // The stack deploys this function only when games expire.
-    if (!policy) throw new Error('ABANDONED_GAME_DAYS is 0: games never expire, and nothing is swept');
-    games = new AbandonedGames(new DynamoGameLeases(dynamoClient(), requireEnv('TABLE_NAME')), policy, () => new Date().toISOString());
+    if (!settings.expiry) throw new Error(`${settingName('expiry')} is 0 or unset: games never expire, and nothing is swept`);
+    games = new AbandonedGames(new DynamoGameLeases(dynamoClient(), required(settings, 'tableName')), settings.expiry, () => new Date().toISOString());
   }
   const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { GameService } from '../application/gameService';
+import type { GameService } from '../application/gameService';
+import { compose } from '../compose';
 import { MAX_GROUP } from '../application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
@@ -22,7 +23,7 @@ import { sealDataDir } from './dataDir';
 import { loadKeyRing, loadOrCreateSeedKey, loadOrCreateTokenKey } from './keyFiles';
 import { hmacTokenMinter } from '../application/tokenMinter';
 import { AbandonedGames } from '../application/abandonedGames';
-import { CreationQuota, type QuotaPolicy } from '../application/creationQuota';
+import type { QuotaPolicy } from '../application/creationQuota';
 import type { ExpiryPolicy } from '../application/gameExpiry';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
@@ -92,8 +93,21 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
-  const creationQuota = options.creationQuota && new CreationQuota(new DynamoCreationCounter(dynamo.client, dynamo.tableName), options.creationQuota, now, tokenMinter.clientKey);
-  const service = new GameService({ store, signer: signerFromKeyRing(ring), seedVault, tokenMinter, soleWriter: true, maxGroup: MAX_GROUP, now, expiry: options.expiry, leases, creationQuota, snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true } });
+  const service = compose(
+    { expiry: options.expiry, creationQuota: options.creationQuota },
+    {
+      store,
+      signer: signerFromKeyRing(ring),
+      seedVault,
+      tokenMinter,
+      soleWriter: true,
+      maxGroup: MAX_GROUP,
+      now,
+      leases,
+      creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
+      snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
+    },
+  );
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = options.publicUrl ?? '';

@@ -7,31 +7,23 @@ import { resolve } from 'node:path';
 import { lockDataDir } from './dataDirLock';
 import { pinArguments, retiredKeyLines } from './keyBanner';
 import { loadKeyRing } from './keyFiles';
-import { corsOriginsOf } from './cors';
 import { startLocalService } from './localService';
-import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
-import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
-import type { PushLimits } from '../push/protocol';
-import { connectionsPerClientOf } from './pushServer';
-import { isWildcardHost, publicUrlOf } from './publicUrl';
+import { isWildcardHost } from './publicUrl';
+import { readSettings, type Settings } from '../config/settings';
 
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? '127.0.0.1';
-const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
-
-let expiry: ExpiryPolicy | undefined;
-let creationQuota: QuotaPolicy | undefined;
-let pushLimits: Partial<PushLimits> | undefined;
-let publicUrl: string | undefined;
+let settings: Settings;
+let warnings: string[];
 try {
-  publicUrl = publicUrlOf(process.env.ARBITER_PUBLIC_URL);
-  expiry = expiryPolicyOf(process.env.ARBITER_ABANDONED_GAME_DAYS, 'ARBITER_ABANDONED_GAME_DAYS');
-  creationQuota = quotaPolicyOf(process.env.ARBITER_CREATION_QUOTA_PER_HOUR, 'ARBITER_CREATION_QUOTA_PER_HOUR');
-  pushLimits = connectionsPerClientOf(process.env.ARBITER_PUSH_CONNECTIONS_PER_ADDRESS, 'ARBITER_PUSH_CONNECTIONS_PER_ADDRESS');
+  ({ settings, warnings } = readSettings(process.env));
 } catch (error) {
   console.error(`Arbiter could not start: ${(error as Error).message}`);
   process.exit(1);
 }
+const port = settings.port ?? 8787;
+const host = settings.host ?? '127.0.0.1';
+const dataDir = resolve(settings.dataDir ?? '.arbiter-data');
+const { publicUrl, expiry, creationQuota } = settings;
+const pushLimits = settings.pushConnectionsPerAddress === undefined ? {} : { maxConnectionsPerClient: settings.pushConnectionsPerAddress };
 
 const lock = lockDataDir(dataDir);
 if ('heldBy' in lock) {
@@ -68,17 +60,17 @@ const onStoreLost = (error: Error) => {
   lock.release();
   process.exit(1);
 };
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: corsOriginsOf(process.env.ARBITER_CORS_ORIGINS), expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
-    EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set PORT`,
-    EACCES: `port ${port} needs privileges: choose PORT above 1023`,
+    EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set ARBITER_PORT`,
+    EACCES: `port ${port} needs privileges: choose ARBITER_PORT above 1023`,
   };
   console.error(`Arbiter could not start: ${reasons[error.code ?? ''] ?? error.message}`);
   lock.release();
   process.exit(1);
 });
 started = local;
-console.log(`Arbiter listening on ${local.url}${isWildcardHost(host) ? ` (and every other address of this machine: HOST=${host})` : ''}`);
+console.log(`Arbiter listening on ${local.url}${isWildcardHost(host) ? ` (and every other address of this machine: ARBITER_HOST=${host})` : ''}`);
 if (local.publicUrl !== local.url) console.log(`  public URL: ${local.publicUrl} (ARBITER_PUBLIC_URL: the origin in the links it hands out)`);
 else if (isWildcardHost(host)) console.log('  links to large exports name 127.0.0.1: set ARBITER_PUBLIC_URL to the address other machines use (README, docs/exports.md)');
 console.log(`  data: ${dataDir}${created ? ' (new signing key generated)' : ''}`);
@@ -92,6 +84,8 @@ console.log(`  push: ${local.publicUrl.replace(/^http/, 'ws')}/push (new commits
 if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);
 if (creationQuota) console.log(`  creation quota: ${creationQuota.perHour} games or tournaments per address per hour`);
 console.log(`  try: curl -s ${local.publicUrl}/rulesets`);
+// Once started, so that a refusal to start stays the first line on stderr.
+for (const warning of warnings) console.error(`Arbiter: ${warning}`);
 
 if (stopping) {
   stopping = false;

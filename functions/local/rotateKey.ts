@@ -3,8 +3,17 @@ import { resolve } from 'node:path';
 import { rotationReport } from '../application/rotationReport';
 import { lockDataDir } from './dataDirLock';
 import { rotateKey } from './keyFiles';
+import { readSettings } from '../config/settings';
 
-const dataDir = resolve(process.env.ARBITER_DATA_DIR ?? '.arbiter-data');
+let dataDir: string;
+try {
+  const read = readSettings(process.env);
+  for (const warning of read.warnings) console.error(`Arbiter: ${warning}`);
+  dataDir = resolve(read.settings.dataDir ?? '.arbiter-data');
+} catch (error) {
+  console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
+  process.exit(1);
+}
 const lock = lockDataDir(dataDir);
 if ('heldBy' in lock) {
   console.error(`Arbiter could not rotate its key: a server (pid ${lock.heldBy}) is using ${dataDir}; stop it first, rotate, then start it again`);

@@ -238,9 +238,9 @@ describe('the Arbiter stack', () => {
         ],
       },
     });
-    expect(envOf(SWEEP_FUNCTION).ABANDONED_GAME_DAYS).toBe(String(DEFAULTS.abandonedGameDays));
-    expect(envOf('CommandsFunction')).toMatchObject({ ABANDONED_GAME_DAYS: '90', CREATION_QUOTA_PER_HOUR: String(DEFAULTS.creationQuotaPerHour) });
-    expect(envOf('ReadsFunction')).toMatchObject({ ABANDONED_GAME_DAYS: '90', LONG_POLL_MAX_SECONDS: '10' });
+    expect(envOf(SWEEP_FUNCTION).ARBITER_ABANDONED_GAME_DAYS).toBe(String(DEFAULTS.abandonedGameDays));
+    expect(envOf('CommandsFunction')).toMatchObject({ ARBITER_ABANDONED_GAME_DAYS: '90', ARBITER_CREATION_QUOTA_PER_HOUR: String(DEFAULTS.creationQuotaPerHour) });
+    expect(envOf('ReadsFunction')).toMatchObject({ ARBITER_ABANDONED_GAME_DAYS: '90', ARBITER_LONG_POLL_MAX_SECONDS: '10' });
     // The sweep may delete a seed item, never read it (or the secrets).
     for (const action of TABLE_READS) for (const pk of [SEED_ITEM, SECRETS_ITEM]) expect(mayOnTable(SWEEP_FUNCTION, action, pk), `${action} ${pk}`).toBe(false);
     expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:BatchWriteItem', SEED_ITEM)).toBe(true);
@@ -249,15 +249,15 @@ describe('the Arbiter stack', () => {
     // Games that never expire: no sweep function, and the functions are told so.
     const keep = synth({ abandonedGameDays: 0, creationQuotaPerHour: 0 });
     expect(Object.keys(functionsOf(keep)).map(named)).not.toContain(SWEEP_FUNCTION);
-    expect(envOf('CommandsFunction', keep)).toMatchObject({ ABANDONED_GAME_DAYS: '0', CREATION_QUOTA_PER_HOUR: '0' });
+    expect(envOf('CommandsFunction', keep)).toMatchObject({ ARBITER_ABANDONED_GAME_DAYS: '0', ARBITER_CREATION_QUOTA_PER_HOUR: '0' });
     expect(() => synth({ abandonedGameDays: -1 })).toThrow(/abandonedGameDays/);
   });
 
   it('limits CORS to the origins given in the stack context, and the push socket to the same origins', () => {
     const limited = synth({ corsOrigins: ['https://league.test'] });
     limited.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://league.test'] }) });
-    expect(envOf('PushSocketFunction', limited).PUSH_ALLOWED_ORIGINS).toBe('https://league.test');
-    expect(envOf('PushSocketFunction').PUSH_ALLOWED_ORIGINS).toBe('*');
+    expect(envOf('PushSocketFunction', limited).ARBITER_CORS_ORIGINS).toBe('https://league.test');
+    expect(envOf('PushSocketFunction').ARBITER_CORS_ORIGINS).toBe('*');
   });
 
   it('throttles the HTTP stage, creations harder, and gives the long-poll route time for its wait within the gateway limit', () => {
@@ -472,8 +472,8 @@ describe('the keys in KMS', () => {
 
   it('are named to each function in its environment as infra/signing.ts wires them: the seed and token keys and ARBITER_SIGNS to commands alone', () => {
     const kmsEnv = (fn: string) => Object.fromEntries(Object.entries(envOf(fn)).filter(([k]) => /KEY|SIGNS/.test(k)).map(([k, v]) => [k, resourceName(v)]));
-    expect(kmsEnv('CommandsFunction')).toEqual({ SIGNING_KEY_ID: 'SigningKey1.Arn', ARBITER_SIGNS: 'true', SEED_KEY_ID: 'SeedKey.Arn', TOKEN_KEY_ID: 'TokenKey.Arn' });
-    expect(kmsEnv('ReadsFunction')).toEqual({ SIGNING_KEY_ID: 'SigningKey1.Arn' });
+    expect(kmsEnv('CommandsFunction')).toEqual({ ARBITER_SIGNING_KEY_ID: 'SigningKey1.Arn', ARBITER_SIGNS: 'true', ARBITER_SEED_KEY_ID: 'SeedKey.Arn', ARBITER_TOKEN_KEY_ID: 'TokenKey.Arn' });
+    expect(kmsEnv('ReadsFunction')).toEqual({ ARBITER_SIGNING_KEY_ID: 'SigningKey1.Arn' });
     for (const fn of [...PUSH_FUNCTIONS, 'CatalogueFunction', 'VerifierFunction', 'WebFunction', 'DocsFunction']) expect(kmsEnv(fn), fn).toEqual({});
     // Nothing of Secrets Manager is left: no secret, no grant, no secret in an environment or an output.
     const json = JSON.stringify(template.toJSON());
@@ -487,7 +487,7 @@ describe('the keys in KMS', () => {
     const keys = ['SigningKey1.Arn', 'SigningKey2.Arn', 'SigningKey3.Arn'];
     expect(grantsOf('CommandsFunction', three).filter((g) => g.includes('kms:Sign'))).toEqual(keys.map((k) => `Allow kms:GetPublicKey,kms:Sign → ${k}`));
     expect(grantsOf('ReadsFunction', three).filter((g) => g.includes('kms:'))).toEqual(keys.map((k) => `Allow kms:GetPublicKey → ${k}`));
-    expect(resourceName(envOf('CommandsFunction', three).SIGNING_KEY_ID)).toBe('SigningKey1.Arn');
+    expect(resourceName(envOf('CommandsFunction', three).ARBITER_SIGNING_KEY_ID)).toBe('SigningKey1.Arn');
     expect(resourceName(three.toJSON().Outputs.SigningKeyArns.Value)).toBe(keys.join(','));
     expect(() => synth({ signingKeys: 0 })).toThrow(/signingKeys/);
   });
@@ -504,9 +504,9 @@ describe('the outputs', () => {
     for (const name of Object.keys(outputs)) expect(deploy, `docs/deploy.md names the output ${name}`).toContain(`\`${name}\``);
   });
 
-  it('tell the web page where the push socket is: the web function gets the PushUrl output as PUSH_URL', () => {
-    expect(envOf('WebFunction').PUSH_URL).toEqual(template.toJSON().Outputs.PushUrl.Value);
-    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'WebFunction')) expect(envOf(fn).PUSH_URL, fn).toBeUndefined();
+  it('tell the web page where the push socket is: the web function gets the PushUrl output as ARBITER_PUSH_URL', () => {
+    expect(envOf('WebFunction').ARBITER_PUSH_URL).toEqual(template.toJSON().Outputs.PushUrl.Value);
+    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'WebFunction')) expect(envOf(fn).ARBITER_PUSH_URL, fn).toBeUndefined();
   });
 });
 

@@ -315,11 +315,11 @@ describe('the built Lambda bundles', () => {
     const [page, js, css, missing] = served.replies;
     expect(served.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    // The stack tells the page where the push socket is (PUSH_URL, the PushUrl output): named in a meta element, allowed by the policy.
-    expect(environmentOf('web').PUSH_URL).toBe(PUSH_URL);
+    // The stack tells the page where the push socket is (ARBITER_PUSH_URL, the PushUrl output): named in a meta element, allowed by the policy.
+    expect(environmentOf('web').ARBITER_PUSH_URL).toBe(PUSH_URL);
     const meta = `<meta name="arbiter-push" content="${PUSH_URL}">`;
-    // And where stored exports' links point (EXPORT_ORIGIN, the exports bucket), for the verify page.
-    expect(environmentOf('web').EXPORT_ORIGIN).toBe(`https://arbiter-exports.s3.${REGION}.${URL_SUFFIX}`);
+    // And where stored exports' links point (ARBITER_EXPORT_ORIGIN, the exports bucket), for the verify page.
+    expect(environmentOf('web').ARBITER_EXPORT_ORIGIN).toBe(`https://arbiter-exports.s3.${REGION}.${URL_SUFFIX}`);
     expect(page.headers['content-security-policy']).toBe(
       WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' wss://${new URL(PUSH_URL).host} https://arbiter-exports.s3.${REGION}.${URL_SUFFIX}`),
     );

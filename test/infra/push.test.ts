@@ -105,7 +105,7 @@ describe('the push construct (infra/push.ts) in a small stack', () => {
       expect(anywhere, prefix).toEqual(prefix === 'PushStreamFunction' ? ['dynamodb:ListStreams', ...xray] : xray);
       const env = template.findResources('AWS::Lambda::Function')[functionId(prefix)].Properties.Environment.Variables;
       expect(Object.keys(env).sort(), prefix).toEqual(
-        ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'CONNECTIONS_TABLE_NAME', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'PUSH_CALLBACK_URL', 'TABLE_NAME', ...(prefix === 'PushSocketFunction' ? ['PUSH_ALLOWED_ORIGINS'] : [])].sort(),
+        ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'ARBITER_CONNECTIONS_TABLE_NAME', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'ARBITER_PUSH_CALLBACK_URL', 'ARBITER_TABLE_NAME', ...(prefix === 'PushSocketFunction' ? ['ARBITER_CORS_ORIGINS'] : [])].sort(),
       );
     }
     // The socket function is denied every seed item; the stream function may read only partitions without '#': commits.

@@ -52,8 +52,8 @@ describe('the signing construct', () => {
   it('tells each function the first key, and only the signer the seed key and that it signs', () => {
     const { template } = stack();
     const env = (id: string) => Object.entries(template.findResources('AWS::Lambda::Function')).find(([logical]) => logical.startsWith(id))![1].Properties.Environment?.Variables ?? {};
-    expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SIGNS', 'SEED_KEY_ID', 'SIGNING_KEY_ID', 'TOKEN_KEY_ID']);
-    expect(Object.keys(env('Reads'))).toEqual(['SIGNING_KEY_ID']);
+    expect(Object.keys(env('Commands')).sort()).toEqual(['ARBITER_SEED_KEY_ID', 'ARBITER_SIGNING_KEY_ID', 'ARBITER_SIGNS', 'ARBITER_TOKEN_KEY_ID']);
+    expect(Object.keys(env('Reads'))).toEqual(['ARBITER_SIGNING_KEY_ID']);
     expect(env('Catalogue')).toEqual({});
   });
 

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { GameService } from '../../functions/application/gameService';
 import { generateSigningKey, signerFromKey, type StoredSigningKey } from '../../functions/application/signer';
 import { aesSeedVault, newSeedKey } from '../../functions/application/seedVault';
 import { MemoryEventStore } from '../../functions/store/memoryStore';
+import { compose } from '../../functions/compose';
 
 /** A service on the in-memory store with seeds derived from a label: repeatable games. */
 export function memoryService(label = 'test', key: StoredSigningKey = generateSigningKey()) {
   let games = 0;
   const store = new MemoryEventStore();
-  const service = new GameService({
+  const service = compose({}, {
     store,
     signer: signerFromKey(key),
     seedVault: aesSeedVault(newSeedKey()),

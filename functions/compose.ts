@@ -1,0 +1,59 @@
+import { CreationQuota, type CreationCounter } from './application/creationQuota';
+import type { GameLeases } from './application/gameExpiry';
+import type { SnapshotUse } from './application/gameCache';
+import { GameService } from './application/gameService';
+import { noSeedVault, type SeedVault } from './application/seedVault';
+import type { Signer } from './application/signer';
+import type { TokenMinter } from './application/tokenMinter';
+import { settingName, SettingsError } from './config/settingNames';
+import type { Settings } from './config/settings';
+import type { EventStore } from './store/eventStore';
+
+/** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
+export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
+
+/** What differs between the Lambdas, the local server, the bench and the tests: where commits are kept, who signs, the clock. */
+export interface Adapters {
+  store: EventStore;
+  signer: Signer;
+  /** Functions that never roll open no seed: noSeedVault. */
+  seedVault?: SeedVault;
+  tokenMinter?: TokenMinter;
+  now?: () => string;
+  randomSeed?: () => Buffer;
+  newGameId?: () => string;
+  /** Needed when games expire (ARBITER_ABANDONED_GAME_DAYS). */
+  leases?: GameLeases;
+  /** Needed, with a token minter, when creations are bounded (ARBITER_CREATION_QUOTA_PER_HOUR). */
+  creationCounter?: CreationCounter;
+  snapshots?: SnapshotUse;
+  soleWriter?: boolean;
+  maxGroup?: number;
+  itemBudget?: number;
+  cacheSize?: number;
+}
+
+/**
+ * The one way the service is built, from settings and adapters. Refuses, naming the
+ * setting, a setting the adapters cannot honour: expiring games with no lease store to
+ * time them, a creation quota with no counter or no key to hash addresses with.
+ */
+export function compose(settings: ServiceSettings, adapters: Adapters): GameService {
+  const { creationCounter, ...deps } = adapters;
+  if (settings.expiry && !adapters.leases) {
+    throw new SettingsError([`${settingName('expiry')} is set, but this service has no lease store to time abandoned games with`]);
+  }
+  if (settings.creationQuota && !(creationCounter && adapters.tokenMinter)) {
+    throw new SettingsError([`${settingName('creationQuota')} is set, but this service has no creation counter or no token key to count creations with`]);
+  }
+  const now = adapters.now ?? (() => new Date().toISOString());
+  return new GameService({
+    ...deps,
+    seedVault: adapters.seedVault ?? noSeedVault,
+    now,
+    ...(settings.expiry ? { expiry: settings.expiry } : {}),
+    ...(settings.creationQuota && creationCounter && adapters.tokenMinter
+      ? { creationQuota: new CreationQuota(creationCounter, settings.creationQuota, now, adapters.tokenMinter.clientKey) }
+      : {}),
+  });
+}
