@@ -1,13 +1,15 @@
-import { CreationQuota, type CreationCounter } from './application/creationQuota';
-import type { GameLeases } from './application/gameExpiry';
-import type { SnapshotUse } from './application/gameCache';
+import { CreationQuota } from './application/creationQuota';
+import type { SnapshotUse } from './application/gameRepository';
 import { GameService } from './application/gameService';
-import { noSeedVault, type SeedVault } from './application/seedVault';
-import type { Signer } from './application/signer';
-import type { TokenMinter } from './application/tokenMinter';
+import { noSeedVault } from './application/seedVault';
+import type { CreationCounter } from './ports/creationCounter';
+import type { GameLeases } from './ports/gameLeases';
+import type { SeedVault } from './ports/seedVault';
+import type { Signer } from './ports/signer';
+import type { TokenMinter } from './ports/tokenMinter';
 import { settingName, SettingsError } from './config/settingNames';
 import type { Settings } from './config/settings';
-import type { EventStore } from './store/eventStore';
+import type { EventStore } from './ports/eventStore';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
