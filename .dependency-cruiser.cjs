@@ -4,7 +4,7 @@
 //   functions/         application, http, push, and the adapters (store, local, lambda)
 // Type-only imports count: a circle of types is still a circle to untangle.
 
-const DOMAIN_PACKAGES = '^node_modules/(zod|@noble/curves|@noble/hashes)/';
+const DOMAIN_PACKAGES = '(^|/)node_modules/(zod|@noble/curves|@noble/hashes)/';
 const OUTSIDE_DOMAIN = '^(functions|infra|web|verifier|bin|bench|test)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -73,6 +73,13 @@ module.exports = {
       comment: 'The verifier checks a game offline with the domain alone: nothing of the service, the infrastructure, the web app or the tests.',
       from: { path: '^verifier/' },
       to: { path: '^(functions|infra|web|bin|bench|test)/' },
+    },
+    {
+      name: 'verifier-few-packages',
+      severity: 'error',
+      comment: 'The verifier runs offline on the domain: the only package it takes is esbuild, to build its standalone and browser bundles.',
+      from: { path: '^verifier/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '(^|/)node_modules/esbuild/' },
     },
     {
       name: 'store-below-the-service',
@@ -152,7 +159,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|cdk\\.out|\\.arbiter-data)/' },
+    exclude: { path: '(^|/)(cdk\\.out|\\.arbiter-data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
