@@ -1,11 +1,8 @@
+import type { Die } from './fairness/die';
 import { DiceStream } from './fairness/diceStream';
 import { InsufficientDice, InvalidDieValue } from './errors';
 
-/** A die as a commit records it. */
-export interface Die {
-  sides: number;
-  value: number;
-}
+export type { Die } from './fairness/die';
 
 /**
  * Where a decider gets its dice. Every die it draws is recorded, in draw order,

@@ -2,7 +2,7 @@ import { canonicalJson } from '../canonicalJson';
 import { bytesOfBase64, bytesOfBase64url, bytesOfHex, hexOf } from '../crypto/encoding';
 import type { Ed25519PublicKey } from '../crypto/port';
 import { ed25519PublicKey, ed25519Verify, isEd25519PublicKey, sha256 } from '../crypto/primitives';
-import type { Die } from '../dice';
+import type { Die } from './die';
 
 export const GENESIS_PREV_HASH = '0'.repeat(64);
 

@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import { playerText } from '../playerText';
-import { ANY_LABEL, type ColumnKind } from './labels';
-import type { TableRow } from './rows';
+import { ANY_LABEL } from './labels';
 import { checkTable } from './semantics';
+import { TABLE_FORMAT, type TableDefinition } from './table';
 
 export type { ColumnKind } from './labels';
 export type { TableRow } from './rows';
-
-/** The format every table names in its `format` field. */
-export const TABLE_FORMAT = 'arbiter-table/1';
+export { TABLE_FORMAT } from './table';
+export type { LandingPolicy, ShiftPastPolicy, TableColumns, TableDefinition, TableEffect, TableResult } from './table';
 
 /** Bounds: a table comes from a player, and hostile input is normal input. */
 export const TABLE_LIMITS = {
@@ -21,46 +20,6 @@ export const TABLE_LIMITS = {
   /** row keys are whole numbers within ±rowKey */
   rowKey: 100_000,
 } as const;
-
-export type LandingPolicy = 'defender' | 'attacker' | 'nearest-defender' | 'nearest-attacker';
-export type ShiftPastPolicy = 'clamp' | 'die-modifier' | 'refuse';
-
-export interface TableColumns {
-  kind: ColumnKind;
-  labels: string[];
-  landing: LandingPolicy;
-  belowFirst: 'refuse' | 'first-column';
-  aboveLast: 'refuse' | 'last-column';
-  shiftPastLeft: ShiftPastPolicy;
-  shiftPastRight: ShiftPastPolicy;
-}
-
-export interface TableEffect {
-  effect: string;
-  side?: 'attacker' | 'defender';
-  value?: number;
-  note?: string;
-}
-
-export interface TableResult {
-  code: string;
-  description?: string;
-  effects: TableEffect[];
-}
-
-export type TableDefinition = {
-  format: typeof TABLE_FORMAT;
-  id: string;
-  title: string;
-  source?: string;
-  example?: boolean;
-  dice: string;
-  columns: TableColumns;
-  rows?: TableRow[];
-  rowsOffTable?: 'clamp' | 'refuse';
-  results: TableResult[];
-  cells: string[][];
-};
 
 /** A table id: lowercase letters, digits and hyphens, 1 to 64 characters. */
 export const TABLE_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;

@@ -1,4 +1,4 @@
-import type { TableDefinition } from './definition';
+import type { TableDefinition } from './table';
 import { isProblem, readLabel, unitRatio, type ColumnValue } from './labels';
 import { compare, showRational } from './rational';
 import { isD66Roll, naturalRolls, readDice, rowBounds, rowHolding, rowLabel } from './rows';

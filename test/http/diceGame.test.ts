@@ -6,12 +6,12 @@ import { run, writeTemp } from '../support/runCli';
 const server = useTestServer();
 
 describe('a whole dice game over HTTP', () => {
-  let game: Awaited<ReturnType<TestClient['createGame']>>;
-  let exported: string;
-  let serverSeed: string;
+  // Played once, by whichever test needs it first, so that each test holds in any order.
+  let played: Promise<{ game: Awaited<ReturnType<TestClient['createGame']>>; exported: string; serverSeed: string }> | undefined;
+  const playedGame = () => (played ??= play());
 
-  it('plays: create, entropy from both sides, 20 rolls, seal, export, verify', async () => {
-    game = await server.client.createGame({ ruleset: 'dice', title: 'Kursk, turn 3' });
+  async function play() {
+    const game = await server.client.createGame({ ruleset: 'dice', title: 'Kursk, turn 3' });
     expect(game.commitment).toMatch(/^[0-9a-f]{64}$/);
     const { player1, player2 } = game.tokens.players;
 
@@ -36,7 +36,7 @@ describe('a whole dice game over HTTP', () => {
 
     const seal = await server.client.command(game.gameId, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     expect(seal.status).toBe(201);
-    serverSeed = seal.body.commit.events[0].data.serverSeed;
+    const serverSeed: string = seal.body.commit.events[0].data.serverSeed;
     expect(seal.body.commit.events[0]).toEqual({ type: 'GameSealed', data: { serverSeed: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(createHash('sha256').update(Buffer.from(serverSeed, 'hex')).digest('hex')).toBe(game.commitment);
 
@@ -44,19 +44,25 @@ describe('a whole dice game over HTTP', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.body).toMatchObject({ gameId: game.gameId, ruleset: 'dice', commitment: game.commitment, serverSeed });
     expect(bundle.body.commits).toHaveLength(24);
-    exported = bundle.text;
 
     const verified = await server.client.get(`/games/${game.gameId}/verify`, player2);
     expect(verified.body).toEqual({ ok: true, checkedCommits: 24, checkedDice: 40, sealed: true, failures: [] });
+    return { game, exported: bundle.text, serverSeed };
+  }
+
+  it('plays: create, entropy from both sides, 20 rolls, seal, export, verify', async () => {
+    await playedGame();
   });
 
-  it('never shows the server seed before the seal', () => {
+  it('never shows the server seed before the seal', async () => {
+    const { serverSeed } = await playedGame();
     const sealIndex = server.client.transcript.findIndex((text) => text.includes('GameSealed'));
     expect(sealIndex).toBeGreaterThan(0);
     for (const text of server.client.transcript.slice(0, sealIndex)) expect(text).not.toContain(serverSeed);
   });
 
   it('refuses commands once sealed, but still answers a retry of an earlier one', async () => {
+    const { game } = await playedGame();
     const late = await server.client.command(game.gameId, game.tokens.players.player1, { commandId: 'late', type: 'Roll', payload: { dice: 'd6', purpose: 'too late' } });
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('game_sealed');
@@ -66,6 +72,7 @@ describe('a whole dice game over HTTP', () => {
   });
 
   it('passes an independent implementation of fairness-v1', async () => {
+    const { exported } = await playedGame();
     const file = writeTemp('export.json', exported);
     const result = await run('node', ['test/independent/fairness-v1-verifier.mjs', file]);
     expect(JSON.parse(result.stdout)).toEqual({ ok: true, commits: 24, dice: 40, sealed: true, problems: [] });
@@ -73,6 +80,7 @@ describe('a whole dice game over HTTP', () => {
   });
 
   it('passes `npx arbiter verify` from a file, and from the url', async () => {
+    const { game, exported } = await playedGame();
     const file = writeTemp('export.json', exported);
     const fromFile = await run('npx', ['--no-install', 'arbiter', 'verify', file, '--trust', server.local.service.signer.fingerprint]);
     expect(fromFile.code).toBe(0);
@@ -83,6 +91,7 @@ describe('a whole dice game over HTTP', () => {
   });
 
   it('fails `arbiter verify` and the independent verifier on a tampered copy, naming the seq', async () => {
+    const { exported } = await playedGame();
     const bundle = JSON.parse(exported);
     bundle.commits[9].dice[0].value = (bundle.commits[9].dice[0].value % 6) + 1;
     const file = writeTemp('tampered.json', JSON.stringify(bundle));

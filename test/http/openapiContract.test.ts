@@ -79,6 +79,13 @@ function expectTypedCommit(rulesetId: string, commit: { command: { type: string;
 }
 
 const covered = new Map<string, Set<number>>();
+
+/** Runs `story` at most once; every later call waits for that same run. */
+function once(story: () => Promise<void>): () => Promise<void> {
+  let run: Promise<void> | undefined;
+  return () => (run ??= story());
+}
+
 const bare = (contentType: string | null) => (contentType ?? '').split(';')[0].trim();
 
 /** Checks one answer against the document; gives the JSON body. */
@@ -147,7 +154,8 @@ describe('the OpenAPI document describes the routes the server has', () => {
 });
 
 describe('the answers a new user meets are the ones the document gives', () => {
-  it('a dice game from creation to seal, with its refusals', async () => {
+  // Each story runs once, whichever test asks first: the coverage test below asks for all three.
+  const diceGameStory = once(async () => {
     await call('GET', '/health');
     await call('GET', '/rulesets');
     await call('GET', '/keys');
@@ -212,8 +220,9 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('POST', `/games/${gameId}/tokens/player2`, { token: tokens.organizer });
     await call('GET', `/games/${gameId}/export`, { token: tokens.organizer, ruleset: 'dice' });
   });
+  it('a dice game from creation to seal, with its refusals', () => diceGameStory());
 
-  it('a France 1944 game in a tournament: listing, export, and a refusal of the rules', async () => {
+  const tournamentStory = once(async () => {
     const tournament = await call('POST', '/tournaments', { body: { name: 'Round 1' } });
     await call('POST', '/tournaments', { body: { nam: 'typo' } });
     const { tournamentId, token } = tournament.body;
@@ -242,8 +251,9 @@ describe('the answers a new user meets are the ones the document gives', () => {
       for (const commit of game.commits) expectTypedCommit(game.ruleset, commit);
     }
   });
+  it('a France 1944 game in a tournament: listing, export, and a refusal of the rules', () => tournamentStory());
 
-  it('a store that throttles: 503 with Retry-After, as documented', async () => {
+  const throttledStoreStory = once(async () => {
     let local: LocalService | undefined;
     try {
       local = await startLocalService({ wrapStore: (store) => new FaultyStore(store, (operation) => (['read', 'append', 'tournaments'].includes(operation) ? 'throttle' : undefined)) });
@@ -256,8 +266,10 @@ describe('the answers a new user meets are the ones the document gives', () => {
       await local?.close();
     }
   });
+  it('a store that throttles: 503 with Retry-After, as documented', () => throttledStoreStory());
 
-  it('covered every operation the route table serves but the web files, with a success and a refusal', () => {
+  it('covered every operation the route table serves but the web files, with a success and a refusal', async () => {
+    for (const story of [diceGameStory, tournamentStory, throttledStoreStory]) await story();
     const statuses = Object.fromEntries([...covered].map(([id, set]) => [id, [...set].sort()]));
     const routed = operations.filter((o) => ROUTES.some((r) => r.method === o.method && r.path === o.path)).map((o) => o.op.operationId);
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {

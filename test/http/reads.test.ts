@@ -41,9 +41,12 @@ describe('GET /games/{id}/events', () => {
   });
 
   it('holds a wait=S request until the next commit arrives', async () => {
-    const waiting = client.get(`/games/${game.gameId}/events?after=10&wait=10`, token);
+    // A game of its own: the commit it waits for would change the versions the other tests read.
+    const quiet = await client.createGame();
+    const player = quiet.tokens.players.player1;
+    const waiting = client.get(`/games/${quiet.gameId}/events?after=1&wait=10`, player);
     await new Promise((r) => setTimeout(r, 200));
-    await client.command(game.gameId, token, { commandId: 'wake', type: 'Roll', payload: { dice: 'd6', purpose: 'wake' } });
+    await client.command(quiet.gameId, player, { commandId: 'wake', type: 'Roll', payload: { dice: 'd6', purpose: 'wake' } });
     const reply = await waiting;
     expect(reply.status).toBe(200);
     expect(reply.body.commits.map((c: { commandId: string }) => c.commandId)).toEqual(['wake']);

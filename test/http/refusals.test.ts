@@ -67,9 +67,22 @@ describe('401 / 403 / 404 matrix', () => {
     expect((await client.command(open.gameId, undefined!, roll('x'))).status).toBe(401);
   });
 
-  it('changed nothing while refusing', async () => {
-    const view = await client.get(`/games/${game.gameId}`, game.tokens.organizer);
-    expect(view.body.version).toBe(1);
+  it('changes nothing while refusing', async () => {
+    const token = game.tokens.organizer;
+    const before = await client.get(`/games/${game.gameId}/events?limit=1000`, token);
+    const refusals = [
+      await client.command(game.gameId, undefined!, roll('unchanged-1')),
+      await client.command(game.gameId, other.tokens.players.player1, roll('unchanged-2')),
+      await client.command(game.gameId, game.tokens.players.player1, { commandId: 'unchanged-3', type: 'Seal', payload: {} }),
+      await client.command(game.gameId, game.tokens.players.player1, roll('unchanged-4', { as: 'player2' })),
+      await client.command(game.gameId, game.tokens.organizer, roll('unchanged-5', { as: 'player3' })),
+      await client.command(game.gameId, game.tokens.players.player1, { commandId: 'unchanged-6', type: 'Roll', payload: { dice: 'd6' } }),
+    ];
+    expect(refusals.map((reply) => reply.status)).toEqual([401, 401, 403, 403, 403, 400]);
+    const after = await client.get(`/games/${game.gameId}/events?limit=1000`, token);
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(before.body);
+    expect((await client.get(`/games/${game.gameId}`, token)).body.version).toBe(1);
   });
 });
 
@@ -181,7 +194,23 @@ describe('malformed requests get 400 with the field named', () => {
     expect((await client.request('DELETE', '/games')).status).toBe(405);
   });
 
-  it('never shows a stack trace', () => {
+  it('never shows a stack trace', async () => {
+    const token = game.tokens.players.player1;
+    const from = client.transcript.length;
+    const refused = [
+      await client.request('POST', `/games/${game.gameId}/commands`, { token, raw: '{"commandId":' }),
+      await client.request('POST', `/games/${game.gameId}/commands`, { token, raw: Buffer.from([0x7b, 0xff, 0x7d]) }),
+      await client.command(game.gameId, token, { commandId: 'trace', type: 'Roll', payload: { dice: '3d6+x', purpose: 'p' } }),
+      await client.command(game.gameId, token, { commandId: 'trace', type: 'Fly', payload: { constructor: { prototype: 1 } } }),
+      await client.command(game.gameId, 'not-a-token', roll('trace')),
+      await client.get(`/games/${game.gameId}/events?after=abc`, token),
+      await client.post('/games', { ruleset: '__proto__' }),
+      await client.post('/rulesets/dice/evaluate', { procedure: 'roll', input: { dice: '1d6' }, dice: [7] }),
+      await client.get('/nothing'),
+    ];
+    expect(refused.map((reply) => Math.floor(reply.status / 100))).toEqual(Array(refused.length).fill(4));
+    expect(client.transcript.length - from).toBe(refused.length);
+    // Every response of this file so far, these included.
     for (const text of client.transcript) expect(text).not.toMatch(/at .+\.(ts|js):\d+/);
   });
 });

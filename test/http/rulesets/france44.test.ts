@@ -107,11 +107,50 @@ describe('a France 1944 turn over HTTP', () => {
   });
 });
 
+// The rules themselves are checked in the domain, on 5,000 random combats against the independent
+// implementation (test/domain/rulesets/france44/properties.test.ts): here, what HTTP adds.
 describe('/rulesets/france44/evaluate', () => {
-  it('agrees with the independent implementation on 1,000 random combats over HTTP', async () => {
-    const cases = randomCombats(1000, 6061944).map(({ combat, die }) => ({ input: combat, dice: [die, 6, 6] }));
+  const post = (body: unknown) => server.client.post('/rulesets/france44/evaluate', body);
+  const combat = { kind: 'mobile', attackers: [{ strength: 6 }], defenders: [{ strength: 2 }], attackerMorale: 3, defenderMorale: 3 };
+
+  it('answers a dozen seeded combats as the independent implementation does: the result, its breakdown and the die, or 422', async () => {
+    const cases = randomCombats(12, 6061944).map(({ combat, die }) => ({ input: combat, dice: [die, 6, 6] }));
     const compared = await agreesOverHttp(server.client, 'france44', 'combat', cases, (c) => oracleCombat(c.input, c.dice[0]), (a, e, label) => expect(a, label).toEqual(e));
-    expect(compared).toBeGreaterThan(600);
+    expect(compared).toBe(11);
+    const [first] = cases;
+    const reply = await post({ procedure: 'combat', input: first.input, dice: first.dice });
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(reply.body).sort()).toEqual(['breakdown', 'dice', 'result']);
+    expect(reply.body.dice).toEqual([{ sides: 6, value: first.dice[0] }]);
+    expect(reply.body.breakdown).toMatchObject({ die: first.dice[0], code: reply.body.result.code, column: reply.body.result.column });
+  });
+
+  it('rolls the die itself when none is given, and needs no token', async () => {
+    const reply = await post({ procedure: 'combat', input: combat });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.dice).toEqual([{ sides: 6, value: expect.any(Number) }]);
+    expect(reply.body.breakdown.die).toBe(reply.body.dice[0].value);
+    expect(reply.body.dice[0].value).toBeGreaterThanOrEqual(1);
+    expect(reply.body.dice[0].value).toBeLessThanOrEqual(6);
+  });
+
+  it('refuses an attack the rules forbid with 422 and the rule, in the error shape', async () => {
+    const reply = await post({ procedure: 'combat', input: { ...combat, attackers: [{ strength: 1 }], defenders: [{ strength: 12 }] }, dice: [4] });
+    expect(reply.status, reply.text).toBe(422);
+    expect(reply.body.error).toMatchObject({ code: 'rule_violation', message: expect.stringMatching(/1:12 are below 1-4/), details: { rule: expect.stringMatching(/^france44 /) } });
+  });
+
+  it('answers malformed requests with 400 naming the field', async () => {
+    const fields = async (body: unknown) => {
+      const reply = await post(body);
+      expect(reply.status, reply.text).toBe(400);
+      expect(reply.body.error.code).toBe('invalid_request');
+      return reply.body.error.details.issues.map((issue: { field: string }) => issue.field);
+    };
+    expect(await fields({ procedure: 'combat', input: { ...combat, attackerMorale: 9 }, dice: [4] })).toEqual(['input.attackerMorale']);
+    expect(await fields({ procedure: 'combat', input: combat, options: { hexGrid: 'square' }, dice: [4] })).toEqual(['options.hexGrid']);
+    expect(await fields({ procedure: 'combat', input: combat, dice: [7] })).toEqual(['dice[0]']);
+    expect(await fields({ procedure: 'retreat', input: {} })).toEqual(['procedure']);
   });
 
   it('serves the CRDT and air power procedures', async () => {

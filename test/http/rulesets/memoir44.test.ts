@@ -41,12 +41,13 @@ describe('a Memoir \'44 d6 game over HTTP', () => {
     expect(cli.code, cli.stdout).toBe(0);
   });
 
-  it('/evaluate agrees with the independent implementation on 1,000 random battles', async () => {
+  // The domain checks 5,000 battles against the oracle (test/domain/rulesets/memoir44/oracle.test.ts): here, that HTTP serves the same.
+  it('/evaluate answers 20 seeded battles as the independent implementation does: 200 with its result, or 422', async () => {
     const oracle = (c: { input: unknown; dice: number[] }) => {
       const { used: _used, ...result } = oracleBattle(c.input, c.dice);
       return result;
     };
-    const compared = await agreesOverHttp(server.client, 'memoir44-d6', 'battle', randomBattles(1000, 1944), oracle, (a, e, label) => expect(a, label).toEqual(e));
-    expect(compared).toBeGreaterThan(400);
+    const compared = await agreesOverHttp(server.client, 'memoir44-d6', 'battle', randomBattles(20, 1944), oracle, (a, e, label) => expect(a, label).toEqual(e));
+    expect(compared).toBe(11);
   });
 });

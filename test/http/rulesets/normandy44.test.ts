@@ -69,12 +69,13 @@ describe('a Normandy \'44 game over HTTP', () => {
     expect(cli.stdout).toContain('normandy44 ruleset');
   });
 
-  it('/evaluate agrees with the independent implementation on 1,000 random attacks', async () => {
+  // The domain checks 5,000 attacks against the oracle (test/domain/rulesets/normandy44/oracle.test.ts): here, that HTTP serves the same.
+  it('/evaluate answers 20 seeded attacks as the independent implementation does: 200 with its result, or 422', async () => {
     const oracle = (c: { input: unknown; dice: number[] }) => {
       const { dice: _used, ...result } = oracleAttack(c.input, c.dice);
       return result;
     };
-    const compared = await agreesOverHttp(server.client, 'normandy44', 'combat', randomAttacks(1000, 1066), oracle, (a, e, label) => expect(a, label).toEqual(e));
-    expect(compared).toBeGreaterThan(400);
+    const compared = await agreesOverHttp(server.client, 'normandy44', 'combat', randomAttacks(20, 1066), oracle, (a, e, label) => expect(a, label).toEqual(e));
+    expect(compared).toBe(13);
   });
 });
