@@ -6,7 +6,7 @@ import { listingProblems, TournamentHeadShape, type ListedGameLine, type Listing
 import type { ExportBundle, VerificationFailure } from './exportBundle';
 import { shown } from './shown';
 import { signingKeysOf } from './signingKeys';
-import type { ReadHeader } from './tournamentExport';
+import type { ReadHeader } from './tournamentHeader';
 import type { VerifyOptions } from './verifyExport';
 
 export interface TournamentHeadCheck {

@@ -6,10 +6,16 @@ import { gameHandlers } from './gameHandlers';
 import { consoleObserver, type Observer } from './observe';
 import { verifierHandlers } from './verifierHandlers';
 import { webHandlers, type WebAssets } from './webHandlers';
+import type { HandlerName } from './handlerNames';
 
 const noWebApp = async (): Promise<WebAssets> => new Map();
 
-export type HandlerName = keyof ReturnType<typeof createHandlers>;
+export type { HandlerName } from './handlerNames';
+
+/** Compiles only when the handlers answer exactly the names the operations table uses. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const answersEveryName: Exactly<keyof ReturnType<typeof createHandlers>, HandlerName> = true;
+void answersEveryName;
 
 /** The handlers of every route, as the local server serves them. */
 export function createHandlers(

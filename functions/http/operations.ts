@@ -1,6 +1,6 @@
 import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tournamentPages';
-import type { LambdaGroup } from '../lambda/routeGroups';
-import type { HandlerName } from './handlers';
+import type { HandlerName } from './handlerNames';
+import type { LambdaGroup } from './lambdaGroups';
 import * as example from './openapiExamples';
 import { jsonContent, one, pathParameter, ref, type ErrorSpec, type Json } from './openapiParts';
 

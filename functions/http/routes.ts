@@ -1,4 +1,4 @@
-import type { HandlerName } from './handlers';
+import type { HandlerName } from './handlerNames';
 import { OPERATIONS } from './operations';
 
 export interface Route {

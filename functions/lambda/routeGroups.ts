@@ -1,9 +1,8 @@
-import type { HandlerName } from '../http/handlers';
+import type { HandlerName } from '../http/handlerNames';
+import { LAMBDA_GROUPS, type LambdaGroup } from '../http/lambdaGroups';
 import { OPERATIONS } from '../http/operations';
 
-/** The deployed functions; infra/ builds one per group, each serving the operations of the table (operations.ts) that name it. */
-export const LAMBDA_GROUPS = ['commands', 'reads', 'catalogue', 'verifier', 'web', 'docs'] as const;
-export type LambdaGroup = (typeof LAMBDA_GROUPS)[number];
+export { LAMBDA_GROUPS, type LambdaGroup };
 
 /** The handlers each function serves. */
 export const ROUTE_GROUPS: Readonly<Record<LambdaGroup, readonly HandlerName[]>> = Object.fromEntries(

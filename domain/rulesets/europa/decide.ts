@@ -3,7 +3,7 @@ import type { DecideContext } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
 import type { EuropaEvent, EuropaEventData } from './events';
 import { decideFortification } from './fortifications';
-import type { EuropaCommand } from './index';
+import type { EuropaCommand } from './commands';
 import type { EuropaState } from './state';
 
 export function decideEuropa(state: EuropaState, command: EuropaCommand, ctx: DecideContext): EuropaEvent[] {

@@ -4,7 +4,7 @@ import { NATIONALITIES } from './aaFire';
 import { FIRE_MISSIONS } from './aaStrength';
 import { AIR_TYPES, UNIT_MISSIONS } from './allocation';
 import { CHART_ROWS } from './fortificationChart';
-import { SIDES, SITE_KINDS } from './state';
+import { SIDES, SITE_KINDS } from './sides';
 
 const side = z.enum(SIDES);
 const kind = z.enum(SITE_KINDS);

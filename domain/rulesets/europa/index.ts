@@ -1,4 +1,5 @@
-import { defineRuleset, type CommandOf } from '../../defineRuleset';
+import { defineRuleset } from '../../defineRuleset';
+import { commands, type EuropaCommand } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
 import { EXAMPLE_AA_TABLE } from './aaTable';
@@ -9,20 +10,6 @@ import { fortificationEffects } from './fortificationChart';
 import * as schema from './schemas';
 import { evolveEuropa, initialEuropaState, presentEuropa, SIDES, type EuropaState } from './state';
 import { summarizeEuropa } from './summary';
-
-const anyone = { sides: 'all', organizer: true } as const;
-
-const commands = {
-  AAFire: { schema: schema.AAFire, who: anyone, description: "Fire AA at the air units flying a mission: strength, column shifts, 2d6 on the game's AA fire table, losses by random selection." },
-  FortificationEvent: {
-    schema: schema.FortificationEvent,
-    who: anyone,
-    description: 'Record what happens to fortifications: place, gain, loss, destroy, begin a Westwall improvement, declare the emergency restoration, begin a turn or an initial phase.',
-  },
-} as const;
-
-/** A europa command, its payload as its schema parsed it. */
-export type EuropaCommand = CommandOf<typeof commands>;
 
 export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineRuleset({
   id: 'europa',
@@ -67,3 +54,5 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineR
   present: presentEuropa,
   summarize: summarizeEuropa,
 });
+
+export type { EuropaCommand } from './commands';

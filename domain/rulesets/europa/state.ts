@@ -5,10 +5,9 @@ import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../id
 import type { ChartRow } from './fortificationChart';
 import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 
-export const SIDES = ['axis', 'allied'] as const;
-export type Side = (typeof SIDES)[number];
-export const SITE_KINDS = ['fort', 'fortified-area', 'port-fortification', 'fortified-hexside', 'fortress', 'westwall', 'ouvrage'] as const;
-export type SiteKind = (typeof SITE_KINDS)[number];
+import { SIDES, SITE_KINDS, type Side, type SiteKind } from './sides';
+
+export { SIDES, SITE_KINDS, type Side, type SiteKind };
 export type Condition = 'intact' | 'improved' | 'unimproved' | 'destroyed';
 
 export interface Site {

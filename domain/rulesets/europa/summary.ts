@@ -1,6 +1,6 @@
 import { shortTableHash } from '../../tables';
 import type { EuropaEvent, EuropaEventData } from './events';
-import type { EuropaCommand } from './index';
+import type { EuropaCommand } from './commands';
 
 const q = JSON.stringify;
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);

@@ -7,7 +7,7 @@ import { checkAttackers, checkOdds, formatStrength, resolveCombat, rollAirPower 
 import { gameRulesVersion } from './rulesVersion';
 import { ODDS_COLUMNS } from './tables';
 import type { France44Event } from './events';
-import type { France44Command } from './index';
+import type { France44Command } from './commands';
 import type { ApplySupplyAttrition, DeclareCombat, France44Options, ReactionPhase } from './schemas';
 import { SIDES, type DeclaredCombat, type France44State, type Side } from './state';
 

@@ -1,6 +1,6 @@
 import { firstData } from '../../defineRuleset';
 import type { France44Event } from './events';
-import type { France44Command } from './index';
+import type { France44Command } from './commands';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 

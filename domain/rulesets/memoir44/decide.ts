@@ -3,7 +3,7 @@ import { notACommand } from '../../defineRuleset';
 import type { DecideContext } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import type { Memoir44Event } from './events';
-import type { Memoir44Command } from './index';
+import type { Memoir44Command } from './commands';
 import type { Battle } from './schemas';
 import type { Memoir44State, Side } from './state';
 import { OVERRUN_TYPES } from './tables';

@@ -1,4 +1,5 @@
-import { defineRuleset, type CommandOf } from '../../defineRuleset';
+import { defineRuleset } from '../../defineRuleset';
+import { commands, type Memoir44Command } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import { decideMemoir44 } from './decide';
@@ -7,18 +8,6 @@ import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
 import { evolveMemoir44, initialMemoir44State, presentMemoir44, type Memoir44State } from './state';
 import { summarizeMemoir44 } from './summary';
 import { memoir44Events } from './events';
-
-const eitherSide = { sides: 'all', organizer: false } as const;
-
-const commands = {
-  Battle: { schema: schema.Battle, who: eitherSide, description: 'One unit battles one target (the active side); armor or cavalry that took ground battles once more (overrun).' },
-  TakeGround: { schema: schema.TakeGround, who: eitherSide, description: 'The unit that just emptied its target\'s hex by close assault moves into it; armor and cavalry may then overrun.' },
-  CardRoll: { schema: schema.CardRoll, who: eitherSide, description: 'Roll d6 for a command card, read as symbols.' },
-  EndTurn: { schema: schema.EndTurn, who: eitherSide, description: 'The active side passes the turn.' },
-} as const;
-
-/** A Memoir '44 (d6) command, its payload as its schema parsed it. */
-export type Memoir44Command = CommandOf<typeof commands>;
 
 export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = defineRuleset({
   id: 'memoir44-d6',
@@ -42,3 +31,5 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = d
   present: presentMemoir44,
   summarize: summarizeMemoir44,
 });
+
+export type { Memoir44Command } from './commands';

@@ -1,5 +1,5 @@
 import type { Memoir44Event } from './events';
-import type { Memoir44Command } from './index';
+import type { Memoir44Command } from './commands';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -5,7 +5,7 @@ import { entryOf } from '../idRecord';
 import { checkAttack, resolveAttack, type Side } from './attackResolution';
 import { rollDeterminedDefense, rollIsolation, rollStrafing } from './otherRolls';
 import type { Normandy44Event } from './events';
-import type { Normandy44Command } from './index';
+import type { Normandy44Command } from './commands';
 import type { PurchaseReinforcements } from './schemas';
 import type { Normandy44State } from './state';
 import { ODDS_COLUMNS, REINFORCEMENT_COSTS } from './tables';

@@ -1,4 +1,5 @@
-import { defineRuleset, type CommandOf } from '../../defineRuleset';
+import { defineRuleset } from '../../defineRuleset';
+import { commands, type Normandy44Command } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { resolveAttack } from './attackResolution';
 import { decideNormandy44 } from './decide';
@@ -7,24 +8,6 @@ import * as schema from './schemas';
 import { evolveNormandy44, initialNormandy44State, presentNormandy44, type Normandy44State } from './state';
 import { summarizeNormandy44 } from './summary';
 import { normandy44Events } from './events';
-
-const anySide = { sides: 'all', organizer: false } as const;
-const alliedOnly = { sides: ['allied'], organizer: false } as const;
-
-const commands = {
-  StartTurn: { schema: schema.StartTurn, who: { sides: 'all', organizer: true }, description: 'Open the next turn with the Allied reinforcement points of the turn.' },
-  DeclareAttack: { schema: schema.DeclareAttack, who: anySide, description: 'Declare an attack; its odds are checked now.' },
-  ResolveAttack: { schema: schema.AttackRef, who: anySide, description: 'Resolve your attack: Jabos first for a German attack in clear weather, then the combat die.' },
-  DeterminedDefense: { schema: schema.DeterminedDefense, who: anySide, description: "The defender stands: after A1/DR, DR, D1 or A1/D1, once." },
-  DeclineDeterminedDefense: { schema: schema.AttackRef, who: anySide, description: 'The defender retreats instead.' },
-  Strafe: { schema: schema.Strafe, who: alliedOnly, description: 'Strafe an armored target.' },
-  IsolationAttrition: { schema: schema.IsolationAttrition, who: anySide, description: 'Isolation attrition for one of your units.' },
-  PurchaseReinforcements: { schema: schema.PurchaseReinforcements, who: alliedOnly, description: "Spend this turn's Allied reinforcement points." },
-  MulberryBuilt: { schema: schema.MulberryBuilt, who: alliedOnly, description: "Record that an army's Mulberry is built." },
-} as const;
-
-/** A Normandy '44 command, its payload as its schema parsed it. */
-export type Normandy44Command = CommandOf<typeof commands>;
 
 export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Options> = defineRuleset({
   id: 'normandy44',
@@ -52,3 +35,5 @@ export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Option
   present: presentNormandy44,
   summarize: summarizeNormandy44,
 });
+
+export type { Normandy44Command } from './commands';

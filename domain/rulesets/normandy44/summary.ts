@@ -1,5 +1,5 @@
 import type { Normandy44Event } from './events';
-import type { Normandy44Command } from './index';
+import type { Normandy44Command } from './commands';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 const dieText = (d: { die: number; modifiedDie?: number }) => (d.modifiedDie !== undefined && d.modifiedDie !== d.die ? `die ${d.die} -> ${d.modifiedDie}` : `die ${d.die}`);

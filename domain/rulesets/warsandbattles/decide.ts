@@ -8,7 +8,7 @@ import { identify, resolveBombardment } from './bombardment';
 import { assessFight, rollFight, type Fight } from './combat';
 import { RULE } from './rules';
 import { type WarsAndBattlesEvent, warsAndBattlesEvents } from './events';
-import type { WarsAndBattlesCommand } from './index';
+import type { WarsAndBattlesCommand } from './commands';
 import type { Activate, Bombard, DeclareAttack, EndTurn, Replenish, ResolveAttack, Side } from './schemas';
 import { evolveWarsAndBattles, otherSide, type WarsAndBattlesState } from './state';
 import {

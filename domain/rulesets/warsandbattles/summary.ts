@@ -1,7 +1,7 @@
 import { firstData, typeOfUnknown } from '../../defineRuleset';
 import type { TableResolution } from '../../tables';
 import type { WarsAndBattlesEvent } from './events';
-import type { WarsAndBattlesCommand } from './index';
+import type { WarsAndBattlesCommand } from './commands';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
