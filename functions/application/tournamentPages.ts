@@ -22,18 +22,3 @@ export function pageOf<T>(items: readonly T[], idOf: (item: T) => string, page: 
   const taken = items.slice(start, start + page.limit);
   return { items: taken, next: start + page.limit < items.length ? idOf(taken.at(-1)!) : null };
 }
-
-/** The query of a paged request, or undefined when it asks for no page; a 400 naming the field for bad values. */
-export function gamePageOf(query: Record<string, string | undefined> | null | undefined): GamePage | undefined {
-  const after = query?.after;
-  const limitText = query?.limit;
-  if (after === undefined && limitText === undefined) return undefined;
-  const issues = [];
-  if (after !== undefined && !/^[\x21-\x7e]{1,128}$/.test(after)) issues.push({ field: 'after', message: 'is a game id: 1 to 128 printable characters' });
-  const limit = limitText === undefined ? TOURNAMENT_PAGE_DEFAULT : Number(limitText);
-  if (!/^\d{1,4}$/.test(limitText ?? '1') || !Number.isInteger(limit) || limit < 1 || limit > TOURNAMENT_PAGE_MAX) {
-    issues.push({ field: 'limit', message: `must be an integer from 1 to ${TOURNAMENT_PAGE_MAX}` });
-  }
-  if (issues.length) throw invalidRequest(issues);
-  return { ...(after !== undefined ? { after } : {}), limit };
-}

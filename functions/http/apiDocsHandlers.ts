@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { consoleObserver, type Observer } from './observe';
 import { acceptsGzip, errorBody, json, text, type HttpEvent, type HttpResult } from './respond';
+import type { ParsedEvent } from './middleware';
+import { pathOf } from './parameters';
 import { route } from './route';
 
 /**
@@ -90,8 +92,8 @@ export function gzippedApiDocsAssets(assets: ApiDocsAssets): ApiDocsAssets {
 
 /** The page and its script, in the style of webHandlers: `apiDocsPage` for GET /docs, `apiDocsAsset` for GET /docs/assets/{file}. */
 export function apiDocsHandlers(observer: Observer = consoleObserver, assets: () => Promise<ApiDocsAssets> = cachedApiDocsAssetsFromPackage) {
-  const serve = async (event: HttpEvent): Promise<HttpResult> => {
-    const path = `/docs/assets/${event.pathParameters?.file ?? ''}`;
+  const serve = async (event: ParsedEvent): Promise<HttpResult> => {
+    const path = `/docs/assets/${pathOf(event, 'file')}`;
     const asset = (await assets()).get(path);
     if (!asset) return json(404, errorBody('not_found', `No file ${path}.`));
     // The files change only with the package's version, which changes the deployment: an hour is safe.

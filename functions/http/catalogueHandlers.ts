@@ -6,6 +6,7 @@ import { catalogue } from './catalogue';
 import { consoleObserver, type Observer } from './observe';
 import { openApiDocument } from './openapi';
 import { json } from './respond';
+import { pathOf } from './parameters';
 import { route } from './route';
 
 /** The routes that need no game: health, the ruleset catalogue and calculator, combat tables' format, OpenAPI. */
@@ -13,7 +14,7 @@ export function catalogueHandlers(observer: Observer = consoleObserver) {
   return {
     health: route(() => json(200, { ok: true }), observer),
     listRulesets: route(() => json(200, catalogue()), observer),
-    evaluate: route((event) => json(200, evaluateProcedure(event.pathParameters?.ruleset ?? '', event.parsedBody)), observer),
+    evaluate: route((event) => json(200, evaluateProcedure(pathOf(event, 'ruleset'), event.parsedBody)), observer),
     openapi: route(() => json(200, openApiDocument()), observer),
     tableSchema: route(() => json(200, tableJsonSchema()), observer),
     // Whether a table is valid, and where it is not: an answer either way, not an error (docs/tables.md).

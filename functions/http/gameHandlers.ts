@@ -1,23 +1,15 @@
 import { textLine } from '../../domain/game/textLine';
-import { invalidRequest, type FieldIssue } from '../application/errors';
 import type { GameService } from '../application/gameService';
 import { cappedEvents } from '../application/eventPages';
 import { gameExport, type ExportDelivery } from '../application/exports';
 import { exportResult } from './exportAnswer';
 import { consoleObserver, observe, type Observer } from './observe';
+import { EVENTS_PAGE, LONG_POLL_MAX_SECONDS } from './operations';
+import { pathOf, queryOf } from './parameters';
 import { bearerToken, clientAddress, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
+import type { ParsedEvent } from './middleware';
 import { route } from './route';
 import { tournamentHandlers } from './tournamentHandlers';
-
-function queryInt(event: HttpEvent, name: string, fallback: number, min: number, max: number, issues: FieldIssue[]): number {
-  const raw = event.queryStringParameters?.[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    issues.push({ field: name, message: `must be an integer from ${min} to ${max}` });
-    return fallback;
-  }
-  return Number(raw);
-}
 
 /** `If-None-Match: "7"` (or W/"7", or 7) against the version. */
 function matchesVersion(event: HttpEvent, version: number): boolean {
@@ -28,13 +20,12 @@ function matchesVersion(event: HttpEvent, version: number): boolean {
 
 const etagOf = (version: number) => `"${version}"`;
 
-/** The routes of games: create, command, read, export, verify, the signed head, and the keys that sign them. */
-/** The longest a long poll (`wait`) may hold a request: http-api.md's 20 s, or less where a held request costs (AWS: LONG_POLL_MAX_SECONDS). */
-export const LONG_POLL_MAX_SECONDS = 20;
+export { LONG_POLL_MAX_SECONDS };
 
+/** The routes of games: create, command, read, export, verify, the signed head, and the keys that sign them. */
 export function gameHandlers(getService: GameService | (() => Promise<GameService>), observer: Observer = consoleObserver, exports?: ExportDelivery, longPollMaxSeconds = LONG_POLL_MAX_SECONDS) {
   const service = typeof getService === 'function' ? getService : async () => getService;
-  const gameIdOf = (event: HttpEvent) => event.pathParameters?.id ?? '';
+  const gameIdOf = (event: ParsedEvent) => pathOf(event, 'id');
   return {
     // Any Authorization header must be a tournament's bearer token: a mistyped one is refused, not ignored.
     createGame: route(async (event) => {
@@ -55,11 +46,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
     }, observer),
 
     listEvents: route(async (event) => {
-      const issues: FieldIssue[] = [];
-      const after = queryInt(event, 'after', 0, 0, 999_999_999, issues);
-      const limit = queryInt(event, 'limit', 100, 1, 1000, issues);
-      const asked = queryInt(event, 'wait', 0, 0, LONG_POLL_MAX_SECONDS, issues);
-      if (issues.length) throw invalidRequest(issues);
+      const { after, limit, wait: asked } = queryOf(event, EVENTS_PAGE);
       // A shorter hold than asked is still a long poll: the client asks again, as after any empty page.
       const wait = Math.min(asked, longPollMaxSeconds);
       // At most `limit` commits and at most MAX_PAGE_BYTES of them (eventPages.ts).
@@ -81,7 +68,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
     addViewer: route(async (event) => json(201, await (await service()).addViewer(gameIdOf(event), bearerToken(event), event.parsedBody)), observer),
 
     revokeViewer: route(async (event) => {
-      await (await service()).revokeViewer(gameIdOf(event), bearerToken(event), event.pathParameters?.viewerId ?? '');
+      await (await service()).revokeViewer(gameIdOf(event), bearerToken(event), pathOf(event, 'viewerId'));
       return noContent();
     }, observer),
 

@@ -1,16 +1,18 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError } from '../../domain/errors';
-import { ApplicationError, invalidRequest } from '../application/errors';
+import { ApplicationError, invalidRequest, type FieldIssue } from '../application/errors';
 import { recordTooLarge } from '../application/recordSize';
 import { StoreUnavailable } from '../ports/eventStore';
 import { ItemTooLarge } from '../store/itemSize';
 import { statusOf } from './errorCatalogue';
 import { jsonProblem } from './jsonLimits';
+import { OPERATIONS } from './operations';
+import type { CheckedParameters, Parameter } from './parameters';
 import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export interface ParsedEvent extends HttpEvent {
+export interface ParsedEvent extends HttpEvent, CheckedParameters {
   parsedBody?: unknown;
   /** What the handler learned, for the request record (observe.ts). */
   observed?: { seq?: number; commandType?: string };
@@ -49,6 +51,43 @@ export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
       const problem = jsonProblem(parsed);
       if (problem) throw invalidRequest([problem]);
       event.parsedBody = parsed;
+    },
+  };
+}
+
+const PARAMETERS_BY_ROUTE_KEY = new Map<string, readonly Parameter[]>(OPERATIONS.map((o) => [`${o.method} ${o.path}`, o.parameters ?? []]));
+
+/**
+ * Checks the path and query parameters the operations table declares for the route (operations.ts), before the handler runs:
+ * one 400 naming every refused one, in the table's order; otherwise the handler finds the typed values in `params` and `query`.
+ * Undeclared query parameters are ignored, as they always were.
+ */
+export function requestParameters(): MiddlewareObj<ParsedEvent, HttpResult> {
+  return {
+    name: 'requestParameters',
+    before: (request) => {
+      const event = request.event;
+      const declared = PARAMETERS_BY_ROUTE_KEY.get(event.routeKey);
+      if (!declared) {
+        // A handler called with no route of the table (a test, a tool): its path segments as given, and no query.
+        event.params = new Map(Object.entries(event.pathParameters ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+        return;
+      }
+      const params = new Map<string, string>();
+      const query = new Map<string, unknown>();
+      const issues: FieldIssue[] = [];
+      for (const parameter of declared) {
+        if (!parameter.check || parameter.in === 'header') continue;
+        const source = parameter.in === 'path' ? event.pathParameters : event.queryStringParameters;
+        const raw = source && Object.hasOwn(source, parameter.name) ? source[parameter.name] : undefined;
+        const checked = parameter.check(raw);
+        if ('problem' in checked) issues.push({ field: parameter.name, message: checked.problem });
+        else if (parameter.in === 'path') params.set(parameter.name, checked.value as string);
+        else query.set(parameter.name, checked.value);
+      }
+      if (issues.length) throw invalidRequest(issues);
+      event.params = params;
+      event.query = query;
     },
   };
 }

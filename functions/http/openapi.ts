@@ -36,7 +36,7 @@ function operationObject(operation: Operation, rulesetIds: string[]): Json {
     summary,
     ...(description ? { description } : {}),
     security: SECURITY[role],
-    ...(parameters ? { parameters: typeof parameters === 'function' ? parameters({ rulesetIds }) : parameters } : {}),
+    ...(parameters ? { parameters: parameters.map((parameter) => parameter.document({ rulesetIds })) } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: { ...responses, ...errorResponses(takesBody ? errors : [BODY_NOT_JSON, ...errors, 413]) },
   };

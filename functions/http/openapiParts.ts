@@ -8,8 +8,6 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const jsonContent = (schema: unknown, examples?: Json) => ({ 'application/json': { schema, ...examples } });
 export const one = (value: unknown) => ({ example: value });
 
-export const pathParameter = (name: string, description: string, schema: Json = { type: 'string', minLength: 1 }) => ({ name, in: 'path', required: true, description, schema });
-
 /** An error status an operation answers: the status alone (its meaning and codes from the catalogue), or with its own words and codes. */
 export type ErrorSpec = number | [status: number, description: string, codes?: ErrorCode[]];
 

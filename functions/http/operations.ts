@@ -2,7 +2,8 @@ import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tou
 import type { HandlerName } from './handlerNames';
 import type { LambdaGroup } from './lambdaGroups';
 import * as example from './openapiExamples';
-import { jsonContent, one, pathParameter, ref, type ErrorSpec, type Json } from './openapiParts';
+import { jsonContent, one, ref, type ErrorSpec, type Json } from './openapiParts';
+import { headerParameter, integerQuery, pathParameter, textQuery, type Parameter } from './parameters';
 
 /**
  * Who may call an operation, as the OpenAPI document's security says it and the stack's
@@ -14,10 +15,7 @@ export type Role = 'anyone' | 'anyoneOrTournament' | 'read' | 'act' | 'tournamen
 
 export type Tag = 'games' | 'commands' | 'tokens' | 'spectators' | 'tournaments' | 'rulesets' | 'trust' | 'service';
 
-/** What the document generator gives an operation whose parameters depend on the deployment. */
-export interface DocumentFacts {
-  rulesetIds: string[];
-}
+export type { DocumentFacts } from './parameters';
 
 /** One HTTP operation: routed, deployed, authorized and documented from this entry alone. */
 export interface Operation {
@@ -32,7 +30,8 @@ export interface Operation {
   tag: Tag;
   summary: string;
   description?: string;
-  parameters?: Json[] | ((facts: DocumentFacts) => Json[]);
+  /** Its path, query and header parameters: documented from here, and path and query checked from here before the handler runs (middleware.ts). */
+  parameters?: readonly Parameter[];
   requestBody?: Json;
   /** Its answers other than errors, by status. */
   responses: Record<number, Json>;
@@ -43,10 +42,27 @@ export interface Operation {
 
 const gameIdParameter = pathParameter('id', 'the game id, as POST /games answered it');
 const tournamentIdParameter = pathParameter('id', 'the tournament id, as POST /tournaments answered it');
-const tournamentPageParameters = [
-  { name: 'after', in: 'query', description: 'the `next` of the page before: the games listed after this game', schema: { type: 'string', minLength: 1, maxLength: 128 } },
-  { name: 'limit', in: 'query', description: 'at most this many games', schema: { type: 'integer', minimum: 1, maximum: TOURNAMENT_PAGE_MAX, default: TOURNAMENT_PAGE_DEFAULT } },
-];
+/** `?after=<gameId>&limit=`: absent both, the handler asks for no page (a listing's first, a whole export). */
+export const TOURNAMENT_PAGE = [
+  textQuery('after', 'the `next` of the page before: the games listed after this game', 128, 'is a game id: 1 to 128 printable characters'),
+  integerQuery('limit', 'at most this many games', {
+    min: 1,
+    max: TOURNAMENT_PAGE_MAX,
+    fallback: undefined,
+    default: TOURNAMENT_PAGE_DEFAULT,
+    digits: 4,
+    blankIsAbsent: false,
+  }),
+] as const;
+/** The longest a long poll (`wait`) may hold a request: http-api.md's 20 s, or less where a held request costs (AWS: ARBITER_LONG_POLL_MAX_SECONDS). */
+export const LONG_POLL_MAX_SECONDS = 20;
+
+/** `?after=<seq>&limit=&wait=` of a game's commits. */
+export const EVENTS_PAGE = [
+  integerQuery('after', 'the last seq already read', { min: 0, max: 999_999_999, fallback: 0, default: 0, digits: 9, blankIsAbsent: true }),
+  integerQuery('limit', 'at most this many commits', { min: 1, max: 1000, fallback: 100, default: 100, digits: 9, blankIsAbsent: true }),
+  integerQuery('wait', 'long-poll: seconds to wait for a commit after `after`', { min: 0, max: LONG_POLL_MAX_SECONDS, fallback: 0, default: 0, digits: 9, blankIsAbsent: true }),
+] as const;
 const tournamentPageErrors: ErrorSpec[] = [
   [400, 'invalid_request: `after` is not a game of this tournament, `limit` is not 1 to 500, or a body was sent that is not JSON'],
   [401, "unauthenticated: no token, or not this tournament's"],
@@ -122,7 +138,7 @@ export const OPERATIONS: readonly Operation[] = [
     description:
       'With `dice`, those values are used in draw order (extra ones are ignored; too few is 400 insufficient_dice with details.needed; a value a die cannot show is 400). ' +
       'Without, fresh random dice are drawn and returned. The rules are checked before any die is drawn.',
-    parameters: ({ rulesetIds }) => [pathParameter('ruleset', 'a ruleset id', { type: 'string', enum: rulesetIds })],
+    parameters: [pathParameter('ruleset', 'a ruleset id', ({ rulesetIds }) => ({ type: 'string', enum: rulesetIds }))],
     requestBody: { required: true, content: jsonContent(ref('EvaluateRequest'), { examples: example.evaluateRequest }) },
     responses: { 200: { description: 'the result, how it was reached, and the dice used', content: jsonContent(ref('EvaluateResult'), one(example.evaluateResult)) } },
     errors: [
@@ -179,14 +195,14 @@ export const OPERATIONS: readonly Operation[] = [
       "A key sent with a tournament's token belongs to that tournament: the same key without it, or with another tournament's, is another key. " +
       'After 24 hours the key is forgotten: sent again, it creates a new game with new tokens.',
     parameters: [
-      {
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description: 'A fresh random value of at least 128 bits per game, kept secret for 24 hours: a UUID, or 22 to 200 base64url characters; any other form is refused (400).',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22,200}$' },
-        example: '4f0c6e1e-8a51-4a43-9d6b-2f3e9c1d7a55',
-      },
+      // Its form is checked by the service (idempotencyKey.ts), after the token and the body, as it always was.
+      headerParameter(
+        'Idempotency-Key',
+        'A fresh random value of at least 128 bits per game, kept secret for 24 hours: a UUID, or 22 to 200 base64url characters; any other form is refused (400).',
+        { type: 'string', pattern: '^[A-Za-z0-9_-]{22,200}$' },
+        '4f0c6e1e-8a51-4a43-9d6b-2f3e9c1d7a55',
+        false,
+      ),
     ],
     requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
     responses: { 201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) } },
@@ -254,13 +270,7 @@ export const OPERATIONS: readonly Operation[] = [
     description:
       'With If-None-Match naming the current version, 304 (this URL at this version answered before). `wait` holds the request until a commit after `after` exists or the seconds pass ' +
       '(then 304 when If-None-Match matches, else an empty page). Accept: text/plain answers one chat-log line per commit.',
-    parameters: [
-      gameIdParameter,
-      { name: 'after', in: 'query', description: 'the last seq already read', schema: { type: 'integer', minimum: 0, maximum: 999_999_999, default: 0 } },
-      { name: 'limit', in: 'query', description: 'at most this many commits', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
-      { name: 'wait', in: 'query', description: 'long-poll: seconds to wait for a commit after `after`', schema: { type: 'integer', minimum: 0, maximum: 20, default: 0 } },
-      { name: 'If-None-Match', in: 'header', description: 'the ETag of the last answer', schema: { type: 'string' }, example: '"3"' },
-    ],
+    parameters: [gameIdParameter, ...EVENTS_PAGE, headerParameter('If-None-Match', 'the ETag of the last answer', { type: 'string' }, '"3"')],
     responses: {
       200: {
         description: 'the page',
@@ -411,7 +421,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'tournaments',
     summary: 'A page of the games of a tournament, in the order they were created, each with its signed head',
     description: 'Without a query, the first 100 games. Follow `next` with `?after=<next>` until it is null.',
-    parameters: [tournamentIdParameter, ...tournamentPageParameters],
+    parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
     responses: { 200: { description: 'the listing', content: jsonContent(ref('TournamentListing'), one(example.tournamentListing)) } },
     errors: tournamentPageErrors,
   },
@@ -428,7 +438,7 @@ export const OPERATIONS: readonly Operation[] = [
     description:
       "One JSON document per line: first a TournamentExportHeader, whose signed tournamentHead lists every game of the tournament (docs/verifier.md), then one ExportBundle per game, in the listing's order. " +
       'Without a query, every game; with `after` or `limit`, a page of them (the header then says which, and its `page.next` is the `after` of the next page).',
-    parameters: [tournamentIdParameter, ...tournamentPageParameters],
+    parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
     responses: {
       200: {
         description: 'the export, one JSON document per line',

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { errorMapper, jsonBody, type ParsedEvent } from './middleware';
+import { errorMapper, jsonBody, requestParameters, type ParsedEvent } from './middleware';
 import { requestRecorder, type Observer } from './observe';
 import { compressed, type HttpEvent, type HttpResult } from './respond';
 
@@ -11,6 +11,8 @@ export function route(fn: (event: ParsedEvent) => Promise<HttpResult> | HttpResu
   const handler = middy<ParsedEvent, HttpResult>(async (event: ParsedEvent) => fn(event))
     .use(requestRecorder(observer))
     .use(errorMapper(observer.unexpected))
-    .use(jsonBody()) as unknown as Handler;
+    .use(jsonBody())
+    // After the body: a body that is not JSON is refused before a query out of range, as it always was.
+    .use(requestParameters()) as unknown as Handler;
   return async (event, context) => compressed(event, await handler(event, context));
 }

@@ -1,5 +1,6 @@
 import { consoleObserver, type Observer } from './observe';
 import { errorBody, json, text } from './respond';
+import { pathOf } from './parameters';
 import { route } from './route';
 
 export interface WebAsset {
@@ -66,6 +67,6 @@ export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer
   };
   return {
     webPage: route(() => serve('/'), observer),
-    webAsset: route((event) => serve(`/assets/${event.pathParameters?.file ?? ''}`), observer),
+    webAsset: route((event) => serve(`/assets/${pathOf(event, 'file')}`), observer),
   };
 }
