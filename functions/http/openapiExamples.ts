@@ -192,7 +192,8 @@ export const tournamentListing = {
   name: 'Club championship 2026, round 1',
   createdAt: '2026-11-23T19:00:00.000Z',
   games: [{ gameId: GAME_ID, ruleset: 'dice', title: 'Club night, game 4', sides: ['player1', 'player2'], version: 3, sealed: false, head }],
-  next: null,
+  // The cursor of the next page (null on the last one; RapiDoc cannot draw a null example here).
+  next: GAME_ID,
 };
 const tournamentHead = { type: 'TournamentHead', tournamentId: TOURNAMENT_ID, games: [{ gameId: GAME_ID, head: head.hash }], at: '2026-11-23T23:00:00.000Z', kid: KID, hash: hex('7e4d0c11'), signature: SIGNATURE };
 /** The lines of a tournament export, each a JSON document. */
