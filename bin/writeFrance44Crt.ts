@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { revisedCombatTableAsData } from '../domain/rulesets/france44/crtAsData';
-import type { CombatKind } from '../domain/rulesets/france44/tables';
+import { COMBAT_KINDS, type CombatKind } from '../domain/rulesets/france44/tables';
 
-export const KINDS: readonly CombatKind[] = ['set-piece', 'mobile'];
+export const KINDS: readonly CombatKind[] = COMBAT_KINDS;
 
 export const exampleFile = (kind: CombatKind) => new URL(`../docs/examples/tables/france44-crt-${kind}.json`, import.meta.url);
 

@@ -19,11 +19,6 @@ export async function exportText(source: string, token: string | undefined, limi
   return isUrl(source) ? fetchText(exportUrl(source), token, limit) : readFileText(source, limit);
 }
 
-/** The parsed export, read strictly (duplicate keys, lone surrogates and deep nesting refused). */
-export async function loadExport(source: string, token: string | undefined): Promise<unknown> {
-  return parseExport(await exportText(source, token), source);
-}
-
 export function parseExport(text: string, source: string, limits: JsonLimits = JSON_LIMITS): unknown {
   try {
     return parseStrictJson(text, limits);

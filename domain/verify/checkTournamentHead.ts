@@ -3,7 +3,7 @@ import { walkKeyLog } from '../trust/keyLog';
 import { retiredSignature } from '../trust/retirement';
 import { statementProblem } from '../trust/signedStatement';
 import { listingProblems, TournamentHeadShape, type ListedGameLine, type ListingProblem, type TournamentHead } from '../trust/tournamentHead';
-import type { ExportBundle, VerificationFailure } from './exportBundle';
+import type { VerificationFailure } from './exportBundle';
 import { shown } from './shown';
 import { signingKeysOf } from './signingKeys';
 import type { ReadHeader } from './tournamentHeader';
@@ -56,7 +56,7 @@ export function checkTournamentHead(header: ReadHeader, lines: readonly ListedGa
 
 function checkSignature(header: ReadHeader, head: TournamentHead, options: VerifyOptions, fail: (reason: string) => void) {
   const listed = (header.keys as { keys?: unknown } | null | undefined)?.keys;
-  const keysByKid = signingKeysOf({ keys: { keys: Array.isArray(listed) ? listed : [] } } as ExportBundle, (_seq, _check, reason) => fail(reason));
+  const keysByKid = signingKeysOf(Array.isArray(listed) ? listed : [], (_seq, _check, reason) => fail(reason));
   const key = keysByKid.get(head.kid);
   if (!key) {
     fail(`no Ed25519 public key ${shown(head.kid)} in the header for the tournament head's signature`);

@@ -4,13 +4,13 @@ import type { ExportBundle, Fail } from './exportBundle';
 import { shown } from './shown';
 
 /**
- * The export's keys by kid, as the signature checks look them up. A kid is only a
+ * An export's (or a tournament header's) keys by kid, as the signature checks look them up. A kid is only a
  * label, so two different keys under one kid, or a `fingerprint` member that is not
  * the key's own, are failures: what is shown must be what was checked.
  */
-export function signingKeysOf(bundle: ExportBundle, fail: Fail): Map<string, Ed25519PublicJwk> {
+export function signingKeysOf(keys: ExportBundle['keys']['keys'], fail: Fail): Map<string, Ed25519PublicJwk> {
   const byKid = new Map<string, Ed25519PublicJwk>();
-  for (const key of bundle.keys.keys) {
+  for (const key of keys) {
     if (!publicKeyOf(key)) continue; // a commit signed with it fails its signature check
     const fingerprint = fingerprintOf(key);
     const claimed = (key as { fingerprint?: unknown }).fingerprint;

@@ -8,12 +8,6 @@ import { ReadHeader, TOURNAMENT_EXPORT_FORMAT } from './tournamentHeader';
 
 export { ReadHeader, TOURNAMENT_EXPORT_FORMAT, TournamentExportHeader } from './tournamentHeader';
 
-/** Is this text a tournament export rather than one game's? Judged by its first line alone. */
-export function isTournamentExport(text: string): boolean {
-  const end = text.indexOf('\n');
-  return isTournamentHeader(safeParse(end === -1 ? text : text.slice(0, end)));
-}
-
 /** Is this value (a parsed first line) the header of a tournament export? */
 export function isTournamentHeader(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === TOURNAMENT_EXPORT_FORMAT;

@@ -97,7 +97,7 @@ export function examineExport(bundle: unknown, options: VerifyOptions): ExportEx
 }
 
 function checkSigners(bundle: ExportBundle, sealed: boolean, options: VerifyOptions, fail: (seq: number, check: string, reason: string) => void) {
-  const keysByKid = signingKeysOf(bundle, fail);
+  const keysByKid = signingKeysOf(bundle.keys.keys, fail);
   const walk = walkKeyLog(bundle.keyLog, options.trusted, [...keysByKid.values()]);
   if (walk.failure) fail(0, 'keyLog', `${walk.failure.n ? `key log statement ${walk.failure.n}` : 'the key log'} ${walk.failure.reason}`);
 

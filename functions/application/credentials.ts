@@ -7,10 +7,6 @@ import { hashMatches, hashToken, newToken, presentedHash, randomId } from './tok
 import type { TournamentTokens } from './tournamentTokens';
 import type { Viewers } from './viewers';
 
-/** Stands for a spectator link's holder: never a side's name, which players choose. */
-export const SPECTATOR = Symbol('spectator');
-export type Identity = string | typeof SPECTATOR;
-
 /**
  * Who may read a game now: a role's token (a side's, the organizer's, or a tournament's as
  * the organizer), a spectator link (by its id, so that its revocation can be told), or anyone
@@ -54,12 +50,6 @@ export class Credentials {
     private readonly viewers: Viewers,
     private readonly tournaments: TournamentTokens,
   ) {}
-
-  /** 401 for no token, or a token that is not one of this game's. */
-  async identify(game: CachedGame, token: string | undefined): Promise<Identity> {
-    const holder = await this.holder(game, token);
-    return isActing(holder) ? holder.role : SPECTATOR;
-  }
 
   /**
    * Whether this token may read the game now: the one answer for every read (GET of the game,

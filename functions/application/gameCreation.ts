@@ -115,7 +115,7 @@ export class GameCreation {
       if (tournament) await tournament.admit();
       else await this.deps.creationQuota?.admit(client);
     };
-    if (idempotencyKey === undefined) return this.create(parsed.data, admit, tournament);
+    if (idempotencyKey === undefined) return this.create(ruleset, parsed.data, admit, tournament);
     const keyHash = idempotencyKeyHash(idempotencyKey, tournament?.tournamentId);
     const requestHash = sha256Hex(canonicalJson({ body: parsed.data, tournamentId: tournament?.tournamentId ?? null }));
     return this.locks.run(`idempotency:${keyHash}`, async () => {
@@ -124,7 +124,7 @@ export class GameCreation {
       if (earlier) return this.replayCreation(earlier, requestHash);
       const record: IdempotencyRecord = { keyHash, requestHash, gameId: this.deps.newGameId(), expiresAt: now + IDEMPOTENCY_SECONDS, createdAt: now, salt: randomBytes(16).toString('base64url') };
       try {
-        return await this.create(parsed.data, admit, tournament, record);
+        return await this.create(ruleset, parsed.data, admit, tournament, record);
       } catch (error) {
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
         // Another process created with this key meanwhile: answer with its game.
@@ -141,8 +141,7 @@ export class GameCreation {
   }
 
   /** Decides the creation, then counts it (`admit`), then stores it: a refused creation is not counted, a creation past the quota stores nothing. */
-  private async create(request: CreateGameBody, admit: () => Promise<void>, tournament?: TournamentEntry, idempotency?: IdempotencyRecord): Promise<CreatedGame> {
-    const ruleset = findRuleset(request.ruleset)!;
+  private async create(ruleset: Ruleset, request: CreateGameBody, admit: () => Promise<void>, tournament?: TournamentEntry, idempotency?: IdempotencyRecord): Promise<CreatedGame> {
     const body = withNewGameOptions(ruleset, request);
     const seed = this.deps.randomSeed();
     const commitment = commitmentOf(seed);

@@ -1,3 +1,4 @@
+import { bundleOf, sealingOf } from './exportBundle';
 import type { GameHead } from '../../domain/trust/gameHead';
 import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
 import type { CommitLog } from '../ports/eventStore';
@@ -70,20 +71,10 @@ export class GameReads {
   async exportBundle(gameId: string, token: string | undefined): Promise<ExportBundle> {
     const game = await this.loadForRead(gameId, token);
     const commits = await this.deps.store.read(gameId, 0);
-    const sealed = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'));
     const last = commits.at(-1)!;
-    const { keys, log } = this.deps.signer.keysDocument();
-    return {
-      gameId,
-      ruleset: game.state.ruleset.id,
-      commitment: game.state.commitment,
-      commits,
-      keys: { keys },
-      keyLog: log,
-      // The head names the file's own last commit: a shortened copy no longer matches it.
-      head: await this.deps.heads.headOf(gameId, last.seq, last.hash, sealed !== undefined),
-      ...(sealed ? { serverSeed: String(sealed.events.find((e) => e.type === 'GameSealed')!.data.serverSeed) } : {}),
-    };
+    // The head names the file's own last commit: a shortened copy no longer matches it.
+    const head = await this.deps.heads.headOf(gameId, last.seq, last.hash, sealingOf(commits) !== undefined);
+    return bundleOf({ gameId, ruleset: game.state.ruleset.id, commitment: game.state.commitment }, commits, head, this.deps.signer);
   }
 
   /** GET /games/{id}/head: the server's signed word on where the game ends now (trust.md §4). */

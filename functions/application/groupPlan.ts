@@ -9,7 +9,7 @@ import type { CommitLog } from '../ports/eventStore';
 import type { Signer } from '../ports/signer';
 import { ITEM_BUDGET } from '../store/itemSize';
 import { stillActs, type ActingToken } from './credentials';
-import { ApplicationError, commandIdReused, unauthenticated, versionConflict } from './errors';
+import { commandIdReused, unauthenticated, versionConflict } from './errors';
 import type { CachedGame, GameRepository } from './gameRepository';
 import { abandonedAt, expires, gameAbandoned, type ExpiryPolicy } from './gameExpiry';
 import type { Queued } from './groupQueue';
@@ -91,7 +91,6 @@ export class GroupPlanner {
         if (!stillActs(acting, state)) throw unauthenticated();
         const { role } = acting;
         const view: CachedGame = { ...game, state };
-        if (viaOrganizer && role !== ORGANIZER) throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
         const actor = request.as ?? role;
         const inGroup = planned.get(commandId);
         if (inGroup !== undefined) {

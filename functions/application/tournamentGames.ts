@@ -1,3 +1,4 @@
+import { bundleOf } from './exportBundle';
 import type { GameHead } from '../../domain/trust/gameHead';
 import { findRuleset } from '../../domain/rulesets/registry';
 import type { ExportBundle } from '../../domain/verify/verifyBundle';
@@ -65,17 +66,6 @@ export class TournamentGames implements TournamentGameReads {
     const created = commits[0].events[0].data as { ruleset: string; commitment: string; tournamentId?: string };
     const namedIn = created.tournamentId ?? (await this.store.readSecrets(head.gameId))?.tournamentId;
     if (namedIn !== tournamentId) throw new Error(`game ${head.gameId} is listed in a tournament it does not belong to`);
-    const sealing = commits.find((c) => c.events.some((e) => e.type === 'GameSealed'))?.events.find((e) => e.type === 'GameSealed');
-    const { keys, log } = this.signer.keysDocument();
-    return {
-      gameId: head.gameId,
-      ruleset: findRuleset(created.ruleset)?.id ?? created.ruleset,
-      commitment: created.commitment,
-      commits,
-      keys: { keys },
-      keyLog: log,
-      head,
-      ...(sealing ? { serverSeed: String(sealing.data.serverSeed) } : {}),
-    };
+    return bundleOf({ gameId: head.gameId, ruleset: findRuleset(created.ruleset)?.id ?? created.ruleset, commitment: created.commitment }, commits, head, this.signer);
   }
 }

@@ -64,7 +64,7 @@ export const EVENTS_PAGE = [
   integerQuery('wait', 'long-poll: seconds to wait for a commit after `after`', { min: 0, max: LONG_POLL_MAX_SECONDS, fallback: 0, default: 0, digits: 9, blankIsAbsent: true }),
 ] as const;
 const tournamentPageErrors: ErrorSpec[] = [
-  [400, 'invalid_request: `after` is not a game of this tournament, `limit` is not 1 to 500, or a body was sent that is not JSON'],
+  [400, `invalid_request: \`after\` is not a game of this tournament, \`limit\` is not 1 to ${TOURNAMENT_PAGE_MAX}, or a body was sent that is not JSON`],
   [401, "unauthenticated: no token, or not this tournament's"],
   [404, 'not_found: no such tournament'],
   503,

@@ -34,7 +34,4 @@ export class CorsPolicy {
   }
 }
 
-/** `ARBITER_CORS_ORIGINS`: origins separated by commas. */
-export const corsOriginsOf = (list: string | undefined): string[] => (list ?? '').split(',').map((o) => o.trim()).filter(Boolean);
-
 export const isPreflight = (req: IncomingMessage) => req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;

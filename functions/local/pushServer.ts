@@ -358,14 +358,6 @@ export function attachPush(options: PushServerOptions): PushHub {
   };
 }
 
-/** `ARBITER_PUSH_CONNECTIONS_PER_ADDRESS`: push connections one client address may hold on the local server (default 20). */
-export function connectionsPerClientOf(value: string | undefined, source: string): Partial<PushLimits> {
-  if (value === undefined || value.trim() === '') return {};
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new Error(`${source} is a whole number of push connections per client address, from 1 to 100000: got ${JSON.stringify(value.slice(0, 32))}`);
-  return { maxConnectionsPerClient: n };
-}
-
 /** The peer's address, an IPv4 one as such whether or not the server listens on IPv6 too. */
 const clientOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 

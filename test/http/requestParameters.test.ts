@@ -6,10 +6,18 @@ import { createHandlers } from '../../functions/http/handlers';
 import { OPERATIONS, type Operation } from '../../functions/http/operations';
 import type { HttpEvent } from '../../functions/http/respond';
 
-const quiet = { unexpected: () => {}, request: () => {} };
+/** What the handlers' observer saw fail unexpectedly: the sentinel below when the handler ran. */
+const unexpected: unknown[] = [];
+const quiet = { unexpected: (error: Error) => void unexpected.push(error), request: () => {} };
+const HANDLER_RAN = new Error('the handler ran');
 /** A service that is never reached when the request is refused at the edge: reaching it is a 500. */
 const unreachable = async (): Promise<GameService> => {
-  throw new Error('the handler ran');
+  throw HANDLER_RAN;
+};
+/** Its answer is the 500 of the handler asking for the service, not a failure of the step before it. */
+const handlerRan = (reply: { statusCode?: number }) => {
+  const seen = unexpected.splice(0);
+  return reply.statusCode === 500 && seen.length === 1 && seen[0] === HANDLER_RAN;
 };
 const handlers = createHandlers(unreachable, async () => '', quiet);
 
@@ -55,14 +63,14 @@ describe("the operations table's parameters are the request's validation", () =>
     it(`${operation.operationId}: a query that fits reaches the handler`, async () => {
       const reply = await handlers[operation.handler](eventOf(operation, { limit: '1' }));
       // The handler ran and asked for the service, which this test withholds.
-      expect(reply.statusCode).toBe(500);
+      expect(handlerRan(reply)).toBe(true);
     });
   }
 
   it('lets any path segment through to the handler: an id nothing has stays the 404 it answers', async () => {
     for (const operation of OPERATIONS.filter((o) => o.parameters?.some((p) => p.in === 'path') && o.group !== 'docs' && o.group !== 'web' && o.group !== 'catalogue')) {
       const reply = await handlers[operation.handler](eventOf(operation, {}));
-      expect(reply.statusCode, operation.operationId).toBe(500);
+      expect(handlerRan(reply), operation.operationId).toBe(true);
     }
   });
 

@@ -1,5 +1,5 @@
 import { defineRuleset } from '../../defineRuleset';
-import { commands, type EuropaCommand } from './commands';
+import { commands } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { resolveAAFire } from './aaFire';
 import { EXAMPLE_AA_TABLE } from './aaTable';
@@ -54,5 +54,3 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineR
   present: presentEuropa,
   summarize: summarizeEuropa,
 });
-
-export type { EuropaCommand } from './commands';

@@ -7,9 +7,7 @@
  * `rulesVersion` was created before version 2 and keeps recording version 1's events, so
  * that it still replays and verifies.
  */
-export type RulesVersion = 1 | 2;
-export const RULES_VERSIONS = [1, 2] as const;
-export const CURRENT_RULES_VERSION: RulesVersion = 2;
+import type { RulesVersion } from '../rulesVersion';
 
-/** A game: the version its creation recorded; none recorded means a game from before version 2. */
-export const gameRulesVersion = (options: { rulesVersion?: RulesVersion }): RulesVersion => options.rulesVersion ?? 1;
+export { gameRulesVersion, RULES_VERSIONS, type RulesVersion } from '../rulesVersion';
+export const CURRENT_RULES_VERSION: RulesVersion = 2;

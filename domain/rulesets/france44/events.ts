@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { COMBAT_KINDS } from './tables';
 import type { EventOf } from '../../defineRuleset';
 import { DeclareCombat } from './schemas';
 
 const side = z.enum(['allied', 'german']);
 const letter = z.enum(['A', 'B', 'C', 'D', 'E', 'F']);
-const kind = z.enum(['set-piece', 'mobile']);
+const kind = z.enum(COMBAT_KINDS);
 /** Strengths are halved for out-of-supply defenders: 4.5 is a strength. */
 const strength = z.number();
 

@@ -1,5 +1,5 @@
 import { defineRuleset } from '../../defineRuleset';
-import { commands, type France44Command } from './commands';
+import { commands } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { checkCombatHexes } from './combatGeometry';
 import { resolveCombat, rollAirPower } from './combatResolution';
@@ -54,5 +54,3 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = d
   present: presentFrance44,
   summarize: summarizeFrance44,
 });
-
-export type { France44Command } from './commands';

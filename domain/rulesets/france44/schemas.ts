@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { COMBAT_KINDS } from './tables';
 import { playerId, playerText } from '../../playerText';
 import { RULES_VERSIONS } from './rulesVersion';
 
@@ -29,7 +30,7 @@ const attacker = z.strictObject({ unitId: playerId, hex, ...attackerFields }).re
 const defender = z.strictObject({ unitId: playerId, hex, ...defenderFields });
 
 const declarationFields = {
-  kind: z.enum(['set-piece', 'mobile']),
+  kind: z.enum(COMBAT_KINDS),
   attackerMorale: morale,
   defenderMorale: morale,
   terrainMoraleModifiers: z.array(z.union([z.literal(1), z.literal(2)])).max(8).optional().describe('each +1 or +2; only the best counts'),
@@ -91,7 +92,7 @@ export const CrdtInput = z.strictObject({
   ratioResult: z.int().min(1).max(5),
   defenderMorale: morale,
   attackerMorale: morale,
-  kind: z.enum(['set-piece', 'mobile']),
+  kind: z.enum(COMBAT_KINDS),
 });
 export const AirPowerInput = z.strictObject({ availability: z.int().min(0).max(6) });
 

@@ -3,7 +3,8 @@
  * tested cell by cell against the source (test/domain/rulesets/france44/tables.test.ts).
  */
 
-export type CombatKind = 'set-piece' | 'mobile';
+export const COMBAT_KINDS = ['set-piece', 'mobile'] as const;
+export type CombatKind = (typeof COMBAT_KINDS)[number];
 export type ResultLetter = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
 
 /** Odds columns of Table 1, left to right; each ratio is attack : defence. */

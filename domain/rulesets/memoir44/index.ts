@@ -1,5 +1,5 @@
 import { defineRuleset } from '../../defineRuleset';
-import { commands, type Memoir44Command } from './commands';
+import { commands } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { readCardRoll, resolveBattle } from './battle';
 import { decideMemoir44 } from './decide';
@@ -31,5 +31,3 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = d
   present: presentMemoir44,
   summarize: summarizeMemoir44,
 });
-
-export type { Memoir44Command } from './commands';

@@ -1,5 +1,5 @@
 import { defineRuleset } from '../../defineRuleset';
-import { commands, type Normandy44Command } from './commands';
+import { commands } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { resolveAttack } from './attackResolution';
 import { decideNormandy44 } from './decide';
@@ -35,5 +35,3 @@ export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Option
   present: presentNormandy44,
   summarize: summarizeNormandy44,
 });
-
-export type { Normandy44Command } from './commands';

@@ -1,5 +1,5 @@
 import { defineRuleset } from '../../defineRuleset';
-import { commands, type WarsAndBattlesCommand } from './commands';
+import { commands } from './commands';
 import type { Ruleset } from '../../ruleset';
 import { decideWarsAndBattles } from './decide';
 import { warsAndBattlesEvents } from './events';
@@ -29,5 +29,3 @@ export const warsAndBattlesRuleset: Ruleset<WarsAndBattlesState, schema.WarsAndB
   present: presentWarsAndBattles,
   summarize: summarizeWarsAndBattles,
 });
-
-export type { WarsAndBattlesCommand } from './commands';

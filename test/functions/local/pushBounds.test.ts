@@ -1,7 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../functions/local/localService';
-import { connectionsPerClientOf } from '../../../functions/local/pushServer';
 import { PushClient, pushUrl } from '../../support/pushClient';
 
 let local: LocalService;
@@ -45,12 +44,5 @@ describe('push connections per client address', () => {
     }
     expect(again).toBe(101);
     await second.close();
-  });
-
-  it('reads ARBITER_PUSH_CONNECTIONS_PER_ADDRESS: a whole number from 1, or unset for the default', () => {
-    expect(connectionsPerClientOf(undefined, 'X')).toEqual({});
-    expect(connectionsPerClientOf(' ', 'X')).toEqual({});
-    expect(connectionsPerClientOf('50', 'X')).toEqual({ maxConnectionsPerClient: 50 });
-    for (const bad of ['0', '-1', '2.5', 'many', '1e9']) expect(() => connectionsPerClientOf(bad, 'X'), bad).toThrow(/X is a whole number/);
   });
 });
