@@ -7,7 +7,7 @@
  * `rulesVersion` was created before version 2 and keeps recording version 1's events, so
  * that it still replays and verifies.
  */
-import type { RulesVersion } from '../rulesVersion';
-
-export { gameRulesVersion, RULES_VERSIONS, type RulesVersion } from '../rulesVersion';
+export { gameRulesVersion } from '../rulesVersion';
+export const RULES_VERSIONS = [1, 2] as const;
+export type RulesVersion = (typeof RULES_VERSIONS)[number];
 export const CURRENT_RULES_VERSION: RulesVersion = 2;

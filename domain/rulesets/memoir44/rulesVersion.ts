@@ -5,9 +5,9 @@
  * `rulesVersion` was created before version 2 existed and keeps playing version 1, so that
  * it still replays and verifies.
  */
-import type { RulesVersion } from '../rulesVersion';
-
-export { gameRulesVersion, RULES_VERSIONS, type RulesVersion } from '../rulesVersion';
+export { gameRulesVersion } from '../rulesVersion';
+export const RULES_VERSIONS = [1, 2] as const;
+export type RulesVersion = (typeof RULES_VERSIONS)[number];
 export const CURRENT_RULES_VERSION: RulesVersion = 2;
 
 /** The calculators (/evaluate): the current rules unless the request names a version. */

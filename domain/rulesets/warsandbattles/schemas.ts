@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RULES_VERSIONS } from './rulesVersion';
 import { playerId, playerText } from '../../playerText';
 import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
 import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
@@ -160,6 +161,11 @@ export const WarsAndBattlesOptions = z
       .default({ allied: false, axisPointsPerTurn: 0 })
       .refine((r) => r.axisPointsPerTurn === 0 || r.allied, { message: 'when the Axis may replenish, so may the Allies: set allied to true', path: ['allied'] }),
     zocRetreatLoss: z.int().min(0).max(99).default(1).describe('LP a unit loses retreating into an enemy zone of control (ruling: 1)'),
+    // No default: commit 1 of a game created before version 2 records no rulesVersion, and must replay as it was recorded.
+    rulesVersion: z
+      .literal(RULES_VERSIONS)
+      .optional()
+      .describe('2: the current rules (docs/rulesets/wars-and-battles.md, "Rules versions"); 1: as first published. A game recorded without it plays 1; /evaluate uses 2 unless told'),
   })
   .superRefine((options, ctx) => {
     uniqueNames(options.units, (u) => u.unitId, 'unitId', 'the unitId of units', ctx, ['units']);

@@ -4,6 +4,7 @@ import type { Modifier } from '../../tables';
 import { tableHash } from '../../tables';
 import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
 import type { Commander, Side, Tables, TerrainEntry, WarsAndBattlesOptions } from './schemas';
+import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 import { statusLevel, unitFromOptions, type UnitState } from './units';
 
 export interface OpenAttack {
@@ -40,6 +41,8 @@ export interface WarsAndBattlesState {
   tables: Tables;
   terrain: TerrainEntry[];
   commanders: Commander[];
+  /** which rules the game plays (rulesVersion.ts) */
+  rulesVersion: RulesVersion;
 }
 
 export const otherSide = (side: Side): Side => (side === 'allied' ? 'axis' : 'allied');
@@ -65,6 +68,7 @@ export function initialWarsAndBattlesState(options: WarsAndBattlesOptions): Wars
     tables: options.tables,
     terrain: options.terrain,
     commanders: options.commanders,
+    rulesVersion: gameRulesVersion(options),
   };
 }
 
