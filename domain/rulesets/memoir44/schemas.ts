@@ -27,7 +27,11 @@ const attacker = <T extends z.ZodType<string | undefined>>(unitId: T) =>
 const target = <T extends z.ZodType<string | undefined>>(unitId: T) =>
   z.strictObject({ unitId, ...unitFields, uphill: z.boolean().optional().describe('the attacker fights uphill (hills only)') }).refine((u) => u.type !== 'sniper' || u.figures === 1, sniperIsOneFigure);
 
-const battleFields = { range: z.int().min(1).max(6), starsHit: z.boolean().optional().describe('stars count as hits in this battle') };
+// Past a unit's reach (7 and more for every unit) is refused by the rules (422, "can't battle at range 7");
+// the bound only keeps hostile numbers out (400 naming `range`): no Memoir '44 board is 99 hexes across.
+const RANGE_BOUND = 99;
+const range = z.int().min(1).max(RANGE_BOUND).describe('hexes to the target, 1 for a close assault; beyond the attacker\'s range is refused by the rules (422)');
+const battleFields = { range, starsHit: z.boolean().optional().describe('stars count as hits in this battle') };
 
 export const Battle = z.strictObject({
   attacker: attacker(playerId),

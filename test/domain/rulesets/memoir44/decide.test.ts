@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoir44Ruleset } from '../../../../domain/rulesets/memoir44';
+import { GivenDice } from '../../../../domain/dice';
 import { harness } from '../../../support/rulesetHarness';
 
 const { given, apply, refused } = harness(memoir44Ruleset);
@@ -48,5 +49,32 @@ describe('memoir44-d6 turns and battles', () => {
       [6, 5, 4, 1],
     ]);
     expect(memoir44Ruleset.summarize({ type: 'Battle', payload: {} }, events)).toBe('2nd Armored -> Grenadiers (range 2, forest -2): 6 5 4 1 -> 1 hit, 1 flag');
+  });
+});
+
+describe('memoir44-d6 battle range', () => {
+  const artillery = { unitId: '105 Howitzers', type: 'artillery', figures: 2 };
+  const fire = (range: unknown) => ({ attacker: artillery, target: { unitId: 'Grenadiers', type: 'infantry', figures: 4 }, range });
+
+  it('artillery battles a target 6 or fewer hexes away: at range 7 or more the rules refuse it, before any die', () => {
+    const { events } = apply(given([]), ['allies', 'Battle', fire(6), [6, 6, 5, 1]]);
+    expect(events[0].data).toMatchObject({ range: 6, hits: 2, flags: 1 });
+    refused(given([]), ['allies', 'Battle', fire(7)], /^artillery can't battle at range 7: the target is out of its range\.$/);
+    refused(given([]), ['allies', 'Battle', fire(99)], /^artillery can't battle at range 99/);
+    const rifles = { ...fire(7), attacker: { unitId: '1st Inf', type: 'infantry', figures: 4 } };
+    refused(given([]), ['allies', 'Battle', rifles], /^infantry can't battle at range 7/);
+  });
+
+  it('a range past any board (over 99), zero or not a whole number is a malformed command', () => {
+    for (const range of [100, 1e9, 0, 2.5, '7']) {
+      const parsed = memoir44Ruleset.commands.Battle.schema.safeParse(fire(range));
+      expect(parsed.success, String(range)).toBe(false);
+      expect(parsed.error?.issues.map((i) => i.path.join('.')), String(range)).toEqual(['range']);
+    }
+  });
+
+  it('the calculator refuses range 7 by the rules too', () => {
+    const input = memoir44Ruleset.procedures.battle.input.parse({ attacker: { type: 'artillery', figures: 2 }, target: { type: 'infantry', figures: 4 }, range: 7 });
+    expect(() => memoir44Ruleset.procedures.battle.evaluate(input, memoir44Ruleset.options.parse({}), new GivenDice([]))).toThrow("artillery can't battle at range 7");
   });
 });
