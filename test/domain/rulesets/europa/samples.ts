@@ -38,6 +38,14 @@ export const SCRIPT_WITH_COMPLETION: Step[] = [
   ...SCRIPT.slice(5),
 ];
 
+/** Rules version 3 (with TEST_AA_TABLE): a fort built with quick construction during play, and a harassment fired on each harassing unit. */
+export const SCRIPT_V3: Step[] = [
+  fort({ action: 'turn', turn: 1 }),
+  fort({ action: 'place', site: '0913', kind: 'fort', owner: 'allied', quickConstruction: true, builder: { unitId: '1 Constr Bde', construction: true, defense: 2 } }, 'allied'),
+  ['axis', 'AAFire', p47Fire({ fireId: 'harassment', mission: 'harassment', germanOrAlliedShift: undefined, airUnits: [{ unitId: 'B-26 1', type: 'B', df: 4 }, { unitId: 'B-26 2', type: 'B', df: 4 }] }), [3, 3, 2, 2]],
+  fort({ action: 'turn', turn: 2 }),
+];
+
 export const fire = p47Fire({ aa: [{ unitId: 'Flak', aa: 11, hex: '2708' }], prohibitedHexes: ['2709'], seaHexes: ['2710'] });
 /** A valid payload of each command and procedure, with every optional id field filled in. */
 export const europaSamples = {
