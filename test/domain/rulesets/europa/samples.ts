@@ -12,7 +12,8 @@ export const SCRIPT: Step[] = [
   fort({ action: 'place', site: 'Aachen', kind: 'westwall', owner: 'axis', level: 2 }),
   fort({ action: 'place', site: 'Trier', kind: 'westwall', owner: 'axis', level: 1 }),
   fort({ action: 'turn', turn: 1 }),
-  fort({ action: 'begin-improvement', site: 'Trier', quickConstruction: true }, 'axis'),
+  // Rules version 3 takes quick construction only from a construction brigade of defense 2 or more; earlier versions record the builder unchecked.
+  fort({ action: 'begin-improvement', site: 'Trier', quickConstruction: true, builder: { unitId: 'Bau-Bde 1', construction: true, defense: 2 } }, 'axis'),
   fort({ action: 'begin-improvement', site: 'Aachen' }, 'axis'),
   fort({ action: 'initial-phase', side: 'axis' }, 'axis'),
   fort({ action: 'emergency-restoration', alliedGroundUnitIn: 'benelux' }, 'axis'),
@@ -34,7 +35,7 @@ export const SCRIPT: Step[] = [
 export const SCRIPT_WITH_COMPLETION: Step[] = [
   fort({ action: 'place', site: 'Saar', kind: 'westwall', owner: 'axis', level: 3 }),
   ...SCRIPT.slice(0, 5),
-  fort({ action: 'begin-improvement', site: 'Saar', quickConstruction: true }, 'axis'),
+  fort({ action: 'begin-improvement', site: 'Saar', quickConstruction: true, builder: { unitId: 'Bau-Bde 2', construction: true, defense: 2 } }, 'axis'),
   ...SCRIPT.slice(5),
 ];
 
