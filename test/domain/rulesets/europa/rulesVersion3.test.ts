@@ -207,6 +207,7 @@ describe('construction: forts take two turns to build, one with quick constructi
     const state = given([turn(1)], v3);
     const quick = apply(state, fort('allied', { action: 'place', site: '0912', kind: 'fort', owner: 'allied', quickConstruction: true, builder: brigade }));
     expect(quick.events[0].data).toMatchObject({ turns: 1, completesOnTurn: 2, quickConstruction: true, builder: brigade });
+    expect(europaRuleset.summarize({ type: 'FortificationEvent', payload: {} }, quick.events)).toBe('fort "0912" begun on turn 1 with quick construction by "1 Constr Bde" (allied), built on turn 2');
     expect(siteView(apply(quick.state, turn(2)).state, '0912')).toMatchObject({ condition: 'intact', chartRow: 'fort' });
   });
 

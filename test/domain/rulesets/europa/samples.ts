@@ -50,7 +50,7 @@ export const SCRIPT_V3: Step[] = [
 export const fire = p47Fire({ aa: [{ unitId: 'Flak', aa: 11, hex: '2708' }], prohibitedHexes: ['2709'], seaHexes: ['2710'] });
 /** A valid payload of each command and procedure, with every optional id field filled in. */
 export const europaSamples = {
-  commands: { AAFire: fire, FortificationEvent: { action: 'place', site: '0912', kind: 'fort', owner: 'axis' } },
+  commands: { AAFire: fire, FortificationEvent: { action: 'place', site: '0912', kind: 'fort', owner: 'axis', quickConstruction: true, builder: { unitId: '1 Constr Bde', construction: true, defense: 2 } } },
   procedures: {
     aaFire: fire,
     fortificationEffects: { into: 'fort', attackers: [{ unitId: '2 Armd', strength: 6 }] },
@@ -58,7 +58,7 @@ export const europaSamples = {
 };
 export const europaFreeText: Record<string, string[]> = {
   'europa AAFire': ['fireId', 'hex', 'aa[0].unitId', 'aa[0].hex', 'airUnits[0].unitId', 'airUnits[1].unitId', 'airUnits[2].unitId', 'airUnits[3].unitId', 'prohibitedHexes[0]', 'seaHexes[0]'],
-  'europa FortificationEvent': ['site'],
+  'europa FortificationEvent': ['site', 'builder.unitId'],
   'europa procedure aaFire': ['fireId', 'hex', 'aa[0].unitId', 'aa[0].hex', 'airUnits[0].unitId', 'airUnits[1].unitId', 'airUnits[2].unitId', 'airUnits[3].unitId', 'prohibitedHexes[0]', 'seaHexes[0]'],
   'europa procedure fortificationEffects': ['attackers[0].unitId'],
 };
