@@ -193,7 +193,9 @@ const startOfPlay = (): Step[] => [
 function westwallUnderWay(v: View): Step[] {
   const pool = sitesOf(v).filter((s) => WESTWALL.includes(s.site));
   if (pool.some((s) => s.improvement)) return [];
-  const begin = (site: string) => fort('axis', { action: 'begin-improvement', site, quickConstruction: v.state.turn % 2 === 0 });
+  // Quick construction by the unit rules version 3 allows: a construction brigade of defense 2 or more.
+  const quick = v.state.turn % 2 === 0;
+  const begin = (site: string) => fort('axis', { action: 'begin-improvement', site, quickConstruction: quick, ...(quick ? { builder: { unitId: 'Bau-Bde 1', construction: true, defense: 2 } } : {}) });
   const free = pool.find((s) => s.owner === 'axis' && s.condition === 'unimproved');
   if (free) return [begin(free.site)];
   const hex = pool[0];

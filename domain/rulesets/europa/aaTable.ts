@@ -78,6 +78,12 @@ export const aaResult = (code: string): number | null => (code === '-' ? null : 
  * then any roll the dice could show landing on a cell the table's source does not give.
  */
 export function resolveOnAATable(table: TableDefinition, strength: number, shifts: readonly Modifier[], dice: DiceSource): TableResolution {
+  checkAATable(table, strength, shifts);
+  return resolveOnTable(table, { value: strength, shifts }, dice);
+}
+
+/** resolveOnAATable's refusals alone, no die drawn: several fires are all checked before the first is rolled. */
+export function checkAATable(table: TableDefinition, strength: number, shifts: readonly Modifier[]): void {
   const input = { value: strength, shifts };
   const dry = resolveOnTable(table, input, new CountingDice());
   const name = JSON.stringify(table.title);
@@ -104,5 +110,4 @@ export function resolveOnAATable(table: TableDefinition, strength: number, shift
       tableRule(table, 'cell not in source'),
     );
   }
-  return resolveOnTable(table, input, dice);
 }

@@ -1,6 +1,6 @@
 import { notACommand } from '../../defineRuleset';
 import type { DecideContext } from '../../ruleset';
-import { resolveAAFire } from './aaFire';
+import { resolveAAFires } from './aaFire';
 import type { EuropaEvent, EuropaEventData } from './events';
 import { decideFortification } from './fortifications';
 import type { EuropaCommand } from './commands';
@@ -10,9 +10,9 @@ export function decideEuropa(state: EuropaState, command: EuropaCommand, ctx: De
   switch (command.type) {
     case 'AAFire': {
       const p = command.payload;
-      const outcome = resolveAAFire(p, state.aaTable, state.otherEuropaGames, ctx.dice);
+      const outcomes = resolveAAFires(p, state.aaTable, state.otherEuropaGames, ctx.dice, state.rulesVersion);
       // The options admit only threshold AA tables rolled on 2d6 (aaTable.ts): the resolution is the one AAFired describes.
-      return [{ type: 'AAFired', data: { fireId: p.fireId, hex: p.hex, ...outcome } as EuropaEventData<'AAFired'> }];
+      return outcomes.map((outcome) => ({ type: 'AAFired', data: { fireId: p.fireId, hex: p.hex, ...outcome } as EuropaEventData<'AAFired'> }));
     }
     case 'FortificationEvent':
       return decideFortification(state, command.payload, ctx.actor);

@@ -8,7 +8,7 @@ import { SIDES, SITE_KINDS } from './sides';
 
 const side = z.enum(SIDES);
 const kind = z.enum(SITE_KINDS);
-const condition = z.enum(['intact', 'improved', 'unimproved', 'destroyed']);
+const condition = z.enum(['intact', 'improved', 'unimproved', 'destroyed', 'under-construction']);
 const chartRow = z.enum(CHART_ROWS as [string, ...string[]]);
 const Modifier = z.strictObject({ source: z.string(), value: z.int() });
 const Place = z.strictObject({ index: z.int(), label: z.string() });
@@ -34,6 +34,7 @@ const resolution = z
   .describe("the roll on the game's AA fire table, as domain/tables records it");
 
 const AAFired = z.strictObject({
+  target: z.string().optional().describe('rules version 3, harassment by several units: the harassing air unit this fire is on (one fire, and one event, per unit)'),
   fireId: z.string(),
   hex: z.string(),
   mission: z.enum(FIRE_MISSIONS),
@@ -91,6 +92,18 @@ export const europaEvents = {
     chartRow,
   }),
   ImprovementBegun: z.strictObject({ site: z.string(), turn: z.int(), turns: z.int(), completesOnTurn: z.int(), quickConstruction: z.boolean(), resourcePoints: z.int() }),
+  FortConstructionBegun: z
+    .strictObject({
+      site: z.string(),
+      owner: side,
+      turn: z.int(),
+      turns: z.int(),
+      completesOnTurn: z.int(),
+      quickConstruction: z.boolean(),
+      builder: z.strictObject({ unitId: z.string(), construction: z.boolean(), defense: z.int() }).optional(),
+    })
+    .describe('rules version 3: a fort placed during play is built, in effect once the turn it completes on begins'),
+  FortsCompleted: z.strictObject({ turn: z.int(), forts: z.int().describe('how many forts whose construction completes on this turn are now built (rules version 3)') }),
   ImprovementCancelled: z.strictObject({ site: z.string(), reason: z.literal('enemy-gain') }),
   EmergencyRestorationDeclared: z.strictObject({ turn: z.int(), axisPhase: z.int(), alliedGroundUnitIn: z.string(), restoredAtAxisPhase: z.int(), forfeits: z.array(z.string()) }),
   EmergencyRestorationContinued: z.strictObject({ turn: z.int(), axisPhase: z.int(), forfeits: z.array(z.string()) }),

@@ -2,7 +2,7 @@ import { RuleViolation } from '../../errors';
 import { entryOf } from '../idRecord';
 import type { EuropaEvent, EuropaEventData } from './events';
 import type { FortificationEvent } from './schemas';
-import { chartRowOf, completing, restoredByEmergency, revertedByAllies, type EuropaState, type Side, type Site, type SiteKind } from './state';
+import { built, chartRowOf, completing, restoredByEmergency, revertedByAllies, type EuropaState, type Side, type Site, type SiteKind } from './state';
 
 /** What a FortificationEvent command asks, as its schema parsed it. */
 export type FortificationAction = FortificationEvent;
@@ -18,7 +18,12 @@ export const RULE = {
   ouvrage: 'europa 30A4f: ouvrages stay unimproved',
   destroy: 'europa 30A4: what other rules may destroy (ruling)',
   turns: 'europa: game turns and initial phases follow one another',
+  construction: 'europa construction: forts take two turns to build, one with quick construction (rules version 3)',
+  quickConstruction: 'europa construction: construction brigades with a defense strength of 2 or more perform quick construction by themselves (rules version 3)',
 };
+
+/** Forts take 2 turns to build, regardless of terrain; quick construction halves it. */
+export const FORT_TURNS = { normal: 2, quick: 1 } as const;
 
 /** What the Axis forfeits in the Axis initial phases of an emergency restoration. */
 export const FORFEITS = ['resource-point reinforcements', 'civilian labour in every Wehrkreis with a Westwall fortification'];
@@ -81,7 +86,14 @@ export function decideFortification(state: EuropaState, p: FortificationAction, 
     case 'turn': {
       if (p.turn !== state.turn + 1) throw new RuleViolation(`The next game turn is turn ${state.turn + 1}, not turn ${p.turn}.`, RULE.turns);
       const done = Object.entries(state.sites).filter(([, s]) => completing(p.turn)(s));
-      if (state.rulesVersion >= 2) return [event('TurnBegan', { turn: p.turn }), ...(done.length > 0 ? [event('ImprovementsCompleted', { turn: p.turn, hexes: done.length })] : [])];
+      if (state.rulesVersion >= 2) {
+        const forts = Object.values(state.sites).filter(built(p.turn)).length;
+        return [
+          event('TurnBegan', { turn: p.turn }),
+          ...(done.length > 0 ? [event('ImprovementsCompleted', { turn: p.turn, hexes: done.length })] : []),
+          ...(forts > 0 ? [event('FortsCompleted', { turn: p.turn, forts })] : []),
+        ];
+      }
       return [event('TurnBegan', { turn: p.turn }), ...done.map(([id, s]) => changed(id, s, 'improved', 'improvement'))];
     }
     case 'initial-phase':
@@ -89,8 +101,46 @@ export function decideFortification(state: EuropaState, p: FortificationAction, 
   }
 }
 
+/**
+ * Quick construction from rules version 3: only what the Construction rule allows, a
+ * construction brigade (the construction symbol) with a defense strength of 2 or more,
+ * performing it by itself. Versions 1 and 2 take `quickConstruction` as declared.
+ */
+function checkQuickConstruction(state: EuropaState, p: { quickConstruction?: boolean; builder?: { unitId: string; construction: boolean; defense: number } }): void {
+  if (state.rulesVersion < 3 || !p.quickConstruction) return;
+  const b = p.builder;
+  if (!b) throw new RuleViolation('Quick construction is performed by a construction brigade with a defense strength of 2 or more: name it as builder.', RULE.quickConstruction);
+  if (!b.construction) throw new RuleViolation(`${q(b.unitId)} has no construction symbol: only construction brigades perform quick construction by themselves.`, RULE.quickConstruction);
+  if (b.defense < 2) throw new RuleViolation(`${q(b.unitId)} has a defense strength of ${b.defense}: a construction brigade performs quick construction by itself only with 2 or more.`, RULE.quickConstruction);
+}
+
+/** Rules version 3: a fort placed during play is begun, built when turn + 2 (+ 1 with quick construction) begins. */
+function beginFort(state: EuropaState, p: Extract<FortificationAction, { action: 'place' }>): EuropaEvent {
+  if (p.condition || p.level !== undefined) throw new RuleViolation('A fort has neither condition nor level: leave them out.', RULE.setup);
+  checkQuickConstruction(state, p);
+  const turns = p.quickConstruction ? FORT_TURNS.quick : FORT_TURNS.normal;
+  return event('FortConstructionBegun', {
+    site: p.site,
+    owner: p.owner,
+    turn: state.turn,
+    turns,
+    completesOnTurn: state.turn + turns,
+    quickConstruction: p.quickConstruction === true,
+    ...(p.builder ? { builder: p.builder } : {}),
+  });
+}
+
 function place(state: EuropaState, p: Extract<FortificationAction, { action: 'place' }>): EuropaEvent {
   if (entryOf(state.sites, p.site)) throw new RuleViolation(`${q(p.site)} already holds a fortification.`, RULE.setup);
+  if (state.rulesVersion >= 3 && p.kind === 'fort' && state.turn > 0) return beginFort(state, p);
+  if (p.quickConstruction !== undefined || p.builder) {
+    throw new RuleViolation(
+      state.rulesVersion >= 3 && p.kind === 'fort'
+        ? 'A fort placed before turn 1 is on the map from the start of play: it is not built, leave quickConstruction and builder out.'
+        : `Only a fort placed during play is built${state.rulesVersion >= 3 ? '' : ' (from rules version 3)'}: leave quickConstruction and builder out.`,
+      RULE.construction,
+    );
+  }
   if (MAP_KINDS.includes(p.kind) && state.turn > 0) throw new RuleViolation(`A ${p.kind} is on the map from the start of play: place it before turn 1.`, RULE.setup);
   if ((p.level === undefined) !== (p.kind !== 'westwall')) throw new RuleViolation('A Westwall hex has a level, [1] to [3]; no other fortification has one.', RULE.setup);
   let condition: Site['condition'] = 'intact';
@@ -131,6 +181,7 @@ function beginImprovement(state: EuropaState, p: Extract<FortificationAction, { 
   if (site.condition === 'improved') throw new RuleViolation(`The Westwall hex ${q(p.site)} is improved already.`, RULE.westwall);
   if (site.improvement) throw new RuleViolation(`The Westwall hex ${q(p.site)} is being improved already, until turn ${site.improvement.completesOnTurn}.`, RULE.westwall);
   if (site.owner !== 'axis') throw new RuleViolation(`The Axis player improves only Westwall hexes it owns; the allied side owns ${q(p.site)}.`, RULE.westwall);
+  checkQuickConstruction(state, p);
   const turns = p.quickConstruction ? 2 : 4;
   return event('ImprovementBegun', { site: p.site, turn: state.turn, turns, completesOnTurn: state.turn + turns, quickConstruction: p.quickConstruction === true, resourcePoints: IMPROVEMENT_RP });
 }

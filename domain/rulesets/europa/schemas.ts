@@ -21,7 +21,9 @@ export const EuropaOptions = z.strictObject({
   rulesVersion: z
     .literal(RULES_VERSIONS)
     .optional()
-    .describe('2: a step that changes many fortifications at once records one event with their count; 1: one event per hex, as first published. A game recorded without it plays 1'),
+    .describe(
+      '3: the +1 for German or Allied AA applied from nationality, date and strength; harassment fired on each harassing unit; both halvings through an improved fortified hexside into a halving fortification; forts built in 2 turns (1 with quick construction); supply halving. 2: a step that changes many fortifications at once records one event with their count; 1: one event per hex, as first published. A game recorded without it plays 1; a calculator without it plays the current version',
+    ),
 });
 export type EuropaOptions = z.infer<typeof EuropaOptions>;
 
@@ -48,7 +50,10 @@ const fireFields = {
   date: z.string().regex(TURN_DATE, 'a Europa turn such as "Jun II 44": the month (Jan to Dec), I or II, the year 39 to 45').describe('the game turn, e.g. "Jun II 44"'),
   night: z.boolean().optional(),
   nationality: z.enum(NATIONALITIES).describe('whose AA fires: german, allied (Western Allies), soviet, minor (any but France, UK, Germany, Italy, USA, USSR) or other'),
-  germanOrAlliedShift: z.boolean().optional().describe('claim +1 for German or Allied AA (7 or more, after Dec II 42)'),
+  germanOrAlliedShift: z
+    .boolean()
+    .optional()
+    .describe('rules version 3: leave it out, the +1 for German or Allied AA (7 or more, after Dec II 42) is applied from nationality, date and strength; sent, it must agree (422 otherwise). Versions 1 and 2: claims the +1'),
   aa: z.array(firingUnit).min(1).max(60).describe('the units whose AA may fire'),
   prohibitedHexes: z.array(playerId).max(6).optional().describe('DAS: adjacent hexes across prohibited terrain'),
   seaHexes: z.array(playerId).max(6).optional().describe('harassment: adjacent hexes that are not land'),
@@ -65,6 +70,13 @@ export const AAFireProcedureInput = z.strictObject({
 });
 
 const site = playerId.describe('a hex or hexside, as you name it');
+const builder = z
+  .strictObject({
+    unitId: playerId,
+    construction: z.boolean().describe('it has the construction symbol'),
+    defense: z.int().min(0).max(99).describe('its defense strength'),
+  })
+  .describe('rules version 3: the unit performing quick construction by itself, a construction brigade with a defense strength of 2 or more');
 export const FortificationEvent = z.discriminatedUnion('action', [
   z.strictObject({
     action: z.literal('place'),
@@ -73,11 +85,13 @@ export const FortificationEvent = z.discriminatedUnion('action', [
     owner: side,
     condition: z.enum(['improved', 'unimproved']).optional().describe('a fortress: as its order of battle says'),
     level: z.int().min(1).max(3).optional().describe('a Westwall hex: its level, [1] to [3]'),
+    quickConstruction: z.boolean().optional().describe('rules version 3, a fort placed during play: built in 1 turn instead of 2, by the builder named'),
+    builder: builder.optional(),
   }),
   z.strictObject({ action: z.literal('gain'), site, side: side.describe('the side that gains the hex') }),
   z.strictObject({ action: z.literal('loss'), site, side: side.describe('the side that loses the hex') }),
   z.strictObject({ action: z.literal('destroy'), site }),
-  z.strictObject({ action: z.literal('begin-improvement'), site, quickConstruction: z.boolean().optional() }),
+  z.strictObject({ action: z.literal('begin-improvement'), site, quickConstruction: z.boolean().optional(), builder: builder.optional() }),
   z.strictObject({ action: z.literal('emergency-restoration'), alliedGroundUnitIn: z.enum(['wehrkreis', 'benelux', 'french-region-adjacent-to-greater-germany']) }),
   z.strictObject({ action: z.literal('turn'), turn: z.int().min(1).max(999) }),
   z.strictObject({ action: z.literal('initial-phase'), side }),
@@ -94,6 +108,8 @@ export const FortificationEffectsInput = z.strictObject({
         strength: z.number().min(0).max(999),
         kind: z.enum(['engineer', 'artillery', 'other']).optional(),
         acrossFortifiedHexside: z.boolean().optional().describe('left out: true when "across" is given'),
+        outOfSupplyTurns: z.int().min(0).max(99).optional().describe('rules version 3: consecutive turns out of supply (0 or left out: in supply); halved from the second, or in the first if isolated'),
+        isolated: z.boolean().optional().describe('rules version 3: isolated as well as out of supply'),
       }),
     )
     .max(40)
@@ -117,10 +133,11 @@ export const EuropaView = z.object({
       site: z.string(),
       kind: z.enum(SITE_KINDS),
       owner: side,
-      condition: z.enum(['intact', 'improved', 'unimproved', 'destroyed']),
+      condition: z.enum(['intact', 'improved', 'unimproved', 'destroyed', 'under-construction']),
       level: z.int().optional(),
-      chartRow: z.enum(CHART_ROWS as [string, ...string[]]),
+      chartRow: z.enum(CHART_ROWS as [string, ...string[]]).nullable().describe('the chart line in effect; null for a fort under construction (rules version 3)'),
       improvement: z.object({ begunOnTurn: z.int(), completesOnTurn: z.int(), quickConstruction: z.boolean() }).nullable(),
+      construction: z.object({ begunOnTurn: z.int(), completesOnTurn: z.int(), quickConstruction: z.boolean() }).optional().describe('a fort under construction (rules version 3)'),
     }),
   ),
 });

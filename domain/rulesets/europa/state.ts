@@ -8,7 +8,7 @@ import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 import { SIDES, SITE_KINDS, type Side, type SiteKind } from './sides';
 
 export { SIDES, SITE_KINDS, type Side, type SiteKind };
-export type Condition = 'intact' | 'improved' | 'unimproved' | 'destroyed';
+export type Condition = 'intact' | 'improved' | 'unimproved' | 'destroyed' | 'under-construction';
 
 export interface Site {
   kind: SiteKind;
@@ -17,6 +17,8 @@ export interface Site {
   /** Westwall only: the level, [1] to [3], an improved hex has */
   level?: number;
   improvement?: { begunOnTurn: number; completesOnTurn: number; quickConstruction: boolean };
+  /** rules version 3: a fort placed during play, in effect once the turn it completes on begins */
+  construction?: { begunOnTurn: number; completesOnTurn: number; quickConstruction: boolean };
 }
 
 export interface EuropaState {
@@ -84,6 +86,12 @@ function changeEvery(state: EuropaState, selected: (site: Site) => boolean, cond
   return { ...state, sites: idRecord(sites) };
 }
 
+/** The forts whose construction completes when this turn begins (rules version 3). */
+export const built = (turn: number) => (site: Site) => site.construction?.completesOnTurn === turn;
+
+/** The line of the chart in effect at a site: none for a fort still under construction. */
+export const chartRowInEffect = (site: Site): ChartRow | null => (site.condition === 'under-construction' ? null : chartRowOf(site));
+
 /** The sites each bulk step of version 2 changes: the same as version 1 names one by one (fortifications.ts). */
 export const completing = (turn: number) => (site: Site) => site.improvement?.completesOnTurn === turn;
 export const revertedByAllies = (site: Site) => site.kind === 'westwall' && site.owner === 'allied' && site.condition === 'improved';
@@ -112,6 +120,20 @@ export function evolveEuropa(state: EuropaState, event: EuropaEvent): EuropaStat
     case 'ImprovementBegun': {
       const d = event.data;
       return update(state, d.site, { improvement: { begunOnTurn: d.turn, completesOnTurn: d.completesOnTurn, quickConstruction: d.quickConstruction } });
+    }
+    case 'FortConstructionBegun': {
+      const d = event.data;
+      const construction = { begunOnTurn: d.turn, completesOnTurn: d.completesOnTurn, quickConstruction: d.quickConstruction };
+      return { ...state, sites: withEntry(state.sites, d.site, { kind: 'fort', owner: d.owner, condition: 'under-construction', construction }) };
+    }
+    case 'FortsCompleted': {
+      const done = built(event.data.turn);
+      const sites = Object.entries(state.sites).map(([id, site]): [string, Site] => {
+        if (!done(site)) return [id, site];
+        const { construction: _built, ...rest } = site;
+        return [id, { ...rest, condition: 'intact' }];
+      });
+      return { ...state, sites: idRecord(sites) };
     }
     case 'ImprovementCancelled':
       return update(state, event.data.site, { improvement: undefined });
@@ -155,8 +177,9 @@ export function presentEuropa(state: EuropaState) {
       owner: s.owner,
       condition: s.condition,
       ...(s.level === undefined ? {} : { level: s.level }),
-      chartRow: chartRowOf(s),
+      chartRow: chartRowInEffect(s),
       improvement: s.improvement ?? null,
+      ...(s.construction ? { construction: s.construction } : {}),
     })),
   };
 }

@@ -13,7 +13,8 @@ function aaLine(d: EuropaEventData<'AAFired'>): string {
   const units = d.allocation.selections.map((s) => `${q(s.unitId)} ${s.effect ?? 'unaffected'}`);
   const rest = d.allocation.unaffected.filter((id) => !d.allocation.selections.some((s) => s.unitId === id)).map((id) => `${q(id)} unaffected`);
   const outcome = d.result === null ? 'no effect' : `${d.result} vs DF ${d.allocation.forceDf}: ${[...units, ...rest].join(', ')}`;
-  return `${q(d.fireId)} over ${q(d.hex)}: AA ${d.strength.text} -> ${landing.landedColumn.label}${shifts} -> column ${landing.column.label}, 2d6 ${roll.faces.join('+')}${modified} -> ${outcome} [${shortTableHash(table.hash)}]`;
+  const target = d.target === undefined ? '' : ` on ${q(d.target)}`;
+  return `${q(d.fireId)}${target} over ${q(d.hex)}: AA ${d.strength.text} -> ${landing.landedColumn.label}${shifts} -> column ${landing.column.label}, 2d6 ${roll.faces.join('+')}${modified} -> ${outcome} [${shortTableHash(table.hash)}]`;
 }
 
 function fortificationPart(e: EuropaEvent): string {
@@ -37,6 +38,15 @@ function fortificationPart(e: EuropaEvent): string {
     case 'ImprovementBegun': {
       const d = e.data;
       return `Westwall ${q(d.site)} improvement begun on turn ${d.turn}${d.quickConstruction ? ' with quick construction' : ''}, done on turn ${d.completesOnTurn}, ${d.resourcePoints} resource points`;
+    }
+    case 'FortConstructionBegun': {
+      const d = e.data;
+      const quick = d.quickConstruction ? ` with quick construction${d.builder ? ` by ${q(d.builder.unitId)}` : ''}` : '';
+      return `fort ${q(d.site)} begun on turn ${d.turn}${quick} (${d.owner}), built on turn ${d.completesOnTurn}`;
+    }
+    case 'FortsCompleted': {
+      const d = e.data;
+      return `forts built (${d.forts})`;
     }
     case 'ImprovementCancelled': {
       const d = e.data;
@@ -77,7 +87,7 @@ function fortificationPart(e: EuropaEvent): string {
 
 /** The `<summary>` of a europa text line: one line, player strings as JSON strings. */
 export function summarizeEuropa(_command: EuropaCommand, events: readonly EuropaEvent[]): string {
-  const first = events[0];
-  if (first?.type === 'AAFired') return aaLine(first.data);
+  // Harassment by several units (rules version 3) is one AAFired per unit, one line.
+  if (events[0]?.type === 'AAFired') return events.map((e) => (e.type === 'AAFired' ? aaLine(e.data) : e.type)).join('; ');
   return events.map(fortificationPart).join('; ');
 }

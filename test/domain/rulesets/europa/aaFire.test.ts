@@ -5,13 +5,15 @@ import { europaRuleset } from '../../../../domain/rulesets/europa';
 import { aircraftShift, resolveAAFire, type AAFireInput } from '../../../../domain/rulesets/europa/aaFire';
 import { aaStrength } from '../../../../domain/rulesets/europa/aaStrength';
 import { fighterDf, modifiedDf, type AirUnit } from '../../../../domain/rulesets/europa/allocation';
+import type { RulesVersion } from '../../../../domain/rulesets/europa/rulesVersion';
 import { apply, given, p47Fire, refused, TEST_AA_TABLE, testCell, withTestTable } from './harness';
 import { refusal } from '../../../support/rulesetHarness';
 
 const options = europaRuleset.options.parse(withTestTable);
-const fire = (input: Record<string, unknown>, dice: number[], otherEuropaGames = false) => {
+/** One fire, on the rules of version 1 unless told. */
+const fire = (input: Record<string, unknown>, dice: number[], otherEuropaGames = false, rulesVersion: RulesVersion = 1) => {
   const given = new GivenDice(dice);
-  const outcome = resolveAAFire(europaRuleset.procedures.aaFire.input.parse(input) as AAFireInput, TEST_AA_TABLE, otherEuropaGames, given);
+  const outcome = resolveAAFire(europaRuleset.procedures.aaFire.input.parse(input) as AAFireInput, TEST_AA_TABLE, otherEuropaGames, given, rulesVersion);
   return { ...outcome, drawn: given.drawn.map((d) => d.value) };
 };
 const unit = (unitId: string, type: AirUnit['type'], df: number, mission: AirUnit['mission'], extra: Partial<AirUnit> = {}) => ({ unitId, type, df, mission, ...extra });
@@ -245,7 +247,7 @@ describe('refusals: 422 with the rule, before any die', () => {
   for (const [what, input, message, rule] of cases) {
     it(what, () => {
       const dice = new GivenDice([1, 1, 1, 1, 1]);
-      expect(refusal(() => resolveAAFire(europaRuleset.procedures.aaFire.input.parse(input) as AAFireInput, TEST_AA_TABLE, false, dice))).toEqual({ message: expect.stringMatching(message), rule });
+      expect(refusal(() => resolveAAFire(europaRuleset.procedures.aaFire.input.parse(input) as AAFireInput, TEST_AA_TABLE, false, dice, 1))).toEqual({ message: expect.stringMatching(message), rule });
       expect(dice.drawn).toEqual([]);
     });
   }

@@ -37,7 +37,7 @@ describe('the bundled example AA table', () => {
   });
 
   it('goes into the creation request (newGameOptions) and is what options default to; the view shows its id, title and hash', () => {
-    expect(europaRuleset.newGameOptions).toEqual({ aaTable: EXAMPLE_AA_TABLE, otherEuropaGames: false, rulesVersion: 2 });
+    expect(europaRuleset.newGameOptions).toEqual({ aaTable: EXAMPLE_AA_TABLE, otherEuropaGames: false, rulesVersion: 3 });
     expect(europaRuleset.options.parse({}).aaTable).toEqual(EXAMPLE_AA_TABLE);
     expect(europaRuleset.present(given([]))).toMatchObject({ aaTable: { id: 'europa-aa-example', title: EXAMPLE_AA_TABLE.title, hash: tableHash(EXAMPLE_AA_TABLE), example: true } });
     expect(europaRuleset.present(given([], withTestTable))).toMatchObject({ aaTable: { id: 'test-aa', hash: tableHash(TEST_AA_TABLE), example: false } });

@@ -6,7 +6,7 @@ import type { DomainEvent } from '../../../../domain/ruleset';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
 import type { Step } from '../../../support/rulesetHarness';
 import { apply, given, p47Fire, refused, withTestTable } from './harness';
-import { SCRIPT, SCRIPT_WITH_COMPLETION } from './samples';
+import { SCRIPT, SCRIPT_V3, SCRIPT_WITH_COMPLETION } from './samples';
 
 function play(steps: Step[], options: Record<string, unknown> = withTestTable) {
   let state = given([], options);
@@ -30,7 +30,10 @@ describe('europa games: given / when / then', () => {
     // rulesVersion 2 records bulk steps as events of their own (rulesVersion.ts): between them, the two versions emit every type.
     const bulk = play(SCRIPT_WITH_COMPLETION, { ...withTestTable, rulesVersion: 2 }).commits.flatMap((c) => c.events);
     for (const e of bulk) expect(europaRuleset.events![e.type].safeParse(e.data).error, e.type).toBeUndefined();
-    expect([...new Set([...events, ...bulk].map((e) => e.type))].sort()).toEqual(Object.keys(europaRuleset.events!).sort());
+    // rulesVersion 3 builds forts during play (FortConstructionBegun, FortsCompleted).
+    const built = play(SCRIPT_V3, { ...withTestTable, rulesVersion: 3 }).commits.flatMap((c) => c.events);
+    for (const e of built) expect(europaRuleset.events![e.type].safeParse(e.data).error, e.type).toBeUndefined();
+    expect([...new Set([...events, ...bulk, ...built].map((e) => e.type))].sort()).toEqual(Object.keys(europaRuleset.events!).sort());
   });
 
   it('its view parses against the view schema, and folding the events again gives the same state', () => {

@@ -35,19 +35,19 @@ describe('the fortification effects chart (30A4), cell by cell', () => {
     const attackers = [{ strength: 8 }, { strength: 6, kind: 'engineer' as const }, { strength: 4, kind: 'artillery' as const }];
     for (const [row, drm, halved, gs, retreat] of SEED_CHART) {
       const input = row.startsWith('fortified-hexside') ? { across: row.slice('fortified-hexside-'.length) as 'improved' } : { into: row as 'fort' };
-      const out = fortificationEffects({ ...input, attackers, groundSupport: 10 });
+      const out = fortificationEffects({ ...input, attackers, groundSupport: 10 }, 1);
       const expected = halved === 'all' ? [4, 3, 2] : halved === 'none' ? [8, 6, 4] : [4, 6, 4];
       expect([out.drm, out.noAec, out.attackers.map((a) => a.counted), out.groundSupport!.counted, out.defenderIgnoresRetreat], row).toEqual([drm, true, expected, gs ? 5 : 10, retreat]);
     }
   });
 
-  it('through a fortified hexside into another fortification: both apply (DRMs added, each halving once, the hexside\'s only for attackers across it)', () => {
+  it('rules versions 1 and 2: through a fortified hexside into another fortification, both apply (DRMs added, each halving once, the hexside\'s only for attackers across it)', () => {
     const out = fortificationEffects({
       into: 'fortress-improved',
       across: 'improved',
       attackers: [{ unitId: 'a', strength: 9 }, { unitId: 'b', strength: 9, acrossFortifiedHexside: false }, { unitId: 'e', strength: 6, kind: 'engineer' }],
       groundSupport: 7,
-    });
+    }, 1);
     expect(out.applied.map((a) => a.row)).toEqual(['fortress-improved', 'fortified-hexside-improved']);
     expect(out.attackers).toEqual([
       { unitId: 'a', kind: 'other', strength: 9, halvedBy: ['fortress-improved', 'fortified-hexside-improved'], counted: 4.5 },
@@ -55,31 +55,31 @@ describe('the fortification effects chart (30A4), cell by cell', () => {
       { unitId: 'e', kind: 'engineer', strength: 6, halvedBy: [], counted: 6 },
     ]);
     expect(out).toMatchObject({ drm: -1, noAec: true, attack: 15, groundSupport: { given: 7, halved: true, counted: 3.5 } });
-    const westwall = fortificationEffects({ into: 'westwall-3', across: 'unimproved' });
+    const westwall = fortificationEffects({ into: 'westwall-3', across: 'unimproved' }, 1);
     expect(westwall).toMatchObject({ drm: -3, noAec: true, defenderIgnoresRetreat: true });
   });
 
   it('adds the other DRMs: mud -2, winter or snow -1, US and UK ground units in one attack -1; nothing else without a fortification', () => {
-    expect(fortificationEffects({ weather: 'mud', usAndUk: true, into: 'fort' }).drms).toEqual([
+    expect(fortificationEffects({ weather: 'mud', usAndUk: true, into: 'fort' }, 1).drms).toEqual([
       { source: 'fort', value: -1 },
       { source: 'mud weather', value: -2 },
       { source: 'US and UK ground units in one attack', value: -1 },
     ]);
-    expect([fortificationEffects({ weather: 'winter' }).drm, fortificationEffects({ weather: 'snow' }).drm, fortificationEffects({ weather: 'frost' }).drm]).toEqual([-1, -1, 0]);
-    expect(fortificationEffects({ attackers: [{ strength: 5 }] })).toMatchObject({ drm: 0, noAec: false, attack: 5, groundSupport: null, defenderIgnoresRetreat: false });
+    expect([fortificationEffects({ weather: 'winter' }, 1).drm, fortificationEffects({ weather: 'snow' }, 1).drm, fortificationEffects({ weather: 'frost' }, 1).drm]).toEqual([-1, -1, 0]);
+    expect(fortificationEffects({ attackers: [{ strength: 5 }] }, 1)).toMatchObject({ drm: 0, noAec: false, attack: 5, groundSupport: null, defenderIgnoresRetreat: false });
   });
 
   it("gives the players' page example: into an improved fortress across an unimproved hexside, in mud, US and UK together", () => {
     const spec = europaRuleset.procedures.fortificationEffects;
     const input = { into: 'fortress-improved', across: 'unimproved', weather: 'mud', usAndUk: true, attackers: [{ strength: 9 }, { strength: 4, kind: 'engineer' }], groundSupport: 6 };
-    expect(spec.evaluate(spec.input.parse(input), europaRuleset.options.parse({}), new GivenDice([])).result).toEqual({ drm: -4, noAec: true, attack: 8.5, groundSupport: 3, defenderIgnoresRetreat: false });
+    expect(spec.evaluate(spec.input.parse(input), europaRuleset.options.parse({}), new GivenDice([])).result).toEqual({ drm: -4, noAec: true, armorEffectsReduced: false, attack: 8.5, groundSupport: 3, defenderIgnoresRetreat: false });
   });
 
   it('is the stateless procedure fortificationEffects, with no dice', () => {
     const spec = europaRuleset.procedures.fortificationEffects;
     const dice = new GivenDice([]);
     const out = spec.evaluate(spec.input.parse({ into: 'ouvrage', attackers: [{ strength: 10, kind: 'engineer' }], groundSupport: 4, weather: 'mud' }), europaRuleset.options.parse({}), dice);
-    expect(out.result).toEqual({ drm: -3, noAec: true, attack: 5, groundSupport: 2, defenderIgnoresRetreat: true });
+    expect(out.result).toEqual({ drm: -3, noAec: true, armorEffectsReduced: false, attack: 5, groundSupport: 2, defenderIgnoresRetreat: true });
     expect(dice.drawn).toEqual([]);
   });
 });

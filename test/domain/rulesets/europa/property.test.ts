@@ -52,7 +52,7 @@ describe('random AA fires (fast-check)', () => {
         const dice = poolDice(pool);
         let outcome;
         try {
-          outcome = resolveAAFire(input, TEST_AA_TABLE, true, dice);
+          outcome = resolveAAFire(input, TEST_AA_TABLE, true, dice, 2);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           expect(dice.drawn).toEqual([]);
@@ -71,7 +71,7 @@ describe('random AA fires (fast-check)', () => {
         expect(outcome.escorts.every((id) => !force.some((u) => u.unitId === id))).toBe(true);
         // 2d6, then one die per selection among two or more units.
         expect(dice.drawn.length).toBe(2 + allocation.selections.filter((s) => s.die).length);
-        const replay = resolveAAFire(input, TEST_AA_TABLE, true, new GivenDice(dice.drawn.map((d) => d.value)));
+        const replay = resolveAAFire(input, TEST_AA_TABLE, true, new GivenDice(dice.drawn.map((d) => d.value)), 2);
         expect(replay).toEqual(outcome);
       }),
       { numRuns: 400, seed: 37 },

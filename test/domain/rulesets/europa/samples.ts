@@ -12,7 +12,8 @@ export const SCRIPT: Step[] = [
   fort({ action: 'place', site: 'Aachen', kind: 'westwall', owner: 'axis', level: 2 }),
   fort({ action: 'place', site: 'Trier', kind: 'westwall', owner: 'axis', level: 1 }),
   fort({ action: 'turn', turn: 1 }),
-  fort({ action: 'begin-improvement', site: 'Trier', quickConstruction: true }, 'axis'),
+  // Rules version 3 takes quick construction only from a construction brigade of defense 2 or more; earlier versions record the builder unchecked.
+  fort({ action: 'begin-improvement', site: 'Trier', quickConstruction: true, builder: { unitId: 'Bau-Bde 1', construction: true, defense: 2 } }, 'axis'),
   fort({ action: 'begin-improvement', site: 'Aachen' }, 'axis'),
   fort({ action: 'initial-phase', side: 'axis' }, 'axis'),
   fort({ action: 'emergency-restoration', alliedGroundUnitIn: 'benelux' }, 'axis'),
@@ -34,14 +35,22 @@ export const SCRIPT: Step[] = [
 export const SCRIPT_WITH_COMPLETION: Step[] = [
   fort({ action: 'place', site: 'Saar', kind: 'westwall', owner: 'axis', level: 3 }),
   ...SCRIPT.slice(0, 5),
-  fort({ action: 'begin-improvement', site: 'Saar', quickConstruction: true }, 'axis'),
+  fort({ action: 'begin-improvement', site: 'Saar', quickConstruction: true, builder: { unitId: 'Bau-Bde 2', construction: true, defense: 2 } }, 'axis'),
   ...SCRIPT.slice(5),
+];
+
+/** Rules version 3 (with TEST_AA_TABLE): a fort built with quick construction during play, and a harassment fired on each harassing unit. */
+export const SCRIPT_V3: Step[] = [
+  fort({ action: 'turn', turn: 1 }),
+  fort({ action: 'place', site: '0913', kind: 'fort', owner: 'allied', quickConstruction: true, builder: { unitId: '1 Constr Bde', construction: true, defense: 2 } }, 'allied'),
+  ['axis', 'AAFire', p47Fire({ fireId: 'harassment', mission: 'harassment', germanOrAlliedShift: undefined, airUnits: [{ unitId: 'B-26 1', type: 'B', df: 4 }, { unitId: 'B-26 2', type: 'B', df: 4 }] }), [3, 3, 2, 2]],
+  fort({ action: 'turn', turn: 2 }),
 ];
 
 export const fire = p47Fire({ aa: [{ unitId: 'Flak', aa: 11, hex: '2708' }], prohibitedHexes: ['2709'], seaHexes: ['2710'] });
 /** A valid payload of each command and procedure, with every optional id field filled in. */
 export const europaSamples = {
-  commands: { AAFire: fire, FortificationEvent: { action: 'place', site: '0912', kind: 'fort', owner: 'axis' } },
+  commands: { AAFire: fire, FortificationEvent: { action: 'place', site: '0912', kind: 'fort', owner: 'axis', quickConstruction: true, builder: { unitId: '1 Constr Bde', construction: true, defense: 2 } } },
   procedures: {
     aaFire: fire,
     fortificationEffects: { into: 'fort', attackers: [{ unitId: '2 Armd', strength: 6 }] },
@@ -49,7 +58,7 @@ export const europaSamples = {
 };
 export const europaFreeText: Record<string, string[]> = {
   'europa AAFire': ['fireId', 'hex', 'aa[0].unitId', 'aa[0].hex', 'airUnits[0].unitId', 'airUnits[1].unitId', 'airUnits[2].unitId', 'airUnits[3].unitId', 'prohibitedHexes[0]', 'seaHexes[0]'],
-  'europa FortificationEvent': ['site'],
+  'europa FortificationEvent': ['site', 'builder.unitId'],
   'europa procedure aaFire': ['fireId', 'hex', 'aa[0].unitId', 'aa[0].hex', 'airUnits[0].unitId', 'airUnits[1].unitId', 'airUnits[2].unitId', 'airUnits[3].unitId', 'prohibitedHexes[0]', 'seaHexes[0]'],
   'europa procedure fortificationEffects': ['attackers[0].unitId'],
 };
