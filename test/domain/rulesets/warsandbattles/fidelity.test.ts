@@ -135,6 +135,7 @@ describe('strategic movement (6.3: "following a strategic move, a unit cannot at
     const moved = apply(given([], v2()), strategic);
     expect(moved.events[0].data).toMatchObject({ unitIds: ['us-inf-1'], strategic: ['us-inf-1'] });
     expect(unitOf(moved.state, 'us-inf-1').movedStrategically).toBe(true);
+    expect(warsAndBattlesRuleset.summarize({ type: 'Activate', payload: {} }, moved.events)).toBe('activates us-inf-1: 1 point (strategic move: us-inf-1 cannot attack this turn)');
     refusedBy(moved.state, declared('a'), /^us-inf-1 moved strategically this turn: following a strategic move, a unit cannot attack until the next turn\.$/, RULE.strategicMove);
     const view = warsAndBattlesRuleset.present(moved.state) as { units: { unitId: string; movedStrategically: boolean }[] };
     expect(view.units.find((u) => u.unitId === 'us-inf-1')!.movedStrategically).toBe(true);
