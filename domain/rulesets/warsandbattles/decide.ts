@@ -174,7 +174,7 @@ export function decideWarsAndBattles(state: WarsAndBattlesState, command: WarsAn
       break;
     case 'Bombard':
       requirePhasing(sink.state, ctx.actor);
-      refuseStrategicMovers(sink.state, command.payload.bombarders.map((b) => b.unitId), 'bombard (ruling: bombarding is fighting)');
+      refuseStrategicMovers(sink.state, command.payload.bombarders.map((b) => b.unitId), 'bombard');
       bombard(sink, command.payload, ctx);
       break;
     case 'Replenish':
@@ -250,7 +250,7 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
     if (unit.attackedThisTurn) throw new RuleViolation(`${id} has already attacked, supported or bombarded this turn: one of them per turn (ruling).`, RULE.oneAttack);
   }
   refuseStrategicMovers(state, attackerIds, 'attack');
-  refuseStrategicMovers(state, supportIds, 'support an attack (ruling: supporting is its attack)');
+  refuseStrategicMovers(state, supportIds, 'support an attack');
   const needs = activationNeeds(state, [...attackerIds, ...supportIds]);
 
   const unit = (id: string) => entryOf(state.units, id)!;
