@@ -3,7 +3,10 @@ import { RuleViolation } from '../../errors';
 import { landOnTable, type Modifier, type TableDefinition, type TableLanding } from '../../tables';
 import { checkCovered, effectTotal, resolveCovered, type CoveredResolution } from './coverage';
 import { RULE } from './rules';
+import { cherbourgShifts, clearTerrainShifts, tigerShifts } from './fightBonuses';
+import type { RulesVersion } from './rulesVersion';
 import type { Commander, Kind, Side, TerrainEntry } from './schemas';
+import { attackingStacks, checkStack } from './stacking';
 
 /** A unit in a fight: its kind and the value it fights with (attack for attackers, defence for defenders). */
 export interface Fighter {
@@ -15,6 +18,7 @@ export interface Fighter {
   hex?: string;
   tiger?: boolean;
   commander?: string | null;
+  smallerThanBattalion?: boolean;
 }
 
 export interface Fight {
@@ -26,6 +30,8 @@ export interface Fight {
   across: readonly string[];
   cherbourg?: 'area' | 'city';
   divisionalIntegrity: { attacker: boolean; defender: boolean };
+  /** the rules the fight is played under (rulesVersion.ts); absent: 1 */
+  rulesVersion?: RulesVersion;
 }
 
 export interface FightData {
@@ -95,13 +101,7 @@ export function fightModifiers(fight: Fight, data: FightData): { shifts: Modifie
     if (defence.c) shifts.push({ source: `commander ${unit.commander} (defender)`, value: -defence.c });
     if (defence.l) modifiers.push({ source: `commander ${unit.commander} (defender)`, value: -defence.l });
   }
-  if (fight.attackerSide === 'axis' && fight.attackers.some((u) => u.tiger)) shifts.push({ source: 'Tiger attacking', value: 1 });
-  if (fight.attackerSide === 'allied' && fight.cherbourg === 'area') shifts.push({ source: 'Cherbourg area (Allied attack)', value: -1 });
-  if (fight.attackerSide === 'allied' && fight.cherbourg === 'city') shifts.push({ source: 'Cherbourg city (Allied attack)', value: -3 });
-  if (fight.terrain === 'clear' && fight.defenders.every((u) => u.kind === 'infantry')) {
-    if (fight.attackers.some((u) => u.kind === 'armored')) shifts.push({ source: 'clear terrain: armored attacker against infantry', value: 2 });
-    else if (fight.attackers.some((u) => u.kind === 'mechanized')) shifts.push({ source: 'clear terrain: mechanized attacker against infantry', value: 1 });
-  }
+  shifts.push(...tigerShifts(fight), ...cherbourgShifts(fight), ...clearTerrainShifts(fight));
   return { shifts, modifiers };
 }
 
@@ -116,8 +116,17 @@ export function supportBonus(support: Fight['support'], table: TableDefinition, 
   return { points, bonus: effectTotal(lookup, 'modifier'), lookup };
 }
 
+/** Step 1 (§7.3.1), version 2: the defending stack, and each attacking stack that names its hex, within the stacking limit (§8.1). */
+export function checkStacking(fight: Fight): void {
+  if ((fight.rulesVersion ?? 1) < 2) return;
+  const defenderSide = fight.attackerSide === 'allied' ? 'axis' : 'allied';
+  checkStack(defenderSide, fight.defenders, 'The attacked hex');
+  for (const [hex, stack] of attackingStacks(fight.attackers)) checkStack(fight.attackerSide, stack, `Hex ${hex}`);
+}
+
 /** Steps 2–3 (§7.3.1): refuses what the rules or the tables refuse, before any die. */
 export function assessFight(fight: Fight, data: FightData, dice: DiceSource): FightAssessment {
+  checkStacking(fight);
   const attack = fight.attackers.reduce((s, u) => s + u.value, 0);
   const defence = fight.defenders.reduce((s, u) => s + u.value, 0);
   if (attack <= 0) throw new RuleViolation('The attacking units have no attack value: there is no ratio to read.', RULE.strengths);

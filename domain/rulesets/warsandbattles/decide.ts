@@ -7,6 +7,7 @@ import { allocateLosses, type Allocation } from './allocation';
 import { identify, resolveBombardment } from './bombardment';
 import { assessFight, rollFight, type Fight } from './combat';
 import { RULE } from './rules';
+import { refuseStrategicMovers, strategicMovers } from './strategicMovement';
 import { type WarsAndBattlesEvent, warsAndBattlesEvents } from './events';
 import type { WarsAndBattlesCommand } from './commands';
 import type { Activate, Bombard, DeclareAttack, EndTurn, Replenish, ResolveAttack, Side } from './schemas';
@@ -92,7 +93,7 @@ function activationNeeds(state: WarsAndBattlesState, unitIds: readonly string[])
   return { newly, already };
 }
 
-function activate(sink: Sink, side: Side, needs: { newly: string[]; already: string[] }, always = false): void {
+function activate(sink: Sink, side: Side, needs: { newly: string[]; already: string[] }, always = false, strategic: string[] = []): void {
   if (needs.newly.length === 0 && !always) return;
   const left = sink.state.activationLeft;
   sink.emit('UnitsActivated', {
@@ -103,6 +104,7 @@ function activate(sink: Sink, side: Side, needs: { newly: string[]; already: str
     alreadyActive: needs.already,
     pointsSpent: needs.newly.length,
     pointsLeft: left === null ? null : left - needs.newly.length,
+    ...(strategic.length ? { strategic } : {}),
   });
 }
 
@@ -171,6 +173,8 @@ export function decideWarsAndBattles(state: WarsAndBattlesState, command: WarsAn
       resolveAttack(sink, command.payload, ctx);
       break;
     case 'Bombard':
+      requirePhasing(sink.state, ctx.actor);
+      refuseStrategicMovers(sink.state, command.payload.bombarders.map((b) => b.unitId), 'bombard');
       bombard(sink, command.payload, ctx);
       break;
     case 'Replenish':
@@ -195,12 +199,13 @@ function ownUnits(state: WarsAndBattlesState, side: Side, unitIds: readonly stri
   }
 }
 
-function activateUnits(sink: Sink, { unitIds }: Activate, actor: string): void {
+function activateUnits(sink: Sink, { unitIds, strategic }: Activate, actor: string): void {
   const side = requirePhasing(sink.state, actor);
   requireNoOpenAttack(sink.state);
   noDuplicates(unitIds, 'in the activation');
   ownUnits(sink.state, side, unitIds);
-  activate(sink, side, activationNeeds(sink.state, unitIds), true);
+  const movers = strategicMovers(sink.state, unitIds, strategic);
+  activate(sink, side, activationNeeds(sink.state, unitIds), true, movers);
 }
 
 /** Every division of `side` whose units still in the game are all among `involved`. */
@@ -244,12 +249,15 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
     if (unit.outOfSupply) throw new RuleViolation(`${id} is out of supply: an out-of-supply unit cannot attack, nor support an attack (ruling).`, RULE.outOfSupply);
     if (unit.attackedThisTurn) throw new RuleViolation(`${id} has already attacked, supported or bombarded this turn: one of them per turn (ruling).`, RULE.oneAttack);
   }
+  refuseStrategicMovers(state, attackerIds, 'attack');
+  refuseStrategicMovers(state, supportIds, 'support an attack');
   const needs = activationNeeds(state, [...attackerIds, ...supportIds]);
 
   const unit = (id: string) => entryOf(state.units, id)!;
   const integrity = { attacker: completeDivisions(state, side, [...attackerIds, ...supportIds]), defender: completeDivisions(state, otherSide(side), p.defenders) };
-  const attackers = p.attackers.map((a) => ({ unitId: a.unitId, kind: unit(a.unitId).kind, value: combatValueOf(unit(a.unitId), 'attack'), hex: a.hex, tiger: unit(a.unitId).tiger, commander: unit(a.unitId).commander }));
-  const defenders = p.defenders.map((id) => ({ unitId: id, kind: unit(id).kind, value: combatValueOf(unit(id), 'defence'), commander: unit(id).commander }));
+  const fighter = (id: string) => ({ unitId: id, kind: unit(id).kind, tiger: unit(id).tiger, commander: unit(id).commander, smallerThanBattalion: unit(id).smallerThanBattalion });
+  const attackers = p.attackers.map((a) => ({ ...fighter(a.unitId), value: combatValueOf(unit(a.unitId), 'attack'), hex: a.hex }));
+  const defenders = p.defenders.map((id) => ({ ...fighter(id), value: combatValueOf(unit(id), 'defence') }));
   const fight: Fight = {
     attackerSide: side,
     attackers,
@@ -259,6 +267,7 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
     across: p.across,
     ...(p.cherbourg ? { cherbourg: p.cherbourg } : {}),
     divisionalIntegrity: { attacker: integrity.attacker.length > 0, defender: integrity.defender.length > 0 },
+    rulesVersion: state.rulesVersion,
   };
   const assessment = assessFight(fight, { combatTable: state.tables.combat, supportTable: state.tables.support, terrain: state.terrain, commanders: state.commanders }, ctx.dice);
 

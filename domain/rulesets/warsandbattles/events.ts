@@ -51,6 +51,7 @@ export const warsAndBattlesEvents = {
     alreadyActive: z.array(z.string()).describe('already active this impulse: no point'),
     pointsSpent: z.int(),
     pointsLeft: z.int().nullable().describe('null: unlimited'),
+    strategic: z.array(z.string()).optional().describe('units that move strategically (6.3): they cannot attack this turn'),
   }),
   AttackDeclared: z.strictObject({
     attackId: z.string(),

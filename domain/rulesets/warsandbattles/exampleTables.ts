@@ -87,8 +87,16 @@ export const EXAMPLE_TABLES = {
   support: EXAMPLE_SUPPORT_TABLE,
 };
 
-/** §7.4.3's example: a defender in marshes gets C2 (two columns towards the defender). */
-export const EXAMPLE_TERRAIN = [{ terrain: 'marshes', c: 2 }];
+/**
+ * The terrain the manual's text gives a figure for: marshes C2 (§7.4.3's example), and clear
+ * terrain, which gives the defender nothing (ruling: §7.4.8 makes clear terrain the attacker's
+ * ground, and §7.4.3 says only "some types of terrain impact combat"), so that a fight in the
+ * open is not refused. Each entry says where it comes from.
+ */
+export const EXAMPLE_TERRAIN = [
+  { terrain: 'marshes', c: 2, note: 'manual 7.4.3, worked example: a defender in marshes benefits from C2' },
+  { terrain: 'clear', c: 0, note: 'ruling on manual 7.4.3 and 7.4.8: clear terrain has no effect for the defender; 7.4.8 gives the attacker its bonus there' },
+];
 
 /** The manual's commander bonuses are a picture, with no worked example: none bundled. */
 export const EXAMPLE_COMMANDERS: { commander: string; attack: { c: number; l: number }; defence: { c: number; l: number } }[] = [];

@@ -17,8 +17,8 @@ export const warsAndBattlesRuleset: Ruleset<WarsAndBattlesState, schema.WarsAndB
     'Combat ratio to the nearest, C and L modifiers, 2d6 on combat, bombardment and support tables brought as data; loss points unit by unit; fatigue and status, activation and impulses, supply attrition, replenishment.',
   // The tables go into the creation request that commit 1 records: a game replays with exactly the tables it was created with.
   newGameOptions: { tables: EXAMPLE_TABLES, terrain: EXAMPLE_TERRAIN, commanders: EXAMPLE_COMMANDERS, rulesVersion: CURRENT_RULES_VERSION },
-  // 2: the state holds the game's rulesVersion.
-  stateVersion: 2,
+  // 2: the state holds the game's rulesVersion; 3: units hold movedStrategically and smallerThanBattalion.
+  stateVersion: 3,
   options: schema.WarsAndBattlesOptions,
   sidesNote: 'allied and axis',
   sides: () => schema.SIDES,

@@ -5,6 +5,7 @@ import { identify, resolveBombardment } from './bombardment';
 import { assessFight, rollFight, supportBonus, type Fighter } from './combat';
 import type { BombardmentInput, CombatInput, Sight, SupportInput, WarsAndBattlesOptions } from './schemas';
 import * as schema from './schemas';
+import { procedureRulesVersion } from './rulesVersion';
 import { alliedReplenishment, FATIGUE } from './units';
 
 const withLp = (units: readonly { unitId?: string; lp?: number }[], values: readonly number[]) =>
@@ -21,22 +22,25 @@ export function evaluateCombat(input: CombatInput, options: WarsAndBattlesOption
     terrain: input.terrainTable ?? options.terrain,
     commanders: input.commanders ?? options.commanders,
   };
-  const fighter = (u: { unitId?: string; kind: schema.Kind; lp?: number; commander?: string }, value: number): Fighter => ({
+  const fighter = (u: { unitId?: string; kind: schema.Kind; lp?: number; commander?: string; tiger?: boolean; smallerThanBattalion?: boolean }, value: number): Fighter => ({
     ...(u.unitId === undefined ? {} : { unitId: u.unitId }),
     kind: u.kind,
     value,
     ...(u.lp === undefined ? {} : { lp: u.lp }),
     ...(u.commander === undefined ? {} : { commander: u.commander }),
+    tiger: u.tiger ?? false,
+    smallerThanBattalion: u.smallerThanBattalion ?? false,
   });
   const fight = {
     attackerSide: input.attackerSide,
-    attackers: input.attackers.map((a) => ({ ...fighter(a, a.attack), ...(a.hex === undefined ? {} : { hex: a.hex }), tiger: a.tiger ?? false })),
+    attackers: input.attackers.map((a) => ({ ...fighter(a, a.attack), ...(a.hex === undefined ? {} : { hex: a.hex }) })),
     defenders: input.defenders.map((d) => fighter(d, d.defence)),
     support: input.support,
     terrain: input.terrain,
     across: input.across,
     ...(input.cherbourg ? { cherbourg: input.cherbourg } : {}),
     divisionalIntegrity: input.divisionalIntegrity,
+    rulesVersion: procedureRulesVersion(options),
   };
   const assessment = assessFight(fight, data, dice);
   const result = rollFight(assessment, data.combatTable, dice);

@@ -26,4 +26,6 @@ export const RULE = {
   replenishAfterAttack: 'wars-and-battles §8.3.3: a unit cannot be replenished after attacking',
   replenishable: 'wars-and-battles §10.1.1: only units with replenishment capacity are replenished',
   notInSource: 'wars-and-battles: a bundled example table holds only what the manual\'s worked examples show',
+  strategicMove: 'wars-and-battles §6.3: following a strategic move, a unit cannot attack',
+  stacking: 'wars-and-battles §8.1: a hex holds at most 3 units; commanders and German units smaller than a battalion stack freely',
 } as const;

@@ -38,11 +38,16 @@ export const Unit = z
     quality: quality.describe('sets the energy below which fatigue costs a status level'),
     maxLp: z.int().min(1).max(99),
     lp: lp.min(1).optional().describe('LP now; default maxLp'),
-    status: z.int().min(1).max(4).optional().describe('status level from the unit\'s LP, 1 (lowest) to 4; default 4. Leave out with statusLp'),
+    status: z
+      .int()
+      .min(1)
+      .max(4)
+      .optional()
+      .describe('status level from the unit\'s LP, 1 (lowest) to 4; default 4. Rules version 2: the highest level its LP give it, falling with its LP. Leave out with statusLp'),
     statusLp: z
       .tuple([lp.min(1), lp.min(1), lp.min(1)])
       .optional()
-      .describe('the least LP for status level 2, 3 and 4: the status level then follows the unit\'s LP'),
+      .describe('the least LP for status level 2, 3 and 4: the status level then follows the unit\'s LP (rules version 2 without it: four equal bands of maxLp)'),
     energy: z.int().min(0).max(100).default(100).describe('per cent; fatigue is 100 - energy'),
     attack: values.default(0),
     defence: values.default(0),
@@ -50,6 +55,7 @@ export const Unit = z
     commander: playerText(64).optional().describe('a commander unit: its name in the commanders table'),
     outOfSupply: z.boolean().optional().describe('out of supply at the start of the game (its first turn out of supply)'),
     replenishable: z.boolean().optional().describe('default true: the unit can be replenished'),
+    smallerThanBattalion: z.boolean().optional().describe('a German unit smaller than a battalion: it stacks freely (8.1; Axis only)'),
   })
   .superRefine((unit, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -60,12 +66,14 @@ export const Unit = z
     if (unit.tiger && (unit.side !== 'axis' || unit.kind !== 'armored')) issue('tiger', 'only an Axis armored unit can be a Tiger unit');
     if (unit.commander !== undefined && unit.kind !== 'commander') issue('commander', 'only a unit of kind "commander" names a commander');
     if (unit.kind === 'commander' && unit.commander === undefined) issue('commander', 'a commander unit names its entry in the commanders table');
+    if (unit.smallerThanBattalion && unit.side !== 'axis') issue('smallerThanBattalion', 'only German (Axis) units smaller than a battalion stack freely (8.1)');
   });
 export type Unit = z.infer<typeof Unit>;
 
 const Terrain = z.strictObject({
   terrain: terrainName,
   c: z.int().min(-9).max(9).describe('columns towards the defender (C2: two columns left)'),
+  note: playerText(300).optional().describe('where the figure comes from'),
 });
 const Commander = z.strictObject({
   commander: playerText(64),
@@ -145,7 +153,7 @@ export const WarsAndBattlesOptions = z
   .strictObject({
     units: z.array(Unit).max(300).default([]).describe('every unit of the game, both sides'),
     tables: Tables.default(EXAMPLE_TABLES),
-    terrain: TerrainTable.default(EXAMPLE_TERRAIN).describe('terrain (and river) effects for the defender, as data; the bundled list holds only marshes C2'),
+    terrain: TerrainTable.default(EXAMPLE_TERRAIN).describe('terrain (and river) effects for the defender, as data; the bundled list holds marshes C2 (the manual\'s example) and clear C0 (ruling)'),
     commanders: CommanderTable.default(EXAMPLE_COMMANDERS).describe('commander bonuses, as data'),
     impulses: z.union([z.literal(1), z.literal(2)]).default(1).describe('impulses per turn'),
     firstSide: side.default('allied').describe('the side that plays first in each impulse'),
@@ -184,7 +192,10 @@ export type WarsAndBattlesOptions = z.infer<typeof WarsAndBattlesOptions>;
 const unitIds = (max: number) => z.array(playerId).min(1).max(max);
 const supportEntry = z.strictObject({ unitId: playerId, points: z.int().min(0).max(999).describe('support points it brings') });
 
-export const Activate = z.strictObject({ unitIds: unitIds(50).describe('your units to activate this impulse (to move them, say)') });
+export const Activate = z.strictObject({
+  unitIds: unitIds(50).describe('your units to activate this impulse (to move them, say)'),
+  strategic: z.boolean().optional().describe('they move strategically (6.3): none of them can attack this turn (rules version 2)'),
+});
 export type Activate = z.infer<typeof Activate>;
 
 const attackGeometry = {
@@ -265,16 +276,18 @@ const fightUnit = {
   kind,
   lp: lp.optional().describe('its LP now, to allocate losses'),
   commander: playerText(64).optional().describe('a commander: its name in the commanders table'),
+  tiger: z.boolean().optional().describe('a Tiger unit (Axis): C1 to its side, attacking or (rules version 2) defending'),
+  smallerThanBattalion: z.boolean().optional().describe('a German unit smaller than a battalion: stacks freely (8.1)'),
 };
 const tableData = {
-  terrainTable: TerrainTable.optional().describe('default: the game options\' terrain (the bundled marshes C2)'),
+  terrainTable: TerrainTable.optional().describe('default: the game options\' terrain (bundled: marshes C2, clear C0)'),
   commanders: CommanderTable.optional(),
 };
 
 export const CombatInput = z.strictObject({
   attackerSide: side,
   attackers: z
-    .array(z.strictObject({ ...fightUnit, attack: combatValue, hex: playerId.optional().describe('attackers in one hex are stacked; none given: one stack'), tiger: z.boolean().optional() }))
+    .array(z.strictObject({ ...fightUnit, attack: combatValue, hex: playerId.optional().describe('attackers in one hex are stacked; none given: one stack (not checked against the stacking limit)') }))
     .min(1)
     .max(20),
   defenders: z.array(z.strictObject({ ...fightUnit, defence: combatValue })).min(1).max(20),
@@ -338,6 +351,9 @@ const unitView = z.object({
   activatedInImpulse: z.int().nullable(),
   attackedThisTurn: z.boolean(),
   out: z.enum(['destroyed', 'surrendered']).nullable(),
+  attack: z.int().describe('its attack value at its status level now'),
+  defence: z.int().describe('its defence value at its status level now'),
+  movedStrategically: z.boolean().describe('moved strategically this turn: it cannot attack (6.3)'),
 });
 
 export const WarsAndBattlesView = z.object({

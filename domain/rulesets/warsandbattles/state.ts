@@ -5,7 +5,7 @@ import { tableHash } from '../../tables';
 import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
 import type { Commander, Side, Tables, TerrainEntry, WarsAndBattlesOptions } from './schemas';
 import { gameRulesVersion, type RulesVersion } from './rulesVersion';
-import { statusLevel, unitFromOptions, type UnitState } from './units';
+import { combatValueOf, statusLevel, unitFromOptions, type UnitState } from './units';
 
 export interface OpenAttack {
   attackId: string;
@@ -61,7 +61,7 @@ export function initialWarsAndBattlesState(options: WarsAndBattlesOptions): Wars
     axisReplenishmentPoints: options.replenishment.axisPointsPerTurn,
     alliedReplenishment: options.replenishment.allied,
     zocRetreatLoss: options.zocRetreatLoss,
-    units: idRecord(options.units.map((u) => [u.unitId, unitFromOptions(u)] as const)),
+    units: idRecord(options.units.map((u) => [u.unitId, unitFromOptions(u, gameRulesVersion(options))] as const)),
     openAttack: null,
     attackIds: [],
     hexesAttacked: [],
@@ -91,7 +91,8 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndB
   switch (event.type) {
     case 'UnitsActivated': {
       const d = event.data;
-      return { ...changeUnits(state, d.unitIds, () => ({ activatedInImpulse: d.impulse })), activationLeft: d.pointsLeft };
+      const activated = changeUnits(state, d.unitIds, () => ({ activatedInImpulse: d.impulse }));
+      return { ...changeUnits(activated, d.strategic ?? [], () => ({ movedStrategically: true })), activationLeft: d.pointsLeft };
     }
     case 'AttackDeclared': {
       const d = event.data;
@@ -155,7 +156,7 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndB
     case 'TurnStarted': {
       const d = event.data;
       return {
-        ...changeAll(state, () => ({ activatedInImpulse: null, attackedThisTurn: false })),
+        ...changeAll(state, () => ({ activatedInImpulse: null, attackedThisTurn: false, movedStrategically: false })),
         turn: d.turn,
         impulse: 1,
         phasing: d.side,
@@ -194,6 +195,9 @@ export function presentWarsAndBattles(state: WarsAndBattlesState) {
       activatedInImpulse: u.activatedInImpulse,
       attackedThisTurn: u.attackedThisTurn,
       out: u.out,
+      attack: u.out ? 0 : combatValueOf(u, 'attack'),
+      defence: u.out ? 0 : combatValueOf(u, 'defence'),
+      movedStrategically: u.movedStrategically,
     })),
     tables: (['combat', 'bombardment', 'support'] as const).map((role) => ({
       role,

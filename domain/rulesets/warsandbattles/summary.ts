@@ -37,7 +37,8 @@ export function summarizeWarsAndBattles(command: WarsAndBattlesCommand, events: 
       const a = find('UnitsActivated');
       if (!a) return '';
       const ids = [...a.unitIds, ...a.alreadyActive].join(', ');
-      return `activates ${ids}: ${plural(a.pointsSpent, 'point')}${a.pointsLeft === null ? '' : `, ${a.pointsLeft} left`}`;
+      const strategic = a.strategic?.length ? ` (strategic move: ${a.strategic.join(', ')} cannot attack this turn)` : '';
+      return `activates ${ids}: ${plural(a.pointsSpent, 'point')}${a.pointsLeft === null ? '' : `, ${a.pointsLeft} left`}${strategic}`;
     }
     case 'DeclareAttack': {
       const d = find('AttackDeclared');

@@ -1,4 +1,6 @@
+import type { RulesVersion } from './rulesVersion';
 import type { Kind, Quality, Side, Unit } from './schemas';
+import { equalLpBands } from './unitStatus';
 
 /** A unit as the game folds it (state.ts). Values by status level: index 0 is level 1. */
 export interface UnitState {
@@ -8,8 +10,9 @@ export interface UnitState {
   quality: Quality;
   lp: number;
   maxLp: number;
-  /** The status level from LP when the game gives no statusLp. */
+  /** The status level as created: LP give no more (version 1 without statusLp: the level, fixed). */
   baseStatus: number;
+  /** The least LP of levels 2, 3 and 4: the game's, or in version 2 the equal bands of unitStatus.ts. */
   statusLp: readonly [number, number, number] | null;
   energy: number;
   fatigued: boolean;
@@ -25,6 +28,10 @@ export interface UnitState {
   /** Attacked, supported an attack or bombarded this turn (ruling: one of them per turn). */
   attackedThisTurn: boolean;
   out: 'destroyed' | 'surrendered' | null;
+  /** §6.3: moved strategically this turn, so it cannot attack (version 2). */
+  movedStrategically: boolean;
+  /** §8.1: a German unit smaller than a battalion, which stacks freely. */
+  smallerThanBattalion: boolean;
 }
 
 /** §8.4.3: the energy below which fatigue costs a status level, by quality. */
@@ -40,7 +47,7 @@ export const BOMBARD_KINDS: Readonly<Record<Side, readonly Kind[]>> = { allied: 
 
 const fourValues = (v: number | readonly number[]) => (typeof v === 'number' ? [v, v, v, v] : [...v]);
 
-export function unitFromOptions(unit: Unit): UnitState {
+export function unitFromOptions(unit: Unit, rulesVersion: RulesVersion = 1): UnitState {
   const lp = unit.lp ?? unit.maxLp;
   const state: UnitState = {
     side: unit.side,
@@ -50,7 +57,7 @@ export function unitFromOptions(unit: Unit): UnitState {
     lp,
     maxLp: unit.maxLp,
     baseStatus: unit.status ?? 4,
-    statusLp: unit.statusLp ?? null,
+    statusLp: unit.statusLp ?? (rulesVersion >= 2 ? equalLpBands(unit.maxLp) : null),
     energy: unit.energy,
     fatigued: false,
     attack: fourValues(unit.attack),
@@ -63,16 +70,18 @@ export function unitFromOptions(unit: Unit): UnitState {
     activatedInImpulse: null,
     attackedThisTurn: false,
     out: null,
+    movedStrategically: false,
+    smallerThanBattalion: unit.smallerThanBattalion ?? false,
   };
   // A unit created below its threshold starts with the level already lost; at its last level it would surrender, so it keeps it (ruling).
   const fatigued = unit.energy < FATIGUE_THRESHOLD[unit.quality] && lpStatus(state) > 1;
   return { ...state, fatigued };
 }
 
-/** The status level LP give: from statusLp when the game gives it, else as created. */
+/** The status level LP give: from statusLp (never above the level it was created at), else as created. */
 export function lpStatus(unit: Pick<UnitState, 'lp' | 'baseStatus' | 'statusLp'>): number {
   if (!unit.statusLp) return unit.baseStatus;
-  return 1 + unit.statusLp.filter((least) => unit.lp >= least).length;
+  return Math.min(unit.baseStatus, 1 + unit.statusLp.filter((least) => unit.lp >= least).length);
 }
 
 /** The status level now: LP's, less one while fatigue has cost a level; 0 once out of the game. */

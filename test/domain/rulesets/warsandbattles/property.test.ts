@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import type { WarsAndBattlesState } from '../../../../domain/rulesets/warsandbattles/state';
 import { statusLevel } from '../../../../domain/rulesets/warsandbattles/units';
+import { STACKING_LIMIT, stackingWeight } from '../../../../domain/rulesets/warsandbattles/stacking';
+import { unitOf } from './harness';
 import { gameOptions, intent, play, randomOptions } from './randomGame';
 
 /** What must hold in every state a game can reach. */
@@ -44,6 +46,31 @@ describe('random games (fast-check)', () => {
     );
     // The runs reach the table: resolutions happen, not only refusals.
     expect(resolved).toBeGreaterThan(100);
+  });
+
+  it('rules version 2 too: the invariants hold, a unit that moved strategically does not fight that turn, and no defending stack is over the limit', () => {
+    let resolved = 0;
+    fc.assert(
+      fc.property(gameOptions, fc.array(intent, { minLength: 20, maxLength: 60 }), fc.array(fc.nat(), { minLength: 8, maxLength: 40 }), (o, intents, pool) => {
+        const game = play({ ...randomOptions(o), rulesVersion: 2 }, intents, pool);
+        for (const state of game.states) expect(invariantProblems(state)).toEqual([]);
+        const replayed = game.events.reduce(warsAndBattlesRuleset.evolve, game.initial);
+        expect(replayed).toEqual(game.states.at(-1) ?? game.initial);
+        game.commits.forEach((commit, i) => {
+          const before = i === 0 ? game.initial : game.states[i - 1];
+          for (const e of commit.events) {
+            if (e.type !== 'AttackDeclared') continue;
+            const data = e.data as { attacker: 'allied' | 'axis'; attackers: { unitId: string }[]; support: { unitId: string }[]; defenders: { unitId: string }[] };
+            for (const { unitId } of [...data.attackers, ...data.support]) expect(unitOf(before, unitId).movedStrategically, `${unitId} moved strategically, then fought`).toBe(false);
+            const weight = data.defenders.reduce((n, d) => n + stackingWeight(data.attacker === 'allied' ? 'axis' : 'allied', unitOf(before, d.unitId)), 0);
+            expect(weight).toBeLessThanOrEqual(STACKING_LIMIT);
+          }
+        });
+        resolved += game.events.filter((e) => e.type === 'AttackResolved').length;
+      }),
+      { numRuns: 150, seed: 31 },
+    );
+    expect(resolved).toBeGreaterThan(50);
   });
 
   it('the invariants can fail: a state with LP above its maximum is caught', () => {

@@ -106,7 +106,8 @@ export function commandOf(state: WarsAndBattlesState, x: Intent, step: number): 
   const role = (list: string[], pick: number, fallback: string[]) => (pick > 25 ? all : list.length ? list : fallback);
   switch (x.kind) {
     case 'activate':
-      return { actor: x.wrongSide ? otherSide(side) : side, type: 'Activate', payload: { unitIds: choose(own, x.picks) } };
+      // Version 2 games: one activation in three is a strategic move (6.3).
+      return { actor: x.wrongSide ? otherSide(side) : side, type: 'Activate', payload: { unitIds: choose(own, x.picks), ...(state.rulesVersion >= 2 && (x.picks[0] ?? 0) % 3 === 0 ? { strategic: true } : {}) } };
     case 'attack': {
       const attackers = choose(role(kind(own, GROUND_KINDS), x.attackers[0], own), x.attackers);
       const defenders = choose(role(kind(enemy, GROUND_KINDS), x.defenders[0], enemy), x.defenders);

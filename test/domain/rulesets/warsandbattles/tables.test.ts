@@ -23,7 +23,7 @@ describe('the bundled example tables', () => {
       expect(table.example).toBe(true);
       expect(table.source).toMatch(/worked example/);
     }
-    expect(EXAMPLE_TERRAIN).toEqual([{ terrain: 'marshes', c: 2 }]);
+    expect(EXAMPLE_TERRAIN.map(({ terrain, c }) => ({ terrain, c }))).toEqual([{ terrain: 'marshes', c: 2 }, { terrain: 'clear', c: 0 }]);
   });
 
   it('go into the creation request (newGameOptions), so a game replays with exactly its tables, and are what options default to', () => {
