@@ -374,13 +374,14 @@ function bombard(sink: Sink, p: Bombard, ctx: DecideContext): void {
   const seen = p.sight ? identify(p.sight) : null;
   const identification = seen?.level ?? p.identification!;
   const points = p.bombarders.reduce((s, b) => s + b.points, 0);
-  const bombardment = resolveBombardment(points, identification, state.tables.bombardment, ctx.dice);
+  // Version 2, 7.5.2: a bomber the AA shot down or turned back delivers nothing, so nothing is rolled.
+  const delivers = state.rulesVersion < 2 || cancelledBy(state, p.antiAircraft).length === 0;
+  const bombardment = delivers ? resolveBombardment(points, identification, state.tables.bombardment, ctx.dice) : null;
 
   activate(sink, side, needs);
   if (state.rulesVersion >= 2) {
     // 7.5.2: a heavy bomber destroyed or aborted by the AA delivers nothing: no roll.
-    const cancelled = antiAircraftFire(sink, p.antiAircraft, { mission: 'bombardment', ref: p.bombardmentId ?? null, targetHex: p.targetHex });
-    if (cancelled.length) return;
+    antiAircraftFire(sink, p.antiAircraft, { mission: 'bombardment', ref: p.bombardmentId ?? null, targetHex: p.targetHex });
   } else if (p.antiAircraft.length) {
     const units = p.antiAircraft.map((hit) => {
       const lp = sink.unit(hit.unitId).lp;
@@ -389,6 +390,7 @@ function bombard(sink: Sink, p: Bombard, ctx: DecideContext): void {
     sink.emit('AntiAircraftLosses', { units });
     for (const u of units) tire(sink, u.unitId, [{ cause: 'lp-lost', points: FATIGUE.perLpLost * u.lost }]);
   }
+  if (!bombardment) return;
   sink.emit('BombardmentResolved', {
     ...(p.bombardmentId === undefined ? {} : { bombardmentId: p.bombardmentId }),
     side,

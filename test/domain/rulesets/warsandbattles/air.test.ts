@@ -58,7 +58,8 @@ describe('storm grounds aircraft (4.2.2)', () => {
 describe('anti-aircraft: a mission destroyed or aborted delivers nothing (7.5.2, 7.4.4, 7.6)', () => {
   it('a heavy bomber aborted by AA delivers nothing (7.5.2)', () => {
     const start = given([], v2());
-    const { events, state } = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', aborted: true }] }));
+    // No dice given: a roll would throw.
+    const { events, state } = apply(start, [...bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', aborted: true }] }).slice(0, 3), []] as Step);
     expect(types(events)).toEqual(['UnitsActivated', 'AirMissionsCancelled']);
     expect(events[1].data).toEqual({ mission: 'bombardment', ref: null, targetHex: '0812', units: [{ unitId: 'us-bomber', reason: 'aborted' }] });
     expect(unitOf(state, 'gr-916')).toEqual(unitOf(start, 'gr-916'));
@@ -67,7 +68,7 @@ describe('anti-aircraft: a mission destroyed or aborted delivers nothing (7.5.2,
 
   it('a heavy bomber destroyed by AA delivers nothing (7.5.2); one that loses LP and flies on bombards', () => {
     const start = given([], v2());
-    const destroyed = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }));
+    const destroyed = apply(start, [...bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }).slice(0, 3), []] as Step);
     expect(types(destroyed.events)).toEqual(['UnitsActivated', 'AntiAircraftLosses', 'FatigueGained', 'UnitDestroyed', 'AirMissionsCancelled']);
     expect(unitOf(destroyed.state, 'gr-916').lp).toBe(8);
     const hit = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 1 }] }));
