@@ -10,11 +10,11 @@ import { AIR_EVENTS, TEST_AVAILABILITY, v2 } from './airHarness';
 const types = (events: readonly { type: string }[]) => events.map((e) => e.type);
 const refusedWith = (state: ReturnType<typeof given>, step: Step) => refusal(() => apply(state, step));
 
-const bomb = (unitId: string, extra: Record<string, unknown> = {}): Step => [
+const bomb = (unitId: string, extra: Record<string, unknown> = {}, dice = [2, 2]): Step => [
   'allied',
   'Bombard',
   { targetHex: '0812', targets: ['gr-916'], bombarders: [{ unitId, points: 20, ...(unitId === 'us-art' ? { range: 3 } : unitId === 'us-ship' ? { range: 4 } : {}) }], identification: 'identified', ...extra },
-  [2, 2],
+  dice,
 ];
 const airSupport = (extra: Record<string, unknown> = {}): Step => ['allied', 'DeclareAttack', declaration('a1', { support: [{ unitId: 'us-air', points: 10 }], ...extra })];
 const endTurn = (payload: Record<string, unknown> = {}, dice: number[] = []): Step[] => [...endBothImpulses, ['organizer', 'EndTurn', payload, dice]];
@@ -59,7 +59,7 @@ describe('anti-aircraft: a mission destroyed or aborted delivers nothing (7.5.2,
   it('a heavy bomber aborted by AA delivers nothing (7.5.2)', () => {
     const start = given([], v2());
     // No dice given: a roll would throw.
-    const { events, state } = apply(start, [...bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', aborted: true }] }).slice(0, 3), []] as Step);
+    const { events, state } = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', aborted: true }] }, []));
     expect(types(events)).toEqual(['UnitsActivated', 'AirMissionsCancelled']);
     expect(events[1].data).toEqual({ mission: 'bombardment', ref: null, targetHex: '0812', units: [{ unitId: 'us-bomber', reason: 'aborted' }] });
     expect(unitOf(state, 'gr-916')).toEqual(unitOf(start, 'gr-916'));
@@ -68,7 +68,7 @@ describe('anti-aircraft: a mission destroyed or aborted delivers nothing (7.5.2,
 
   it('a heavy bomber destroyed by AA delivers nothing (7.5.2); one that loses LP and flies on bombards', () => {
     const start = given([], v2());
-    const destroyed = apply(start, [...bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }).slice(0, 3), []] as Step);
+    const destroyed = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }, []));
     expect(types(destroyed.events)).toEqual(['UnitsActivated', 'AntiAircraftLosses', 'FatigueGained', 'UnitDestroyed', 'AirMissionsCancelled']);
     expect(unitOf(destroyed.state, 'gr-916').lp).toBe(8);
     const hit = apply(start, bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 1 }] }));
@@ -127,7 +127,7 @@ describe('destroyed air units return two turns later (3.3)', () => {
 
   it('other destroyed units never return (3.3)', () => {
     const units = options().units.map((u) => (u.unitId === 'gr-916' ? { ...u, lp: 1 } : u));
-    const state = given([[...bomb('us-art').slice(0, 3), [6, 6]] as Step, ...endTurn(), ...endTurn(), ...endTurn()], v2({ units }));
+    const state = given([bomb('us-art', {}, [6, 6]), ...endTurn(), ...endTurn(), ...endTurn()], v2({ units }));
     expect(unitOf(state, 'gr-916').out).toBe('destroyed');
   });
 
