@@ -269,3 +269,15 @@ describe('the version-2 events', () => {
     expect(warsAndBattlesRuleset.present(state)).toMatchObject({ weather: 'overcast' });
   });
 });
+
+describe('the text lines of air missions', () => {
+  it('an aborted bombardment and a turn change with weather, returns and unavailable units say so', () => {
+    const start = given([], v2({ availability: TEST_AVAILABILITY }));
+    const step = bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }, []);
+    const aborted = apply(start, step);
+    expect(warsAndBattlesRuleset.summarize({ type: 'Bombard', payload: step[2] }, aborted.events)).toBe('0812: us-bomber destroyed by anti-aircraft, nothing delivered; 1 destroyed (1 activation point)');
+    const turn2 = given([step, ...endBothImpulses], v2({ availability: TEST_AVAILABILITY }));
+    const end = apply(turn2, ['organizer', 'EndTurn', { weather: 'rain' }, [80, 30, 30]]);
+    expect(warsAndBattlesRuleset.summarize({ type: 'EndTurn', payload: { weather: 'rain' } }, end.events)).toMatch(/; turn 2, allied first, rain, 3 unavailable$/);
+  });
+});
