@@ -25,6 +25,16 @@ const availabilityTable = (what: string) =>
     .superRefine((table, ctx) => {
       if (table.columns.kind !== 'threshold') ctx.addIssue({ code: 'custom', path: ['columns', 'kind'], message: `the ${what} table reads threshold columns on the weather number (1 sunny … 4 storm)` });
       if (table.dice === 'none') ctx.addIssue({ code: 'custom', path: ['dice'], message: `the ${what} table is rolled (1d100 for a percentage)` });
+      // Read at every turn change: each weather must land on a column, or EndTurn could not be played.
+      else if (table.columns.kind === 'threshold') {
+        for (const [weather, value] of Object.entries(WEATHER_NUMBER)) {
+          try {
+            landOnTable(table, { value });
+          } catch {
+            ctx.addIssue({ code: 'custom', path: ['columns'], message: `the ${what} table has no column for ${weather} (${value}): start at 1 or lower, and end at 4 or go on past the last column` });
+          }
+        }
+      }
       table.results.forEach((result, r) => {
         const effects = result.effects.map((e) => e.effect);
         if (effects.length !== 1) ctx.addIssue({ code: 'custom', path: ['results', r, 'effects'], message: 'one effect: available, unavailable or not-in-source' });

@@ -281,3 +281,12 @@ describe('the text lines of air missions', () => {
     expect(warsAndBattlesRuleset.summarize({ type: 'EndTurn', payload: { weather: 'rain' } }, end.events)).toMatch(/; turn 2, allied first, rain, 3 unavailable$/);
   });
 });
+
+describe('availability tables as data', () => {
+  it('a table with no column for a weather is refused at creation, naming the place (400)', () => {
+    const air = { ...TEST_AVAILABILITY.air, columns: { ...TEST_AVAILABILITY.air.columns, labels: ['2', '3', '4', '5'] } };
+    const parsed = warsAndBattlesRuleset.options.safeParse(v2({ availability: { ...TEST_AVAILABILITY, air } }));
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error!.issues)).toMatch(/availability.*air.*columns|no column for sunny/);
+  });
+});
