@@ -36,8 +36,12 @@ export function evolveAir(state: WarsAndBattlesState, event: WarsAndBattlesEvent
       const ids = event.type === 'BombardmentResolved' ? event.data.bombarders.map((b) => b.unitId) : event.data.units.map((u) => u.unitId);
       return { ...state, air: { ...air, lastMission: ids.reduce((r, id) => withEntry(r, id, state.turn), air.lastMission) } };
     }
-    case 'AirUnitsReturned':
-      return { ...state, air: { ...air, destroyedInTurn: event.data.units.reduce((r, u) => withoutEntry(r, u.unitId), air.destroyedInTurn) } };
+    case 'AirUnitsReturned': {
+      // 3.3: back means available again; a heavy bomber shot down on a mission does not wait on top.
+      const ids = event.data.units.map((u) => u.unitId);
+      const without = (r: IdRecord<number>) => ids.reduce((x, id) => withoutEntry(x, id), r);
+      return { ...state, air: { ...air, destroyedInTurn: without(air.destroyedInTurn), lastMission: without(air.lastMission) } };
+    }
     case 'AvailabilityRolled': {
       const unavailable = event.data.units
         .filter((u) => !u.available)

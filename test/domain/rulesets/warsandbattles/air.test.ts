@@ -125,6 +125,13 @@ describe('destroyed air units return two turns later (3.3)', () => {
     expect(types(apply(returned.state, airSupport({ attackId: 'a3' })).events)).toContain('AttackDeclared');
   });
 
+  it('a heavy bomber shot down on a mission flies again when it returns, two turns later (3.3)', () => {
+    const shot = bomb('us-bomber', { antiAircraft: [{ unitId: 'us-bomber', lp: 4 }] }, []);
+    const turn3 = given([shot, ...endTurn(), ...endTurn()], v2());
+    expect(unitOf(turn3, 'us-bomber')).toMatchObject({ out: null, lp: 4 });
+    expect(types(apply(turn3, bomb('us-bomber')).events)).toContain('BombardmentResolved');
+  });
+
   it('other destroyed units never return (3.3)', () => {
     const units = options().units.map((u) => (u.unitId === 'gr-916' ? { ...u, lp: 1 } : u));
     const state = given([bomb('us-art', {}, [6, 6]), ...endTurn(), ...endTurn(), ...endTurn()], v2({ units }));
