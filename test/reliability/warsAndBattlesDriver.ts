@@ -35,6 +35,7 @@ interface UnitView {
 }
 
 const unit = (unitId: string, side: Side, kind: string, extra: Record<string, unknown> = {}) => ({ unitId, side, kind, quality: 'veteran', maxLp: 99, ...extra });
+const BOMBERS = ['al-bomber', 'al-bomber-2', 'al-bomber-3', 'al-bomber-4'];
 
 /**
  * The units the cases lean on, each with a single value (fatigue costs a status level, never
@@ -52,7 +53,8 @@ const DRIVER_UNITS = [
   unit('al-def', 'allied', 'infantry', { attack: 2, defence: 1 }),
   unit('al-atk', 'allied', 'armored', { attack: 5, defence: 4 }),
   unit('al-tgt', 'allied', 'infantry', { attack: 2, defence: 2 }),
-  unit('al-bomber', 'allied', 'heavy-bomber'),
+  // Rules version 2: a heavy bomber waits three turns between missions (10.3): four take turns.
+  ...BOMBERS.map((id) => unit(id, 'allied', 'heavy-bomber')),
   unit('al-con', 'allied', 'infantry', { attack: 2, defence: 2 }),
   unit('al-bradley', 'allied', 'commander', { maxLp: 2, commander: TEST_COMMANDERS[0].commander }),
 ];
@@ -87,6 +89,8 @@ const OPTIONS = {
   activationPoints: { allied: 999, axis: 999 },
   replenishment: { allied: true, axisPointsPerTurn: 999 },
   zocRetreatLoss: 1,
+  // Rules version 2: the sight of the Axis bombardment gives the turn's weather.
+  weather: 'rain',
 };
 
 /**
@@ -111,6 +115,8 @@ function optionMirrors(): Record<string, Path[]> {
 // ---- moving the game on, from its view ----
 
 const unitsOf = (v: View): UnitView[] => v.state.units;
+/** A heavy bomber not waiting between missions (the view's unavailable list, rules version 2). */
+const freeBomber = (v: View) => BOMBERS.find((id) => !(v.state.unavailable ?? []).some((u: { unitId: string }) => u.unitId === id)) ?? BOMBERS[0];
 const unitOf = (v: View, id: string) => unitsOf(v).find((u) => u.unitId === id);
 
 /** The impulse after `side`'s part of `impulse`: the other side's, the next impulse, or none (EndTurn next). */
@@ -231,11 +237,11 @@ export const warsAndBattlesDriver: RulesetDriver = {
     Bombard: {
       namedAtCreation: ['targets[0]', 'bombarders[0].unitId', 'antiAircraft[0].unitId'],
       // The Axis impulse, with the Allied bombers still free for the Allied impulse that follows it.
-      arm: (v) => prepare(v, 'axis', ['ax-art', 'al-bomber']),
-      shapes: (_v, fresh) => [
+      arm: (v) => prepare(v, 'axis', ['ax-art', freeBomber(v)]),
+      shapes: (v, fresh) => [
         {
           actor: 'axis',
-          payload: { bombardmentId: fresh(), targetHex: fresh(), targets: ['al-tgt'], bombarders: [{ unitId: 'ax-art', points: 5 }], sight: { distance: 2, viewDistance: 6, weather: 'rain' } },
+          payload: { bombardmentId: fresh(), targetHex: fresh(), targets: ['al-tgt'], bombarders: [{ unitId: 'ax-art', points: 5, range: 2 }], sight: { distance: 2, viewDistance: 6, weather: 'rain' } },
         },
         {
           actor: 'allied',
@@ -243,9 +249,9 @@ export const warsAndBattlesDriver: RulesetDriver = {
             bombardmentId: fresh(),
             targetHex: fresh(),
             targets: ['ax-tgt'],
-            bombarders: [{ unitId: 'al-bomber', points: 15 }],
+            bombarders: [{ unitId: freeBomber(v), points: 15 }],
             identification: 'identified',
-            antiAircraft: [{ unitId: 'al-bomber', lp: 1 }],
+            antiAircraft: [{ unitId: freeBomber(v), lp: 1 }],
           },
           // The Axis passes the impulse on: the Allies bomb in theirs.
           before: () => [step('axis', 'EndImpulse')],

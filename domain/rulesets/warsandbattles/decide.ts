@@ -6,6 +6,7 @@ import { entryOf } from '../idRecord';
 import { allocateLosses, type Allocation } from './allocation';
 import { identify, resolveBombardment } from './bombardment';
 import { assessFight, rollFight, type Fight } from './combat';
+import { cancelledBy, checkBombardment, refuseInVersion1, supportMission, turnChange, type Cancelled } from './airMissions';
 import { RULE } from './rules';
 import { refuseStrategicMovers, strategicMovers } from './strategicMovement';
 import { type WarsAndBattlesEvent, warsAndBattlesEvents } from './events';
@@ -184,7 +185,7 @@ export function decideWarsAndBattles(state: WarsAndBattlesState, command: WarsAn
       endImpulse(sink, ctx.actor);
       break;
     case 'EndTurn':
-      endTurn(sink, command.payload);
+      endTurn(sink, command.payload, ctx);
       break;
     default:
       return notACommand(command, 'Wars and Battles', 'wars-and-battles: commands');
@@ -251,6 +252,7 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
   }
   refuseStrategicMovers(state, attackerIds, 'attack');
   refuseStrategicMovers(state, supportIds, 'support an attack');
+  const air = state.rulesVersion >= 2 ? supportMission(state, p) : p.antiAircraft.length ? refuseInVersion1('anti-aircraft fire on support') : null;
   const needs = activationNeeds(state, [...attackerIds, ...supportIds]);
 
   const unit = (id: string) => entryOf(state.units, id)!;
@@ -262,7 +264,7 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
     attackerSide: side,
     attackers,
     defenders,
-    support: p.support,
+    support: air ? air.delivered : p.support,
     terrain: p.terrain,
     across: p.across,
     ...(p.cherbourg ? { cherbourg: p.cherbourg } : {}),
@@ -272,6 +274,7 @@ function declareAttack(sink: Sink, p: DeclareAttack, ctx: DecideContext): void {
   const assessment = assessFight(fight, { combatTable: state.tables.combat, supportTable: state.tables.support, terrain: state.terrain, commanders: state.commanders }, ctx.dice);
 
   activate(sink, side, needs);
+  if (air) antiAircraftFire(sink, p.antiAircraft, { mission: 'support', ref: p.attackId, targetHex: p.targetHex });
   sink.emit('AttackDeclared', {
     attackId: p.attackId,
     attacker: side,
@@ -374,14 +377,21 @@ function bombard(sink: Sink, p: Bombard, ctx: DecideContext): void {
       throw new RuleViolation(`${hit.unitId} is not a heavy bomber of this bombardment: only heavy bombers lose LP bombarding.`, RULE.antiAircraft);
     }
   }
+  if (state.rulesVersion >= 2) checkBombardment(state, p);
+  else if (p.antiAircraft.some((hit) => hit.aborted)) refuseInVersion1('aborted missions');
   const needs = activationNeeds(state, bombarderIds);
   const seen = p.sight ? identify(p.sight) : null;
   const identification = seen?.level ?? p.identification!;
   const points = p.bombarders.reduce((s, b) => s + b.points, 0);
-  const bombardment = resolveBombardment(points, identification, state.tables.bombardment, ctx.dice);
+  // Version 2, 7.5.2: a bomber the AA shot down or turned back delivers nothing, so nothing is rolled.
+  const delivers = state.rulesVersion < 2 || cancelledBy(state, p.antiAircraft).length === 0;
+  const bombardment = delivers ? resolveBombardment(points, identification, state.tables.bombardment, ctx.dice) : null;
 
   activate(sink, side, needs);
-  if (p.antiAircraft.length) {
+  if (state.rulesVersion >= 2) {
+    // 7.5.2: a heavy bomber destroyed or aborted by the AA delivers nothing: no roll.
+    antiAircraftFire(sink, p.antiAircraft, { mission: 'bombardment', ref: p.bombardmentId ?? null, targetHex: p.targetHex });
+  } else if (p.antiAircraft.length) {
     const units = p.antiAircraft.map((hit) => {
       const lp = sink.unit(hit.unitId).lp;
       return { unitId: hit.unitId, lost: Math.min(lp, hit.lp), lpAfter: Math.max(0, lp - hit.lp) };
@@ -389,6 +399,7 @@ function bombard(sink: Sink, p: Bombard, ctx: DecideContext): void {
     sink.emit('AntiAircraftLosses', { units });
     for (const u of units) tire(sink, u.unitId, [{ cause: 'lp-lost', points: FATIGUE.perLpLost * u.lost }]);
   }
+  if (!bombardment) return;
   sink.emit('BombardmentResolved', {
     ...(p.bombardmentId === undefined ? {} : { bombardmentId: p.bombardmentId }),
     side,
@@ -454,11 +465,12 @@ function endImpulse(sink: Sink, actor: string): void {
   });
 }
 
-function endTurn(sink: Sink, p: EndTurn): void {
+function endTurn(sink: Sink, p: EndTurn, ctx: DecideContext): void {
   const state = sink.state;
   if (state.phasing !== null) {
     throw new RuleViolation(`The ${state.phasing} side is still to play impulse ${state.impulse} of turn ${state.turn}: the turn ends after every impulse.`, RULE.endTurn);
   }
+  if (state.rulesVersion < 2 && p.weather !== undefined) refuseInVersion1('weather');
   noDuplicates(p.outOfSupply, 'out of supply');
   noDuplicates(p.inContact, 'in contact');
   for (const id of [...p.outOfSupply, ...p.inContact]) knownUnit(state, id);
@@ -509,4 +521,35 @@ function endTurn(sink: Sink, p: EndTurn): void {
     activationPoints: sink.state.activationPoints ? sink.state.activationPoints[first] : null,
     axisReplenishmentPoints: sink.state.axisPointsPerTurn,
   });
+  if (state.rulesVersion >= 2) airTurnChange(sink, p, ctx.dice);
+}
+
+/** Version 2, the new turn: its weather (4.2), destroyed air units back (3.3), availability rolled (10.3, 10.1.1). */
+function airTurnChange(sink: Sink, p: EndTurn, dice: DiceSource): void {
+  const change = turnChange(sink.state, p, dice);
+  if (change.weather) sink.emit('WeatherSet', change.weather);
+  if (change.returned.length) sink.emit('AirUnitsReturned', { units: change.returned });
+  if (change.availability) sink.emit('AvailabilityRolled', change.availability);
+}
+
+/**
+ * Version 2: the AA fire the game reports on the air units of a mission (7.4.4, 7.5.2, 7.6):
+ * LP lost, then the units shot down or aborted, which deliver nothing.
+ */
+function antiAircraftFire(
+  sink: Sink,
+  hits: readonly { unitId: string; lp: number; aborted?: boolean | undefined }[],
+  mission: { mission: 'bombardment' | 'support'; ref: string | null; targetHex: string },
+): Cancelled[] {
+  const out = cancelledBy(sink.state, hits);
+  const units = hits
+    .filter((hit) => hit.lp > 0)
+    .map((hit) => {
+      const lp = sink.unit(hit.unitId).lp;
+      return { unitId: hit.unitId, lost: Math.min(lp, hit.lp), lpAfter: Math.max(0, lp - hit.lp) };
+    });
+  if (units.length) sink.emit('AntiAircraftLosses', { units });
+  for (const u of units) tire(sink, u.unitId, [{ cause: 'lp-lost', points: FATIGUE.perLpLost * u.lost }]);
+  if (out.length) sink.emit('AirMissionsCancelled', { ...mission, units: out });
+  return out;
 }

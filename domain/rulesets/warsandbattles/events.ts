@@ -160,6 +160,42 @@ export const warsAndBattlesEvents = {
   }),
   SupplyAttrition: z.strictObject({ units: z.array(z.strictObject({ unitId: z.string(), turnsOutOfSupply: z.int(), lpAfter: z.int() })) }),
   TurnStarted: z.strictObject({ turn: z.int(), side, activationPoints: z.int().nullable(), axisReplenishmentPoints: z.int() }),
+  // Rules version 2 (issue 31): air missions, weather, availability.
+  AirMissionsCancelled: z
+    .strictObject({
+      mission: z.enum(['bombardment', 'support']),
+      ref: z.string().nullable().describe('the attack id, or the bombardment id if given'),
+      targetHex: z.string(),
+      units: z.array(z.strictObject({ unitId: z.string(), reason: z.enum(['aborted', 'destroyed']) })),
+    })
+    .describe('7.4.4, 7.5.2: air units the AA shot down or made give up: they deliver nothing'),
+  WeatherSet: z.strictObject({ turn: z.int(), weather: z.enum(WEATHER) }).describe('the weather of a turn (4.2)'),
+  AirUnitsReturned: z
+    .strictObject({ units: z.array(z.strictObject({ unitId: z.string(), destroyedInTurn: z.int(), lpAfter: z.int() })) })
+    .describe('3.3: destroyed air units back two turns after their destruction'),
+  AvailabilityRolled: z
+    .strictObject({
+      turn: z.int(),
+      weather: z.enum(WEATHER),
+      units: z.array(
+        z.strictObject({
+          unitId: z.string(),
+          available: z.boolean(),
+          checks: z.array(
+            z.strictObject({
+              role: z.enum(['air', 'maintenance', 'ship']),
+              table: z.strictObject({ id: z.string(), hash: z.string(), example: z.boolean() }),
+              column: z.string(),
+              roll: z.strictObject({ dice: z.string(), natural: z.int() }).nullable().describe('null: the column says the same on every row'),
+              code: z.string(),
+              unproven: z.boolean(),
+              available: z.boolean(),
+            }),
+          ),
+        }),
+      ),
+    })
+    .describe('10.3, 10.1.1: which air units and ships are available this turn'),
 } as const satisfies Record<string, z.ZodType>;
 
 /** An event Wars and Battles records, its data as its schema describes it. */

@@ -28,4 +28,12 @@ export const RULE = {
   notInSource: 'wars-and-battles: a bundled example table holds only what the manual\'s worked examples show',
   strategicMove: 'wars-and-battles §6.3: following a strategic move, a unit cannot attack',
   stacking: 'wars-and-battles §8.1: a hex holds at most 3 units; commanders and German units smaller than a battalion stack freely',
+  storm: 'wars-and-battles §4.2.2: in a storm every air unit is grounded',
+  weather: 'wars-and-battles §4.2: the turn has one weather',
+  availability: 'wars-and-battles §10.3: an air unit or ship not available this turn does not fly or fire (§10.1.1 for ships)',
+  bomberWait: 'wars-and-battles §10.3: a heavy bomber waits three turns between missions',
+  reach: 'wars-and-battles §7.5.1: artillery bombards at 2 to 3 hexes, ships at 3 to 4, heavy bombers anywhere on detected units',
+  oneBombardment: 'wars-and-battles §7.5.1: each bombardment is its own roll ("Several bombardments can be performed on a single hex each turn")',
+  supportAntiAircraft: 'wars-and-battles §7.4.4: only supporting aircraft are fired on by anti-aircraft (artillery and ships never lose LP)',
+  rulesVersion: 'wars-and-battles: a game plays the rules version it was created with (version 1 has no weather, AA abort or air support losses)',
 } as const;

@@ -3,6 +3,7 @@ import { RULES_VERSIONS } from './rulesVersion';
 import { playerId, playerText } from '../../playerText';
 import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
 import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
+import { AvailabilityTables, EXAMPLE_AVAILABILITY } from './availability';
 
 export const SIDES = ['allied', 'axis'] as const;
 export type Side = (typeof SIDES)[number];
@@ -174,6 +175,8 @@ export const WarsAndBattlesOptions = z
       .literal(RULES_VERSIONS)
       .optional()
       .describe('2: the current rules (docs/rulesets/wars-and-battles.md, "Rules versions"); 1: as first published. A game recorded without it plays 1; /evaluate uses 2 unless told'),
+    weather: z.enum(WEATHER).optional().describe('the weather of turn 1 (rules version 2; default sunny); EndTurn sets the next turn\'s. In a storm every air unit is grounded (4.2.2)'),
+    availability: AvailabilityTables.default(EXAMPLE_AVAILABILITY).describe('rules version 2: availability of air units (weather, maintenance) and ships, rolled at each turn change; the bundled tables hold only what the manual\'s text says'),
   })
   .superRefine((options, ctx) => {
     uniqueNames(options.units, (u) => u.unitId, 'unitId', 'the unitId of units', ctx, ['units']);
@@ -191,6 +194,18 @@ export type WarsAndBattlesOptions = z.infer<typeof WarsAndBattlesOptions>;
 
 const unitIds = (max: number) => z.array(playerId).min(1).max(max);
 const supportEntry = z.strictObject({ unitId: playerId, points: z.int().min(0).max(999).describe('support points it brings') });
+const bombarderEntry = supportEntry.extend({
+  points: z.int().min(0).max(999).describe('bombardment points it brings'),
+  range: z.int().min(0).max(999).optional().describe('hexes from the unit to the bombarded hex (rules version 2: artillery 2–3, ships 3–4; heavy bombers reach anywhere)'),
+});
+/** Anti-aircraft fire on an air unit of the mission, as the game reports it (7.4.4, 7.5.2, 7.6). */
+const antiAircraftHit = z
+  .strictObject({
+    unitId: playerId,
+    lp: z.int().min(0).max(99).default(0).describe('LP it loses'),
+    aborted: z.boolean().optional().describe('rules version 2: the AA made it give up its mission: it delivers nothing'),
+  })
+  .refine((hit) => hit.lp > 0 || hit.aborted === true, { message: 'give the LP lost (at least 1), or aborted: true', path: ['lp'] });
 
 export const Activate = z.strictObject({
   unitIds: unitIds(50).describe('your units to activate this impulse (to move them, say)'),
@@ -211,6 +226,7 @@ export const DeclareAttack = z.strictObject({
   defenders: unitIds(20).describe('every unit in the attacked hex'),
   support: z.array(supportEntry).max(10).default([]).describe('at most 3 support units (artillery, ships, aircraft)'),
   ...attackGeometry,
+  antiAircraft: z.array(antiAircraftHit).max(10).default([]).describe('rules version 2: AA fire on your supporting aircraft: LP lost, mission aborted; one destroyed or aborted brings no support points'),
 });
 export type DeclareAttack = z.infer<typeof DeclareAttack>;
 
@@ -241,14 +257,14 @@ export const Bombard = z
     bombardmentId: playerId.optional(),
     targetHex: playerId,
     targets: unitIds(20).describe('every unit in the bombarded hex'),
-    bombarders: z.array(supportEntry).min(1).max(10).describe('artillery, ships or heavy bombers, with their bombardment points'),
+    bombarders: z.array(bombarderEntry).min(1).max(10).describe('artillery, ships or heavy bombers, with their bombardment points (rules version 2: one unit, each bombardment its own roll)'),
     identification: z.enum(IDENTIFICATION).optional(),
     sight: Sight.optional(),
     antiAircraft: z
-      .array(z.strictObject({ unitId: playerId, lp: z.int().min(1).max(99) }))
+      .array(antiAircraftHit)
       .max(10)
       .default([])
-      .describe('LP your heavy bombers lose to anti-aircraft fire on this mission'),
+      .describe('LP your heavy bombers lose to anti-aircraft fire on this mission; rules version 2: a bomber destroyed or aborted delivers nothing'),
   })
   .refine(exactlyOne, oneIdentification);
 export type Bombard = z.infer<typeof Bombard>;
@@ -266,6 +282,7 @@ export const Empty = z.strictObject({});
 export const EndTurn = z.strictObject({
   outOfSupply: z.array(playerId).max(300).default([]).describe('units out of supply for the next turn, as the map shows'),
   inContact: z.array(playerId).max(300).default([]).describe('units adjacent to an enemy unit now (Allied replenishment needs none)'),
+  weather: z.enum(WEATHER).optional().describe('the next turn\'s weather (rules version 2); none: as this turn'),
 });
 export type EndTurn = z.infer<typeof EndTurn>;
 
@@ -367,4 +384,8 @@ export const WarsAndBattlesView = z.object({
   hexesAttacked: z.array(z.string()).describe('hexes attacked this turn'),
   units: z.array(unitView),
   tables: z.array(z.object({ role: z.enum(['combat', 'bombardment', 'support']), id: z.string(), title: z.string(), hash: z.string(), example: z.boolean() })),
+  weather: z.enum(WEATHER).nullable().describe('the turn\'s weather (rules version 2; null in a version-1 game)'),
+  unavailable: z
+    .array(z.object({ unitId: z.string(), reason: z.enum(['weather', 'maintenance', 'not-available', 'waiting']), untilTurn: z.int().nullable() }))
+    .describe('air units and ships that cannot fly or fire this turn (rules version 2)'),
 });

@@ -3,7 +3,8 @@ import type { WarsAndBattlesEvent } from './events';
 import type { Modifier } from '../../tables';
 import { tableHash } from '../../tables';
 import { entryOf, idRecord, withEntry, type IdRecord } from '../idRecord';
-import type { Commander, Side, Tables, TerrainEntry, WarsAndBattlesOptions } from './schemas';
+import type { Commander, Side, Tables, TerrainEntry, WarsAndBattlesOptions, Weather } from './schemas';
+import { airFromOptions, airUnavailable, evolveAir, type AirState } from './airState';
 import { gameRulesVersion, type RulesVersion } from './rulesVersion';
 import { combatValueOf, statusLevel, unitFromOptions, type UnitState } from './units';
 
@@ -43,6 +44,10 @@ export interface WarsAndBattlesState {
   commanders: Commander[];
   /** which rules the game plays (rulesVersion.ts) */
   rulesVersion: RulesVersion;
+  /** the turn's weather (rules version 2; null in a version-1 game) */
+  weather: Weather | null;
+  /** air units' and ships' availability, destroyed air units awaiting their return (airState.ts) */
+  air: AirState;
 }
 
 export const otherSide = (side: Side): Side => (side === 'allied' ? 'axis' : 'allied');
@@ -69,6 +74,8 @@ export function initialWarsAndBattlesState(options: WarsAndBattlesOptions): Wars
     terrain: options.terrain,
     commanders: options.commanders,
     rulesVersion: gameRulesVersion(options),
+    weather: gameRulesVersion(options) >= 2 ? (options.weather ?? 'sunny') : null,
+    air: airFromOptions(options),
   };
 }
 
@@ -124,7 +131,7 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndB
     case 'UnitRetreated':
       return changeUnit(state, event.data.unitId, { lp: event.data.lpAfter });
     case 'UnitDestroyed':
-      return changeUnit(state, event.data.unitId, { lp: 0, out: 'destroyed' });
+      return evolveAir(changeUnit(state, event.data.unitId, { lp: 0, out: 'destroyed' }), event);
     case 'UnitSurrendered':
       return changeUnit(state, event.data.unitId, { lp: 0, out: 'surrendered' });
     case 'FatigueGained':
@@ -134,7 +141,7 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndB
     case 'StatusLevelRecovered':
       return changeUnit(state, event.data.unitId, { fatigued: false });
     case 'BombardmentResolved':
-      return changeUnits(state, event.data.bombarders.map((b) => b.unitId), () => ({ attackedThisTurn: true }));
+      return evolveAir(changeUnits(state, event.data.bombarders.map((b) => b.unitId), () => ({ attackedThisTurn: true })), event);
     case 'UnitsReplenished': {
       const d = event.data;
       const next = d.units.reduce((s, u) => changeUnit(s, u.unitId, { lp: u.lpAfter }), state);
@@ -163,8 +170,19 @@ export function evolveWarsAndBattles(state: WarsAndBattlesState, event: WarsAndB
         activationLeft: d.activationPoints,
         axisReplenishmentPoints: d.axisReplenishmentPoints,
         hexesAttacked: [],
+        air: { ...state.air, unavailable: idRecord() },
       };
     }
+    case 'AirMissionsCancelled':
+      return evolveAir(changeUnits(state, event.data.units.map((u) => u.unitId), () => ({ attackedThisTurn: true })), event);
+    case 'WeatherSet':
+      return { ...state, weather: event.data.weather };
+    case 'AirUnitsReturned': {
+      const returned = event.data.units.reduce((s, u) => changeUnit(s, u.unitId, { lp: u.lpAfter, out: null, energy: 100, fatigued: false }), state);
+      return evolveAir(returned, event);
+    }
+    case 'AvailabilityRolled':
+      return evolveAir(state, event);
     default:
       return unknownEvent(event, state);
   }
@@ -206,5 +224,7 @@ export function presentWarsAndBattles(state: WarsAndBattlesState) {
       hash: tableHash(state.tables[role]),
       example: state.tables[role].example === true,
     })),
+    weather: state.weather,
+    unavailable: airUnavailable(state),
   };
 }

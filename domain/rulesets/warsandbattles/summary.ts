@@ -58,6 +58,8 @@ export function summarizeWarsAndBattles(command: WarsAndBattlesCommand, events: 
     }
     case 'Bombard': {
       const d = find('BombardmentResolved');
+      const cancelled = find('AirMissionsCancelled');
+      if (!d && cancelled) return `${cancelled.targetHex}: ${cancelled.units.map((u) => `${u.unitId} ${u.reason} by anti-aircraft`).join(', ')}, nothing delivered${aftermath(events)}${activation()}`;
       if (!d) return '';
       const r = d.resolution;
       const effects = d.unproven ? unproven : `: -${d.loss} LP`;
@@ -89,7 +91,11 @@ export function summarizeWarsAndBattles(command: WarsAndBattlesCommand, events: 
         lost ? `${plural(lost.points, 'Axis replenishment point')} lost` : '',
         oos ? `${oos} out of supply${attrition ? ` (${attrition} -1 LP)` : ''}` : '',
       ].filter(Boolean);
-      return `turn ${t.turn - 1} ends: ${parts.join(', ')}${aftermath(events)}; turn ${t.turn}, ${t.side} first`;
+      const weather = find('WeatherSet');
+      const back = find('AirUnitsReturned')?.units.length ?? 0;
+      const unavailable = find('AvailabilityRolled')?.units.filter((u) => !u.available).length ?? 0;
+      const air = [weather ? `, ${weather.weather}` : '', back ? `, ${back} air unit${back === 1 ? '' : 's'} back` : '', unavailable ? `, ${unavailable} unavailable` : ''].join('');
+      return `turn ${t.turn - 1} ends: ${parts.join(', ')}${aftermath(events)}; turn ${t.turn}, ${t.side} first${air}`;
     }
     default:
       return typeOfUnknown(command);

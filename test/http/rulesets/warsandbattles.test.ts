@@ -28,7 +28,7 @@ describe('a Wars and Battles game over HTTP', () => {
     expect(resolved.status, resolved.text).toBe(201);
     expect(resolved.text).toMatch(/^#4 allied ResolveAttack a1: column \d+:\d+, 2d6 \d+ /);
     expect((await send(allied, 'EndImpulse')).status).toBe(201);
-    expect((await send(axis, 'Bombard', { targetHex: '0811', targets: ['us-inf-1'], bombarders: [{ unitId: 'de-art', points: 15 }], identification: 'recognized' })).status).toBe(201);
+    expect((await send(axis, 'Bombard', { targetHex: '0811', targets: ['us-inf-1'], bombarders: [{ unitId: 'de-art', points: 15, range: 3 }], identification: 'recognized' })).status).toBe(201);
     expect((await send(axis, 'EndImpulse')).status).toBe(201);
     expect((await send(game.tokens.organizer, 'EndTurn', { outOfSupply: [] })).status).toBe(201);
 

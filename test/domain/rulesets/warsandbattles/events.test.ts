@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../../../domain/ruleset';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import { apply, declaration, given, options, type Step } from './harness';
 import { gameOptions, intent, play, randomOptions } from './randomGame';
+import { AIR_EVENTS } from './airHarness';
 
 /** A game that reaches every event type, each command's text line beside it. */
 const script: [Step, string][] = [
@@ -56,11 +57,13 @@ function schemaProblems(events: readonly DomainEvent[]): string[] {
 }
 
 describe('Wars and Battles events, view and text lines', () => {
-  it('a scripted game emits every published event type, each matching its schema', () => {
+  it('a scripted game emits every published event type but those of rules version 2, each matching its schema', () => {
     const { commits } = playScript();
     const events = commits.flatMap((c) => c.events);
     expect(schemaProblems(events)).toEqual([]);
-    expect([...new Set(events.map((e) => e.type))].sort()).toEqual(Object.keys(warsAndBattlesRuleset.events!).sort());
+    // A version-1 game; air.test.ts plays the version-2 events (AIR_EVENTS) and checks them against their schemas.
+    const version1 = Object.keys(warsAndBattlesRuleset.events!).filter((type) => !AIR_EVENTS.includes(type));
+    expect([...new Set(events.map((e) => e.type))].sort()).toEqual(version1.sort());
   });
 
   it('each commit has its one-line summary', () => {
