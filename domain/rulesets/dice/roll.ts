@@ -101,19 +101,26 @@ export function rollDice(spec: DiceSpec, dice: DiceSource, notation: Notation, f
 
 export const totalOf = (expression: DiceExpression, terms: readonly TermOutcome[]) => terms.reduce((sum, t) => sum + t.term.sign * t.value, expression.modifier);
 
-/** Draws each term's dice in order (an exploding die's extra dice right after it), then keeps and counts. */
+/**
+ * Draws each term's dice: the handful first, then, die by die, the extra dice of each die
+ * that shows its highest reading (as rpg-dice-roller draws them). A die's extra dice are
+ * read right after it; then kh/kl keep and a target counts.
+ */
 export function evaluate(expression: DiceExpression, roll: (sides: number) => number): TermOutcome[] {
   return expression.terms.map((term) => {
-    const readings: Reading[] = [];
     const read = () => (term.tensAndUnits ? roll(6) * 10 + roll(6) : roll(term.sides));
-    for (let n = 0; n < term.count; n++) {
-      for (let extra = 0; ; extra++) {
-        const value = read();
-        const exploded = term.explode === true && value === term.sides && extra < MAX_EXTRA_DICE_PER_DIE;
-        readings.push({ value, sign: term.sign, exploded, dropped: false });
-        if (!exploded) break;
-      }
-    }
+    const reading = (value: number, extra: number): Reading => ({
+      value,
+      sign: term.sign,
+      exploded: term.explode === true && value === term.sides && extra < MAX_EXTRA_DICE_PER_DIE,
+      dropped: false,
+    });
+    const handful = Array.from({ length: term.count }, () => reading(read(), 0));
+    const readings = handful.flatMap((first) => {
+      const chain = [first];
+      while (chain[chain.length - 1].exploded) chain.push(reading(read(), chain.length));
+      return chain;
+    });
     if (term.keep) dropAllBut(readings, term.keep);
     if (term.target) for (const r of readings) r.success = meets(r.value, term.target);
     const kept = readings.filter((r) => !r.dropped);
@@ -122,11 +129,14 @@ export function evaluate(expression: DiceExpression, roll: (sides: number) => nu
   });
 }
 
-/** kh/kl: the highest (lowest) `count` readings are kept; between equal readings, the earlier one is kept. */
+/**
+ * kh/kl: the highest (lowest) `count` readings are kept. Between equal readings, kh keeps the
+ * later ones and kl the earlier ones, as rpg-dice-roller does: the total is the same either way.
+ */
 function dropAllBut(readings: Reading[], keep: NonNullable<DiceTerm['keep']>): void {
-  const order = readings.map((r, index) => ({ value: r.value, index }));
-  order.sort((a, b) => (keep.highest ? b.value - a.value : a.value - b.value) || a.index - b.index);
-  for (const { index } of order.slice(keep.count)) readings[index].dropped = true;
+  const ascending = readings.map((r, index) => ({ value: r.value, index })).sort((a, b) => a.value - b.value || a.index - b.index);
+  const dropped = keep.highest ? ascending.slice(0, ascending.length - keep.count) : ascending.slice(keep.count);
+  for (const { index } of dropped) readings[index].dropped = true;
 }
 
 function meets(value: number, { comparison, value: target }: NonNullable<DiceTerm['target']>): boolean {
