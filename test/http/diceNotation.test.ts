@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/httpClient';
+import { run, writeTemp } from '../support/runCli';
 
 const server = useTestServer();
 
@@ -30,6 +31,15 @@ describe('dice notation over HTTP (issue 36)', () => {
     expect(seal.status).toBe(201);
     const verified = await server.client.get(`/games/${game.gameId}/verify`, player1);
     expect(verified.body).toMatchObject({ ok: true, sealed: true, failures: [] });
+
+    // The downloaded verifier replays the notation with nothing new: it is built from domain/.
+    const exported = writeTemp('dice36-notation.json', (await server.client.get(`/games/${game.gameId}/export`, player1)).text);
+    const verifier = writeTemp('verifier.mjs', (await server.client.get('/verifier.mjs')).text);
+    const offline = await run('node', [verifier, exported, '--trust', server.local.service.signer.fingerprint]);
+    expect(offline.stdout.trim().split('\n').at(-1), offline.stdout + offline.stderr).toBe('OK');
+    expect(offline.code).toBe(0);
+    const independent = await run('node', ['test/independent/fairness-v1-verifier.mjs', exported]);
+    expect(JSON.parse(independent.stdout)).toMatchObject({ ok: true, sealed: true, problems: [] });
   });
 
   it('refuses a roll that may draw more than 100 dice with a 422 in words, and malformed notation with a 400 naming the position; neither is recorded', async () => {
