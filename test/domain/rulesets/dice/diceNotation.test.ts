@@ -65,6 +65,10 @@ describe('dice notation (rules version 2): target numbers', () => {
     expect(roll(dice, [5, 2, 6, 1, 3, 4]).data.total).toBe(successes);
   });
 
+  it('a target no die can meet is allowed and counts no success', () => {
+    expect(roll('6d6>=7', [6, 6, 6, 6, 6, 6]).line).toBe('"p": 6d6>=7 = 6 6 6 6 6 6 = 0 successes');
+  });
+
   it('one success is said in the singular; a modifier adds to the count', () => {
     expect(roll('2d6>=6', [6, 1]).line).toBe('"p": 2d6>=6 = 6* 1 = 1 success');
     expect(roll('2d6>=6+1', [6, 6]).line).toBe('"p": 2d6>=6+1 = 6* 6* +1 = 3 successes');
