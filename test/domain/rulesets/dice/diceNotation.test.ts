@@ -193,8 +193,8 @@ describe('dice notation: /evaluate', () => {
 
   it('reads notation 2 unless the request names rules version 1', () => {
     expect(evaluate({ dice: '4d6kh3' }, [6, 5, 2, 4])).toEqual({ result: { total: 15, rolls: [6, 5, 2, 4] }, breakdown: { dice: '4d6kh3', modifier: 0, text: '6 5 (2) 4 = 15' } });
-    expect(evaluate({ dice: 'd66' }, [6, 6], { rulesVersion: 2 }).result.total).toBe(66);
-    expect(evaluate({ dice: 'd66' }, [66], { rulesVersion: 1 }).result.total).toBe(66);
+    expect(evaluate({ dice: 'd66' }, [6, 6], { rulesVersion: 2 }).result).toEqual({ total: 66, rolls: [6, 6] });
+    expect(evaluate({ dice: 'd66' }, [66], { rulesVersion: 1 }).result).toEqual({ total: 66, rolls: [66] });
     expect(() => evaluate({ dice: 'd%' }, [1], { rulesVersion: 1 })).toThrow('Invalid request: input.dice: d% is not supported, write d100 at position 2');
   });
 });
