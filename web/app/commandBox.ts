@@ -55,7 +55,7 @@ export function commandBox(options: CommandBoxOptions): HTMLElement {
     const dice = el('input', { type: 'text', value: '2d6', required: true, maxlength: 200, autocomplete: 'off' });
     const purpose = el('input', { type: 'text', required: true, maxlength: 200, autocomplete: 'off', placeholder: 'e.g. attack on hex 1205' });
     const button = el('button', { type: 'submit' }, 'Roll');
-    const form = el('form', { class: 'roll', 'aria-label': 'Roll dice' }, el('div', { class: 'row' }, field('Dice', dice, 'e.g. 3d6+1 or 2d10'), field('Purpose', purpose, 'what the roll is for')), button);
+    const form = el('form', { class: 'roll', 'aria-label': 'Roll dice' }, el('div', { class: 'row' }, field('Dice', dice, 'e.g. 3d6+1, d66, 4d6kh3, 6d6>=5'), field('Purpose', purpose, 'what the roll is for')), button);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void send('Roll', { dice: dice.value.trim(), purpose: purpose.value }, button);

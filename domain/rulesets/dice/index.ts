@@ -1,18 +1,25 @@
 import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
-import { describeRoll, rollDice } from './roll';
+import { rollDice } from './roll';
+import { describeRoll } from './rollText';
+import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type RulesVersion } from './rulesVersion';
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
 import { diceEvents } from './events';
 
 export interface DiceState {
   rolls: number;
   lastRoll: { purpose: string; dice: string; total: number } | null;
+  /** The notation the game reads (rulesVersion.ts): not part of the view. */
+  rulesVersion: RulesVersion;
 }
 
 export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   id: 'dice',
   title: 'Dice — a trusted roller',
   description: 'Fair, recorded dice for any game: every roll says what it is for.',
+  newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
+  // 2: the state holds the game's rulesVersion.
+  stateVersion: 2,
   options: DiceOptions,
   sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
   sides: (options) => options.sides,
@@ -27,8 +34,8 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
     roll: {
       input: RollProcedureInput,
       description: 'Roll a dice expression without a game.',
-      evaluate(input: RollProcedureInput, _options, dice) {
-        const outcome = rollDice(input.dice, dice);
+      evaluate(input: RollProcedureInput, options, dice) {
+        const outcome = rollDice(input.dice, dice, procedureRulesVersion(options), 'input.dice');
         return {
           result: { total: outcome.total, rolls: outcome.rolls.map((r) => r.value) },
           breakdown: { dice: outcome.dice, modifier: outcome.modifier, text: describeRoll(outcome) },
@@ -38,24 +45,24 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   },
   view: DiceView,
   events: diceEvents,
-  initialState: (): DiceState => ({ rolls: 0, lastRoll: null }),
-  decide(_state, command, ctx) {
+  initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options) }),
+  decide(state, command, ctx) {
     // Roll is the only command of this ruleset.
     const { dice, purpose } = command.payload;
-    const outcome = rollDice(dice, ctx.dice);
+    const outcome = rollDice(dice, ctx.dice, state.rulesVersion, 'payload.dice');
     return [{ type: 'DiceRolled', data: { purpose, ...outcome } }];
   },
   evolve(state, event) {
     switch (event.type) {
       case 'DiceRolled': {
         const { purpose, dice, total } = event.data;
-        return { rolls: state.rolls + 1, lastRoll: { purpose, dice, total } };
+        return { ...state, rolls: state.rolls + 1, lastRoll: { purpose, dice, total } };
       }
       default:
         return unknownEvent(event.type, state);
     }
   },
-  present: (state) => state,
+  present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
   summarize(_command, events) {
     const rolled = events.find((e) => e.type === 'DiceRolled');
     if (!rolled) return '';

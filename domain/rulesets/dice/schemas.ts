@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { playerText } from '../../playerText';
 import { ORGANIZER } from '../../ruleset';
 import { DiceExpressionError, parseDiceExpression } from './diceExpression';
-import { MAX_MODIFIER } from './roll';
+import { MAX_DICE_PER_COMMAND, MAX_EXTRA_DICE_PER_DIE, MAX_MODIFIER } from './roll';
+import { RULES_VERSIONS } from './rulesVersion';
 
 export const sideName = z
   .string()
@@ -18,7 +19,14 @@ export const sidesOption = z
   .default(['player1', 'player2'])
   .describe('names of the sides, 2 to 8');
 
-export const DiceOptions = z.strictObject({ sides: sidesOption });
+export const DiceOptions = z.strictObject({
+  sides: sidesOption,
+  // No default: commit 1 of a game created before version 2 records no rulesVersion, and must replay as it was recorded.
+  rulesVersion: z
+    .literal(RULES_VERSIONS)
+    .optional()
+    .describe('2: the current notation (d66, d%, kh/kl, targets, "!"); 1: as first published, where d66 is a 66-sided die. A game recorded without it plays 1; /evaluate uses 2 unless told'),
+});
 export type DiceOptions = z.infer<typeof DiceOptions>;
 
 const diceString = z
@@ -28,7 +36,8 @@ const diceString = z
   .superRefine((text, ctx) => {
     let modifier: number;
     try {
-      modifier = parseDiceExpression(text).modifier;
+      // The widest notation; a game of rules version 1 reads the string again with its own (roll.ts).
+      modifier = parseDiceExpression(text, 2).modifier;
     } catch (error) {
       if (!(error instanceof DiceExpressionError)) throw error;
       ctx.addIssue({ code: 'custom', message: error.message, params: { position: error.position } });
@@ -38,13 +47,16 @@ const diceString = z
       ctx.addIssue({ code: 'custom', message: `the integers add up to ${modifier}; a modifier must be from -${MAX_MODIFIER} to +${MAX_MODIFIER}` });
     }
   })
-  .describe(`e.g. "3d6+1": term (("+" | "-") term)*, term = [count] "d" sides | integer; the integers add up to -${MAX_MODIFIER} to +${MAX_MODIFIER}`);
+  .describe(
+    `e.g. "3d6+1", "d66", "4d6kh3", "6d6>=5", "1d6!": term (("+" | "-") term)*, term = [count] "d" (sides | "%") ["!"] [("kh" | "kl") n] [(">=" | ">" | "<=" | "<" | "=") n] | integer; ` +
+      `at most ${MAX_DICE_PER_COMMAND} dice (a d66 counts 2, an exploding die ${1 + MAX_EXTRA_DICE_PER_DIE}); the integers add up to -${MAX_MODIFIER} to +${MAX_MODIFIER}`,
+  );
 
 const diceList = z
   .array(z.strictObject({ count: z.int().min(1), sides: z.int() }))
   .min(1)
   .max(100)
-  .describe('e.g. [{ "count": 3, "sides": 6 }]');
+  .describe('e.g. [{ "count": 3, "sides": 6 }]: plain dice of 2 to 1000 sides (sides 66 is a 66-sided die)');
 
 export const DiceSpecSchema = z.union([diceString, diceList]);
 

@@ -92,7 +92,7 @@ describe('snapshots', () => {
   it('are ignored, folded from commit 1 and written again, when their format or ruleset version differs, when damaged, or when they do not chain into the commits', async () => {
     const spoilers: [string, (text: string) => string][] = [
       ['another format', (t) => JSON.stringify({ ...JSON.parse(t), format: SNAPSHOT_FORMAT + 1 })],
-      ['another ruleset state version', (t) => JSON.stringify({ ...JSON.parse(t), ruleset: 'dice@2' })],
+      ['another ruleset state version (dice@1: the state before it held the rulesVersion)', (t) => JSON.stringify({ ...JSON.parse(t), ruleset: 'dice@1' })],
       ['a state that is not JSON', (t) => JSON.stringify({ ...JSON.parse(t), state: '{"cut' })],
       ['a hash the chain does not have', (t) => JSON.stringify({ ...JSON.parse(t), hash: 'ab'.repeat(32), state: JSON.parse(t).state.replace(/"lastHash":"[0-9a-f]+"/, `"lastHash":"${'ab'.repeat(32)}"`) })],
       ['rules changed in it', (t) => JSON.stringify({ ...JSON.parse(t), state: JSON.parse(t).state.replace('"rolls":19', '"rolls":990') })],
