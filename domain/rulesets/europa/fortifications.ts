@@ -19,7 +19,7 @@ export const RULE = {
   destroy: 'europa 30A4: what other rules may destroy (ruling)',
   turns: 'europa: game turns and initial phases follow one another',
   construction: 'europa construction: forts take two turns to build, one with quick construction (rules version 3)',
-  quickConstruction: 'europa construction: construction brigades with a defense strength of 2 or more perform quick construction by themselves (rules version 3)',
+  quickConstruction: 'europa construction: only construction brigades with a defense strength of 2 or more perform quick construction by themselves (rules version 3)',
 };
 
 /** Forts take 2 turns to build, regardless of terrain; quick construction halves it. */
@@ -102,14 +102,16 @@ export function decideFortification(state: EuropaState, p: FortificationAction, 
 }
 
 /**
- * Quick construction from rules version 3: only what the Construction rule allows, a
- * construction brigade (the construction symbol) with a defense strength of 2 or more,
- * performing it by itself. Versions 1 and 2 take `quickConstruction` as declared.
+ * Quick construction from rules version 3: a unit named as the one `builder` performs it by
+ * itself, which the Construction rule allows a construction brigade (the construction symbol)
+ * with a defense strength of 2 or more. Quick construction without a builder is the player's
+ * declaration, as in versions 1 and 2: the page says who may perform it by themselves, not who
+ * may take part in it with others (ruling).
  */
 function checkQuickConstruction(state: EuropaState, p: { quickConstruction?: boolean; builder?: { unitId: string; construction: boolean; defense: number } }): void {
   if (state.rulesVersion < 3 || !p.quickConstruction) return;
   const b = p.builder;
-  if (!b) throw new RuleViolation('Quick construction is performed by a construction brigade with a defense strength of 2 or more: name it as builder.', RULE.quickConstruction);
+  if (!b) return;
   if (!b.construction) throw new RuleViolation(`${q(b.unitId)} has no construction symbol: only construction brigades perform quick construction by themselves.`, RULE.quickConstruction);
   if (b.defense < 2) throw new RuleViolation(`${q(b.unitId)} has a defense strength of ${b.defense}: a construction brigade performs quick construction by itself only with 2 or more.`, RULE.quickConstruction);
 }

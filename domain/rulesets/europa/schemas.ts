@@ -85,7 +85,7 @@ export const FortificationEvent = z.discriminatedUnion('action', [
     owner: side,
     condition: z.enum(['improved', 'unimproved']).optional().describe('a fortress: as its order of battle says'),
     level: z.int().min(1).max(3).optional().describe('a Westwall hex: its level, [1] to [3]'),
-    quickConstruction: z.boolean().optional().describe('rules version 3, a fort placed during play: built in 1 turn instead of 2, by the builder named'),
+    quickConstruction: z.boolean().optional().describe('rules version 3, a fort placed during play: built in 1 turn instead of 2 (a builder named must be able to perform it by itself)'),
     builder: builder.optional(),
   }),
   z.strictObject({ action: z.literal('gain'), site, side: side.describe('the side that gains the hex') }),

@@ -211,15 +211,16 @@ describe('construction: forts take two turns to build, one with quick constructi
     expect(siteView(apply(quick.state, turn(2)).state, '0912')).toMatchObject({ condition: 'intact', chartRow: 'fort' });
   });
 
-  it('quick construction by any other unit, or by nobody named, is refused (422)', () => {
+  it('quick construction by a lone builder other than a construction brigade of defense 2 or more is refused (422); declared without a builder, it stands', () => {
     const state = given([turn(1)], v3);
     const qc = (builder?: Record<string, unknown>) => fort('allied', { action: 'place', site: '0912', kind: 'fort', owner: 'allied', quickConstruction: true, ...(builder ? { builder } : {}) });
-    refused(state, qc(), /name it as builder/);
+    expect(apply(state, qc()).events[0].data).toMatchObject({ turns: 1, quickConstruction: true });
     refused(state, qc({ unitId: '12 Eng', construction: false, defense: 3 }), /^"12 Eng" has no construction symbol/);
     refused(state, qc({ unitId: '5 Constr', construction: true, defense: 1 }), /^"5 Constr" has a defense strength of 1/);
     // The same for quick construction of the Westwall.
     const westwall = given([fort('organizer', { action: 'place', site: 'Trier', kind: 'westwall', owner: 'axis', level: 1 }), turn(1)], v3);
-    refused(westwall, fort('axis', { action: 'begin-improvement', site: 'Trier', quickConstruction: true }), /name it as builder/);
+    expect(apply(westwall, fort('axis', { action: 'begin-improvement', site: 'Trier', quickConstruction: true })).events[0].data).toMatchObject({ turns: 2 });
+    refused(westwall, fort('axis', { action: 'begin-improvement', site: 'Trier', quickConstruction: true, builder: { unitId: '5 Constr', construction: true, defense: 1 } }), /^"5 Constr" has a defense strength of 1/);
     expect(apply(westwall, fort('axis', { action: 'begin-improvement', site: 'Trier', quickConstruction: true, builder: brigade })).events[0].data).toMatchObject({ turns: 2 });
   });
 

@@ -12,7 +12,7 @@ export const SCRIPT: Step[] = [
   fort({ action: 'place', site: 'Aachen', kind: 'westwall', owner: 'axis', level: 2 }),
   fort({ action: 'place', site: 'Trier', kind: 'westwall', owner: 'axis', level: 1 }),
   fort({ action: 'turn', turn: 1 }),
-  // Rules version 3 takes quick construction only from a construction brigade of defense 2 or more; earlier versions record the builder unchecked.
+  // Rules version 3 checks a builder named for quick construction (a construction brigade of defense 2 or more); earlier versions record it unchecked.
   fort({ action: 'begin-improvement', site: 'Trier', quickConstruction: true, builder: { unitId: 'Bau-Bde 1', construction: true, defense: 2 } }, 'axis'),
   fort({ action: 'begin-improvement', site: 'Aachen' }, 'axis'),
   fort({ action: 'initial-phase', side: 'axis' }, 'axis'),
