@@ -1,8 +1,10 @@
 import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
 import { AIR_RETURN_TURNS, HEAVY_BOMBER_WAIT, type AvailabilityRole, type AvailabilityTables } from './availability';
 import type { WarsAndBattlesEvent } from './events';
+import type { RulesVersion } from './rulesVersion';
 import type { WarsAndBattlesOptions } from './schemas';
-import type { WarsAndBattlesState } from './state';
+import type { UnitState } from './units';
+import type { Weather } from './vocabulary';
 
 export type Unavailability = 'weather' | 'maintenance' | 'not-available';
 
@@ -17,6 +19,15 @@ export interface AirState {
   unavailable: IdRecord<Unavailability>;
 }
 
+/** The part of the game's state the air rules read and fold (state.ts holds it whole). */
+export interface WithAir {
+  turn: number;
+  rulesVersion: RulesVersion;
+  weather: Weather | null;
+  units: IdRecord<UnitState>;
+  air: AirState;
+}
+
 export const airFromOptions = (options: WarsAndBattlesOptions): AirState => ({
   availability: options.availability,
   destroyedInTurn: idRecord(),
@@ -26,7 +37,7 @@ export const airFromOptions = (options: WarsAndBattlesOptions): AirState => ({
 
 const REASON: Readonly<Record<AvailabilityRole, Unavailability>> = { air: 'weather', maintenance: 'maintenance', ship: 'not-available' };
 
-export function evolveAir(state: WarsAndBattlesState, event: WarsAndBattlesEvent): WarsAndBattlesState {
+export function evolveAir<S extends WithAir>(state: S, event: WarsAndBattlesEvent): S {
   const air = state.air;
   switch (event.type) {
     case 'UnitDestroyed':
@@ -54,7 +65,7 @@ export function evolveAir(state: WarsAndBattlesState, event: WarsAndBattlesEvent
 }
 
 /** 10.3: a heavy bomber that bombarded in turn t is next available in turn t + 4 (three turns between). */
-export function waitingUntil(state: WarsAndBattlesState, unitId: string): number | null {
+export function waitingUntil(state: WithAir, unitId: string): number | null {
   const unit = entryOf(state.units, unitId);
   const last = entryOf(state.air.lastMission, unitId);
   if (!unit || unit.kind !== 'heavy-bomber' || last === undefined) return null;
@@ -63,13 +74,13 @@ export function waitingUntil(state: WarsAndBattlesState, unitId: string): number
 }
 
 /** The turn a destroyed air unit returns in (3.3), or null. */
-export function returnsInTurn(state: WarsAndBattlesState, unitId: string): number | null {
+export function returnsInTurn(state: WithAir, unitId: string): number | null {
   const destroyed = entryOf(state.air.destroyedInTurn, unitId);
   return destroyed === undefined ? null : destroyed + AIR_RETURN_TURNS;
 }
 
 /** Units that cannot fly or fire this turn, and why (the view). Version 1 games: none. */
-export function airUnavailable(state: WarsAndBattlesState) {
+export function airUnavailable(state: WithAir) {
   if (state.rulesVersion < 2) return [];
   const list: { unitId: string; reason: Unavailability | 'waiting'; untilTurn: number | null }[] = [];
   for (const [unitId, unit] of Object.entries(state.units)) {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { DiceSource } from '../../dice';
 import { landOnTable, resolveOnTable, tableDefinitionSchemaFor, tableHash, type TableDefinition } from '../../tables';
 import { NOT_IN_SOURCE } from './exampleTables';
-import type { Kind, Weather } from './schemas';
+import type { Kind, Weather } from './vocabulary';
 
 /**
  * §10.3 and §10.1.1: air units, heavy bombers and ships are not available every turn. The

@@ -4,35 +4,11 @@ import { landOnTable, type Modifier, type TableDefinition, type TableLanding } f
 import { checkCovered, effectTotal, resolveCovered, type CoveredResolution } from './coverage';
 import { RULE } from './rules';
 import { cherbourgShifts, clearTerrainShifts, tigerShifts } from './fightBonuses';
-import type { RulesVersion } from './rulesVersion';
-import type { Commander, Kind, Side, TerrainEntry } from './schemas';
+import type { Fight, Fighter } from './fight';
+import type { Commander, TerrainEntry } from './schemas';
 import { attackingStacks, checkStack } from './stacking';
 
-/** A unit in a fight: its kind and the value it fights with (attack for attackers, defence for defenders). */
-export interface Fighter {
-  unitId?: string;
-  kind: Kind;
-  value: number;
-  lp?: number;
-  /** attackers: the hex it attacks from (units in one hex are stacked) */
-  hex?: string;
-  tiger?: boolean;
-  commander?: string | null;
-  smallerThanBattalion?: boolean;
-}
-
-export interface Fight {
-  attackerSide: Side;
-  attackers: readonly Fighter[];
-  defenders: readonly Fighter[];
-  support: readonly { unitId?: string; points: number }[];
-  terrain: string;
-  across: readonly string[];
-  cherbourg?: 'area' | 'city';
-  divisionalIntegrity: { attacker: boolean; defender: boolean };
-  /** the rules the fight is played under (rulesVersion.ts); absent: 1 */
-  rulesVersion?: RulesVersion;
-}
+export type { Fight, Fighter } from './fight';
 
 export interface FightData {
   combatTable: TableDefinition;

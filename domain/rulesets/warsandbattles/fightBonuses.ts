@@ -1,5 +1,5 @@
 import type { Modifier } from '../../tables';
-import type { Fight } from './combat';
+import type { Fight } from './fight';
 
 const version = (fight: Pick<Fight, 'rulesVersion'>) => fight.rulesVersion ?? 1;
 

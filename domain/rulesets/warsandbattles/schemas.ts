@@ -1,22 +1,18 @@
 import * as z from 'zod';
+import { KINDS, SIDES, WEATHER } from './vocabulary';
 import { RULES_VERSIONS } from './rulesVersion';
 import { playerId, playerText } from '../../playerText';
 import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
 import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
 import { AvailabilityTables, EXAMPLE_AVAILABILITY } from './availability';
 
-export const SIDES = ['allied', 'axis'] as const;
-export type Side = (typeof SIDES)[number];
+export { KINDS, SIDES, WEATHER, type Kind, type Side, type Weather } from './vocabulary';
 export const side = z.enum(SIDES);
 
-export const KINDS = ['infantry', 'mechanized', 'armored', 'artillery', 'commander', 'ship', 'air', 'heavy-bomber', 'other'] as const;
-export type Kind = (typeof KINDS)[number];
 export const QUALITIES = ['elite', 'veteran', 'experienced', 'conscript'] as const;
 export type Quality = (typeof QUALITIES)[number];
 export const IDENTIFICATION = ['identified', 'recognized', 'detected'] as const;
 export type Identification = (typeof IDENTIFICATION)[number];
-export const WEATHER = ['sunny', 'overcast', 'rain', 'storm'] as const;
-export type Weather = (typeof WEATHER)[number];
 export const ROUTES = ['open', 'enemy-zoc', 'none'] as const;
 export type Route = (typeof ROUTES)[number];
 
