@@ -4,13 +4,13 @@ import { errorBody, json, prefersText, text, type HttpResult } from './respond';
 /** A detail longer than this, written out, stays in the JSON answer only. */
 const MAX_FOLDED_CHARS = 120;
 
-/** The details short enough to read in a line, as `(key: value; …)`; `issues` are in the message already. */
+/** The details short enough to read in a line, as `(key: value; …)`; `issues` and `valid` are in the message already. */
 function foldedDetails(details: Record<string, unknown> | undefined): string {
   if (!details) return '';
   const parts: string[] = [];
   let left = false;
   for (const [key, value] of Object.entries(details)) {
-    if (key === 'issues') continue;
+    if (key === 'issues' || key === 'valid') continue;
     const written = typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(', ') : JSON.stringify(value);
     if (written === undefined || written.length > MAX_FOLDED_CHARS) left = true;
     else parts.push(`${key}: ${written}`);
