@@ -48,7 +48,9 @@ const FORMAT_NOUNS: ReadonlyMap<string, string> = new Map([
   ['jwt', 'a JWT'],
 ]);
 
-const zodDefault = z.locales.en().localeError;
+// The locale zod is configured with (English unless changed), not z.locales: that would bundle every language into every function.
+const zodDefault = (issue: z.core.$ZodRawIssue) => z.config().localeError?.(issue);
+const messageText = (message: string | { message: string } | null | undefined) => (typeof message === 'string' ? message : (message?.message ?? undefined));
 
 /** Shown in a message: a value a client sent, quoted and cut short. */
 export function shown(value: unknown): string {
@@ -247,7 +249,7 @@ export function issueWords(issue: AnyIssue): string {
 /** zod's own text for this issue (an English sentence about schemas), as opposed to words a schema gave it. */
 function isZodText(issue: z.core.$ZodIssue): boolean {
   const untyped = (text: string | undefined) => text?.replace(/, received \w+$/, '');
-  const own = untyped(zodDefault({ ...issue, input: undefined } as z.core.$ZodRawIssue) as string | undefined);
+  const own = untyped(messageText(zodDefault({ ...issue, input: undefined } as z.core.$ZodRawIssue)));
   return issue.message === 'Invalid input' || untyped(issue.message) === own;
 }
 

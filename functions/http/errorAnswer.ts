@@ -1,4 +1,5 @@
-import { escapeLine } from '../../domain/game/textLine';
+// escapeLine alone, not textLine.ts: every function's bundle answers errors, and needs no ruleset for it.
+import { escapeLine } from '../../domain/game/escapeLine';
 import { errorBody, json, prefersText, text, type HttpResult } from './respond';
 
 /** A detail longer than this, written out, stays in the JSON answer only. */
