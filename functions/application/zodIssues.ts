@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import { config, globalRegistry, type z } from 'zod';
 import type { FieldIssue } from './errors';
 
 /**
@@ -48,8 +48,9 @@ const FORMAT_NOUNS: ReadonlyMap<string, string> = new Map([
   ['jwt', 'a JWT'],
 ]);
 
-// The locale zod is configured with (English unless changed), not z.locales: that would bundle every language into every function.
-const zodDefault = (issue: z.core.$ZodRawIssue) => z.config().localeError?.(issue);
+// The locale zod is configured with (English unless changed). Only named values of zod here, never z.core or z.locales
+// at run time: those namespaces would bundle every language and the JSON Schema generator into every function.
+const zodDefault = (issue: z.core.$ZodRawIssue) => config().localeError?.(issue);
 const messageText = (message: string | { message: string } | null | undefined) => (typeof message === 'string' ? message : (message?.message ?? undefined));
 
 /** Shown in a message: a value a client sent, quoted and cut short. */
@@ -68,9 +69,17 @@ function typeNoun(type: string): string {
   return TYPE_NOUNS.get(type) ?? type;
 }
 
+/** A value's type as zod's messages name it. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'nan';
+  return typeof value;
+}
+
 /** The type a value had, as zod names it: from the raw issue's input, or from zod's own message ("…, received boolean"). */
 function receivedType(issue: AnyIssue): string | undefined {
-  if ('input' in issue) return z.core.util.parsedType(issue.input);
+  if ('input' in issue) return typeOf(issue.input);
   return issue.message?.match(/, received (\w+)$/)?.[1];
 }
 
@@ -187,7 +196,7 @@ function formatWords(issue: Extract<AnyIssue, { code: 'invalid_format' }>): stri
       return `must include ${shown((issue as { includes?: string }).includes)}`;
     case 'regex': {
       const schema = 'schema' in issue ? issue.schema : undefined;
-      const description = schema ? z.globalRegistry.get(schema as z.ZodType)?.description : undefined;
+      const description = schema ? globalRegistry.get(schema as z.ZodType)?.description : undefined;
       return description ? `is not in the expected form: ${description}` : `is not in the expected form (the pattern ${issue.pattern})`;
     }
     default:
