@@ -83,7 +83,7 @@ function receivedType(issue: AnyIssue): string | undefined {
   return issue.message?.match(/, received (\w+)$/)?.[1];
 }
 
-type CheckDef = { check?: string; value?: number | bigint; inclusive?: boolean; minimum?: number; maximum?: number; length?: number; size?: number; format?: string };
+type CheckDef = { check?: string; value?: number | bigint; inclusive?: boolean; minimum?: number; maximum?: number; format?: string };
 
 /**
  * The bounds of the schema an issue is about, from its checks: zod reports one bound per
