@@ -69,8 +69,14 @@ export interface Ruleset<S = any, O = any> {
    * created before they existed, and replays with the rules it was played under.
    */
   newGameOptions?: Readonly<Record<string, unknown>>;
-  /** Options a game may set at creation; parsing applies the defaults. */
+  /** Options a game may set at creation; parsing applies the defaults. Commit 1 of every recorded game replays with it. */
   options: z.ZodType<O>;
+  /**
+   * What a new game's options must also meet, when the service came to refuse creations it
+   * once recorded (a `table` game with no table): checked at creation only, so the games
+   * created before still replay with `options`; the catalogue and the OpenAPI document show it.
+   */
+  creationOptions?: z.ZodType;
   /** How options rename the sides, in words, for the catalogue. */
   sidesNote?: string;
   sides(options: O): readonly string[];

@@ -26,11 +26,11 @@ export function commandTypes(ruleset: Ruleset): string[] {
 
 export type PayloadCheck = { ok: true; payload: unknown } | { ok: false; error: z.ZodError } | { ok: false; unknownType: true };
 
-/** Validates a command's payload against its schema (the 400 of http-api.md). */
-export function checkPayload(ruleset: Ruleset, type: string, payload: unknown): PayloadCheck {
+/** Validates a command's payload against its schema (the 400 of http-api.md); `params` may give zod an error map for the words of its issues. */
+export function checkPayload(ruleset: Ruleset, type: string, payload: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>): PayloadCheck {
   const spec = commandSpec(ruleset, type);
   if (!spec) return { ok: false, unknownType: true };
-  const parsed = spec.schema.safeParse(payload ?? {});
+  const parsed = spec.schema.safeParse(payload ?? {}, params);
   return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, error: parsed.error };
 }
 

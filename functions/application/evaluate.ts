@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { FairnessDice, GivenDice, type DiceSource } from '../../domain/dice';
 import { InsufficientDice } from '../../domain/errors';
-import { findRuleset } from '../../domain/rulesets/registry';
+import { allRulesets, findRuleset } from '../../domain/rulesets/registry';
 import { invalidRequest, notFound } from './errors';
-import { fieldIssues } from './zodIssues';
+import { fieldIssues, IN_WORDS, shown } from './zodIssues';
 
 const MAX_EVALUATE_DICE = 10_000;
 
@@ -18,18 +18,20 @@ export const EvaluateRequest = z.strictObject({
 /** POST /rulesets/{id}/evaluate: the same resolution code as the games, nothing stored. */
 export function evaluateProcedure(rulesetId: string, body: unknown) {
   const ruleset = findRuleset(rulesetId);
-  if (!ruleset) throw notFound(`No ruleset "${rulesetId}".`);
-  const request = EvaluateRequest.safeParse(body);
+  if (!ruleset) {
+    const ids = allRulesets().map((r) => r.id);
+    throw notFound(`No ruleset ${shown(rulesetId)}: the rulesets are ${ids.join(', ')}.`, ids);
+  }
+  const request = EvaluateRequest.safeParse(body, IN_WORDS);
   if (!request.success) throw invalidRequest(fieldIssues(request.error));
   const procedure = Object.hasOwn(ruleset.procedures, request.data.procedure) ? ruleset.procedures[request.data.procedure] : undefined;
   if (!procedure) {
-    throw invalidRequest([
-      { field: 'procedure', message: `"${request.data.procedure}" is not one of ${Object.keys(ruleset.procedures).join(', ')}` },
-    ]);
+    const names = Object.keys(ruleset.procedures);
+    throw invalidRequest([{ field: 'procedure', message: `must be a procedure of the ${ruleset.id} ruleset, not ${shown(request.data.procedure)}: its procedures are ${names.join(', ')}`, valid: names }]);
   }
-  const input = procedure.input.safeParse(request.data.input ?? {});
+  const input = procedure.input.safeParse(request.data.input ?? {}, IN_WORDS);
   if (!input.success) throw invalidRequest(fieldIssues(input.error, 'input'));
-  const options = ruleset.options.safeParse(request.data.options ?? {});
+  const options = ruleset.options.safeParse(request.data.options ?? {}, IN_WORDS);
   if (!options.success) throw invalidRequest(fieldIssues(options.error, 'options'));
   const given = request.data.dice;
   const run = (dice: DiceSource) => ({ ...procedure.evaluate(input.data, options.data, dice), dice: dice.drawn });

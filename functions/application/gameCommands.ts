@@ -10,7 +10,7 @@ import type { GameSeeds } from './gameSeeds';
 import type { CommandOutcome, GroupCommit } from './groupCommit';
 import type { KeyedLock } from './keyedLock';
 import { randomId } from './tokens';
-import { fieldIssues } from './zodIssues';
+import { fieldIssues, IN_WORDS, shown } from './zodIssues';
 
 export const CommandRequest = z.strictObject({
   commandId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'a commandId is 1 to 128 letters, digits or . _ : -'),
@@ -56,20 +56,20 @@ export class GameCommands {
       acting = await credentials.acting(game, token);
     }
     await this.deps.seeds.moveLegacySeed(game);
-    const request = CommandRequest.safeParse(body);
+    const request = CommandRequest.safeParse(body, IN_WORDS);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const { commandId, type, expectedVersion, as } = request.data;
     if (as !== undefined && acting.role !== ORGANIZER) {
       throw new ApplicationError(403, 'forbidden', 'Only the organizer token may act for a side with "as".');
     }
     if (SERVICE_COMMANDS.has(type)) {
-      throw invalidRequest([{ field: 'type', message: `${type} is not sent as a command: use ${type === 'ReissueToken' ? 'POST' : 'DELETE'} /games/{id}/tokens/{role}` }]);
+      throw invalidRequest([{ field: 'type', message: `must not be ${type}: that is sent with ${type === 'ReissueToken' ? 'POST' : 'DELETE'} /games/{id}/tokens/{role}` }]);
     }
-    const check = checkPayload(game.state.ruleset, type, request.data.payload);
+    const check = checkPayload(game.state.ruleset, type, request.data.payload, IN_WORDS);
     if (!check.ok) {
       if ('unknownType' in check) {
-        const known = commandTypes(game.state.ruleset).join(', ');
-        throw invalidRequest([{ field: 'type', message: `"${type}" is not a command of the ${game.state.ruleset.id} ruleset; its commands are ${known}` }]);
+        const known = commandTypes(game.state.ruleset);
+        throw invalidRequest([{ field: 'type', message: `must be a command of the ${game.state.ruleset.id} ruleset, not ${shown(type)}: its commands are ${known.join(', ')}`, valid: known }]);
       }
       throw invalidRequest(fieldIssues(check.error, 'payload'));
     }
@@ -100,7 +100,7 @@ export class GameCommands {
     const game = await this.deps.games.load(gameId);
     const acting = await this.deps.credentials.organizerOnly(game, token, action);
     if (role !== ORGANIZER && !game.state.sides.includes(role)) {
-      throw notFound(`This game has no role ${JSON.stringify(role)}: its roles are organizer, ${game.state.sides.join(', ')}.`);
+      throw notFound(`This game has no role ${shown(role)}: its roles are organizer, ${game.state.sides.join(', ')}.`, [ORGANIZER, ...game.state.sides]);
     }
     if (game.state.sealed) throw new GameSealed();
     return { game, acting };

@@ -8,7 +8,7 @@ import { decideCreate } from '../../domain/game/decideGame';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { evolveGame } from '../../domain/game/gameState';
 import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
-import { findRuleset } from '../../domain/rulesets/registry';
+import { allRulesets, findRuleset } from '../../domain/rulesets/registry';
 import { IdempotencyKeyTaken, type GameCreationStore, type GameSecrets, type IdempotencyRecord } from '../ports/eventStore';
 import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
@@ -24,7 +24,7 @@ import { checkIdempotencyKey, idempotencyKeyHash } from './idempotencyKey';
 import { KeyedLock } from './keyedLock';
 import { derivedToken } from './tokenMinter';
 import { hashToken, newToken, sha256Hex } from './tokens';
-import { fieldIssues } from './zodIssues';
+import { fieldIssues, IN_WORDS, shown } from './zodIssues';
 
 export interface CreatedGame {
   gameId: string;
@@ -107,10 +107,13 @@ export class GameCreation {
    */
   async createGame(body: unknown, tournament?: TournamentEntry, idempotencyKey?: string, client?: string): Promise<CreatedGame> {
     if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
-    const parsed = CreateGameBody.safeParse(body);
+    const parsed = CreateGameBody.safeParse(body, IN_WORDS);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const ruleset = findRuleset(parsed.data.ruleset);
-    if (!ruleset) throw invalidRequest([{ field: 'ruleset', message: `unknown ruleset "${parsed.data.ruleset}"` }]);
+    if (!ruleset) {
+      const ids = allRulesets().map((r) => r.id);
+      throw invalidRequest([{ field: 'ruleset', message: `must be a ruleset of this service, not ${shown(parsed.data.ruleset)}: the rulesets are ${ids.join(', ')}`, valid: ids }]);
+    }
     const admit = async () => {
       if (tournament) await tournament.admit();
       else await this.deps.creationQuota?.admit(client);
@@ -145,11 +148,19 @@ export class GameCreation {
     const body = withNewGameOptions(ruleset, request);
     const seed = this.deps.randomSeed();
     const commitment = commitmentOf(seed);
+    if (ruleset.creationOptions) {
+      const fits = ruleset.creationOptions.safeParse(body.options ?? {}, IN_WORDS);
+      if (!fits.success) throw invalidRequest(fieldIssues(fits.error, 'options'));
+    }
     let created;
     try {
       created = decideCreate(ruleset, body, commitment, tournament?.tournamentId);
     } catch (error) {
-      if (error instanceof z.ZodError) throw invalidRequest(fieldIssues(error, 'options'));
+      if (error instanceof z.ZodError) {
+        // The same options again, for zod's issues in a player's words (decideCreate is the domain's, and replays with zod's own).
+        const worded = ruleset.options.safeParse(body.options ?? {}, IN_WORDS);
+        throw invalidRequest(fieldIssues(worded.success ? error : worded.error, 'options'));
+      }
       throw error;
     }
     await admit();

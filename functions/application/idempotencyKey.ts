@@ -16,7 +16,7 @@ export function checkIdempotencyKey(key: string): void {
     throw invalidRequest([
       {
         field: IDEMPOTENCY_KEY_HEADER,
-        message: 'an Idempotency-Key is a fresh random value of at least 128 bits: a UUID, or 22 to 200 base64url characters (A-Z a-z 0-9 - _)',
+        message: 'must be a fresh random value of at least 128 bits: a UUID, or 22 to 200 base64url characters (A-Z a-z 0-9 - _)',
       },
     ]);
   }

@@ -4,7 +4,7 @@ import { invalidRequest, notFound } from './errors';
 import type { GameRepository } from './gameRepository';
 import { hashToken, newToken, randomId } from './tokens';
 import { ViewerRequest, type Viewers } from './viewers';
-import { fieldIssues } from './zodIssues';
+import { fieldIssues, IN_WORDS } from './zodIssues';
 
 /** The organizer's spectator links: created with a token shown once, revoked at once. */
 export class SpectatorLinks {
@@ -20,7 +20,7 @@ export class SpectatorLinks {
   async addViewer(gameId: string, token: string | undefined, body: unknown): Promise<{ viewerId: string; token: string; label?: string }> {
     const game = await this.games.load(gameId);
     await this.credentials.organizerOnly(game, token, 'create spectator links');
-    const request = ViewerRequest.safeParse(body ?? {});
+    const request = ViewerRequest.safeParse(body ?? {}, IN_WORDS);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     const viewerToken = newToken();
     const viewerId = randomId('v');

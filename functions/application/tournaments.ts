@@ -11,7 +11,7 @@ import { hashToken, newToken } from './tokens';
 import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../domain/verify/tournamentExport';
 import { CreateTournamentRequest } from './tournamentShapes';
 import type { TournamentTokens } from './tournamentTokens';
-import { fieldIssues } from './zodIssues';
+import { fieldIssues, IN_WORDS } from './zodIssues';
 import type { CreationQuota } from './creationQuota';
 
 /** Every game of a tournament where it ends, as its export lists them. */
@@ -43,7 +43,7 @@ export class Tournaments {
 
   /** POST /tournaments: its token is shown this once. */
   async create(body: unknown, client?: string) {
-    const request = CreateTournamentRequest.safeParse(body ?? {});
+    const request = CreateTournamentRequest.safeParse(body ?? {}, IN_WORDS);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
     // Kept with the tournament: its games count against the quota of the client that created it.
     const creatorClient = await this.quota?.clientKeyOf(client);

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { consoleObserver, type Observer } from './observe';
-import { acceptsGzip, errorBody, json, text, type HttpEvent, type HttpResult } from './respond';
+import { notFound } from '../application/errors';
+import { acceptsGzip, text, type HttpEvent, type HttpResult } from './respond';
 import type { ParsedEvent } from './middleware';
 import { pathOf } from './parameters';
 import { route } from './route';
@@ -95,7 +96,7 @@ export function apiDocsHandlers(observer: Observer = consoleObserver, assets: ()
   const serve = async (event: ParsedEvent): Promise<HttpResult> => {
     const path = `/docs/assets/${pathOf(event, 'file')}`;
     const asset = (await assets()).get(path);
-    if (!asset) return json(404, errorBody('not_found', `No file ${path}.`));
+    if (!asset) throw notFound(`No file ${path}.`);
     // The files change only with the package's version, which changes the deployment: an hour is safe.
     const headers = { 'content-type': asset.contentType, 'cache-control': 'public, max-age=3600', vary: 'accept-encoding' };
     if ('body' in asset) return text(200, asset.body, headers);

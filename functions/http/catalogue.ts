@@ -31,7 +31,7 @@ export function rulesetEntry(ruleset: Ruleset) {
     description: ruleset.description,
     sides: ruleset.sides(defaultOptions),
     ...(ruleset.sidesNote ? { sidesNote: ruleset.sidesNote } : {}),
-    options: jsonSchema(ruleset.options),
+    options: jsonSchema(ruleset.creationOptions ?? ruleset.options),
     commands: commandTypes(ruleset).map((type) => {
       const spec = commandSpec(ruleset, type)!;
       return {

@@ -47,7 +47,7 @@ export const defaultCodes = (status: number): ErrorCode[] => [...catalogue].filt
 
 /** What a status means when an operation says nothing more: its codes and their details, in a client's words. */
 export const STATUS_MEANING: ReadonlyMap<number, string> = new Map([
-  [400, 'invalid_request: the request does not fit the schema (details.issues lists each field)'],
+  [400, 'invalid_request: the request does not fit the schema (details.issues lists each field, with what it takes in words)'],
   [401, 'unauthenticated: no token, or not a token of this game'],
   [403, 'forbidden: this role may never do this'],
   [404, 'not_found: no such game'],

@@ -8,7 +8,8 @@ import { statusOf } from './errorCatalogue';
 import { jsonProblem } from './jsonLimits';
 import { OPERATIONS } from './operations';
 import type { CheckedParameters, Parameter } from './parameters';
-import { errorBody, json, type HttpEvent, type HttpResult } from './respond';
+import { errorAnswer } from './errorAnswer';
+import { header, type HttpEvent, type HttpResult } from './respond';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -46,7 +47,7 @@ export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
       try {
         parsed = JSON.parse(text);
       } catch (error) {
-        throw invalidRequest([{ field: '(body)', message: `not valid JSON: ${(error as Error).message}` }]);
+        throw invalidRequest([{ field: '(body)', message: `is not valid JSON: ${(error as Error).message}` }]);
       }
       const problem = jsonProblem(parsed);
       if (problem) throw invalidRequest([problem]);
@@ -92,27 +93,28 @@ export function requestParameters(): MiddlewareObj<ParsedEvent, HttpResult> {
   };
 }
 
-/** Every error becomes `{ error: { code, message, details? } }`; never a stack trace. */
+/** Every error becomes `{ error: { code, message, details? } }`, or its one line under Accept: text/plain; never a stack trace. */
 export function errorMapper(unexpected: (error: Error, requestId: string) => void): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     name: 'errorMapper',
     onError: (request) => {
       // The error alone is logged: requests, tokens and seeds never are.
-      request.response = toErrorResponse(request.error, (error) => unexpected(error, request.context?.awsRequestId ?? '-'));
+      request.response = toErrorResponse(request.error, (error) => unexpected(error, request.context?.awsRequestId ?? '-'), header(request.event, 'accept'));
     },
   };
 }
 
-export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}): HttpResult {
-  if (error instanceof ApplicationError) return json(error.status, errorBody(error.code, error.message, error.details), error.headers);
-  if (error instanceof DomainError) return json(domainStatus(error), errorBody(error.code, error.message, error.details));
+/** The answer to an error; `accept` is the request's Accept header (text/plain: one line). */
+export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}, accept?: string): HttpResult {
+  if (error instanceof ApplicationError) return errorAnswer(accept, error.status, error.code, error.message, error.details, error.headers);
+  if (error instanceof DomainError) return errorAnswer(accept, domainStatus(error), error.code, error.message, error.details);
   // A write the store refused for its size (a game's creation whose record would not fit): nothing was stored.
-  if (error instanceof ItemTooLarge) return toErrorResponse(recordTooLarge(error.bytes, error.maxBytes));
+  if (error instanceof ItemTooLarge) return toErrorResponse(recordTooLarge(error.bytes, error.maxBytes), onUnexpected, accept);
   if (error instanceof StoreUnavailable) {
-    return json(503, errorBody('unavailable', error.message), { 'retry-after': '1' });
+    return errorAnswer(accept, 503, 'unavailable', error.message, undefined, { 'retry-after': '1' });
   }
   onUnexpected(error instanceof Error ? error : new Error(String(error)));
-  return json(500, errorBody('internal_error', 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.'));
+  return errorAnswer(accept, 500, 'internal_error', 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.');
 }
 
 /** The rules' refusals answer the catalogue's status; a code it does not list is what the rules refuse now. */

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { ParsedEvent } from './middleware';
 import type { HttpResult } from './respond';
+import { errorCodeOf } from './errorAnswer';
 
 /** What one request leaves in the logs and metrics: never a body, token, seed or key. */
 export interface RequestRecord {
@@ -87,13 +88,7 @@ export function requestRecorder(observer: Observer): MiddlewareObj<ParsedEvent, 
     const { event, response } = request;
     const status = response?.statusCode ?? 500;
     let errorCode: string | undefined;
-    if (status >= 400) {
-      try {
-        errorCode = JSON.parse(response?.body ?? '{}').error?.code;
-      } catch {
-        errorCode = undefined;
-      }
-    }
+    if (status >= 400) errorCode = errorCodeOf(response);
     observer.request({
       route: event.routeKey,
       status,

@@ -219,7 +219,7 @@ export const tokenRevoked = { gameId: GAME_ID, role: 'player2', version: 4, comm
 
 /** One error example per code, in the words the service uses. */
 export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<string, unknown> }> = {
-  invalid_request: { message: 'Invalid request: payload.dice: unexpected "x" at position 4', details: { issues: [{ field: 'payload.dice', message: 'unexpected "x" at position 4' }] } },
+  invalid_request: { message: 'Invalid request: `options.sides` needs 2 to 8 items.', details: { issues: [{ field: 'options.sides', message: 'needs 2 to 8 items' }] } },
   insufficient_dice: { message: 'This needs at least 2 dice.', details: { needed: 2 } },
   unauthenticated: { message: 'A bearer token of this game is needed (Authorization: Bearer <token>).' },
   forbidden: { message: 'The player1 side may not send Seal.' },

@@ -114,12 +114,20 @@ export function componentSchemas(): Record<string, Json> {
   for (const ruleset of allRulesets()) {
     const prefix = componentPrefix(ruleset.id);
     const options = schemas.add(`${prefix}Options`, toJson(ruleset.options));
+    // What a new game must bring, where that is more than what recorded games hold (ruleset.ts, creationOptions).
+    const creationOptions = ruleset.creationOptions ? schemas.add(`${prefix}CreationOptions`, toJson(ruleset.creationOptions)) : options;
     const state = schemas.add(`${prefix}State`, toJson(ruleset.view));
     perRuleset.game.push([ruleset.id, schemas.add(`${prefix}Game`, withProperties(gameViewBase, { ruleset: constant(ruleset.id), state }))]);
     const createRequest = schemas.add(
       `${prefix}CreateGameRequest`,
-      withProperties({ ...createGameBase, description: `A game of ${ruleset.title}.` }, { ruleset: constant(ruleset.id), options }),
+      withProperties({ ...createGameBase, description: `A game of ${ruleset.title}.` }, { ruleset: constant(ruleset.id), options: creationOptions }),
     );
+    const recordedCreate = ruleset.creationOptions
+      ? schemas.add(
+          `${prefix}RecordedCreateGameRequest`,
+          withProperties({ ...createGameBase, description: `A game of ${ruleset.title} as commit 1 records it: games created before new games had to meet ${prefix}CreationOptions may not.` }, { ruleset: constant(ruleset.id), options }),
+        )
+      : createRequest;
     perRuleset.create.push([ruleset.id, createRequest]);
 
     // The stateless calculator: one request shape per procedure.
@@ -136,7 +144,7 @@ export function componentSchemas(): Record<string, Json> {
 
     // Commands: the payload of each type; the command as a commit records it; the request that sends it.
     const recorded: [string, { $ref: string }][] = [
-      ['CreateGame', schemas.add(`${prefix}CreateGameCommand`, commandSchema('CreateGame', createRequest, 'Commit 1: the game as it was created.'))],
+      ['CreateGame', schemas.add(`${prefix}CreateGameCommand`, commandSchema('CreateGame', recordedCreate, 'Commit 1: the game as it was created.'))],
     ];
     const sendable: [string, { $ref: string }][] = [];
     const sent = new Set(commandTypes(ruleset));

@@ -50,10 +50,28 @@ export function clientAddress(event: HttpEvent): string | undefined {
   return event.requestContext?.http?.sourceIp || undefined;
 }
 
-/** Accept: text/plain asks for chat-log lines (http-api.md "Text for chat logs"). */
+/**
+ * Whether Accept prefers `text/plain` to JSON: the highest weight given to `text/plain`
+ * against the highest given to `application/json`, `application/*` or `*\/*`. A tie, no
+ * Accept, or only `*\/*` is JSON; `text/plain` alone, or weighted above JSON, is text.
+ */
+export function prefersText(accept: string | undefined): boolean {
+  let textWeight = 0;
+  let jsonWeight = 0;
+  for (const entry of (accept ?? '').split(',')) {
+    const [range, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const parsed = q === undefined ? 1 : Number(q.slice(2));
+    const weight = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 0;
+    if (range === 'text/plain') textWeight = Math.max(textWeight, weight);
+    else if (range === 'application/json' || range === 'application/*' || range === '*/*') jsonWeight = Math.max(jsonWeight, weight);
+  }
+  return textWeight > jsonWeight;
+}
+
+/** Accept prefers text/plain to JSON: chat-log lines (http-api.md "Text for chat logs"), and errors as one line (errorAnswer.ts). */
 export function wantsText(event: HttpEvent): boolean {
-  const accept = header(event, 'accept') ?? '';
-  return /(^|,)\s*text\/plain\b/i.test(accept);
+  return prefersText(header(event, 'accept'));
 }
 
 /** Bodies smaller than this are sent as they are: gzip would save a few bytes for the time it takes. */

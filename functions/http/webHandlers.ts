@@ -1,5 +1,6 @@
 import { consoleObserver, type Observer } from './observe';
-import { errorBody, json, text } from './respond';
+import { notFound } from '../application/errors';
+import { text } from './respond';
 import { pathOf } from './parameters';
 import { route } from './route';
 
@@ -55,7 +56,7 @@ export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer
   const policy = connectTo.length ? WEB_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${connectTo.join(' ')}`) : WEB_CONTENT_SECURITY_POLICY;
   const serve = async (path: string) => {
     const asset = (await assets()).get(path);
-    if (!asset) return json(404, errorBody('not_found', `No file ${path}.`));
+    if (!asset) throw notFound(`No file ${path}.`);
     const page = asset.contentType.startsWith('text/html');
     const body = page && push ? asset.body.replace('<head>', `<head>\n${push.meta}`) : asset.body;
     return text(200, body, {

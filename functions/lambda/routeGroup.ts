@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { Handler } from '../http/route';
-import { errorBody, json, type HttpEvent, type HttpResult } from '../http/respond';
+import { errorAnswer } from '../http/errorAnswer';
+import { header, type HttpEvent, type HttpResult } from '../http/respond';
 import { ROUTES } from '../http/routes';
 import { logger, metrics } from './powertools';
 
@@ -18,7 +19,7 @@ export function routeGroup(handlers: Partial<Record<string, Handler>>) {
     logger.addContext(context);
     try {
       const handler = byRouteKey.get(event.routeKey);
-      if (!handler) return json(404, errorBody('not_found', `No route ${event.routeKey} in this function.`));
+      if (!handler) return errorAnswer(header(event, 'accept'), 404, 'not_found', `No route ${event.routeKey} in this function.`);
       return await handler(event, context);
     } finally {
       metrics.publishStoredMetrics();

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { createHandlers } from '../http/handlers';
 import { MAX_BODY_BYTES } from '../http/middleware';
-import { errorBody, json, type HttpEvent, type HttpResult } from '../http/respond';
+import { errorAnswer } from '../http/errorAnswer';
+import type { HttpEvent, HttpResult } from '../http/respond';
 import { matchRoute } from '../http/routes';
 import { CorsPolicy, isPreflight } from './cors';
 import { LOCAL_EXPORT_PATH, type EmbeddedS3 } from './embeddedS3';
@@ -19,7 +20,7 @@ const TRANSPORT_LIMIT = MAX_BODY_BYTES + 1;
 export function createLocalServer(handlers: Handlers, cors: CorsPolicy = new CorsPolicy([]), exportLinks?: EmbeddedS3['serveLink']): Server {
   return createServer((req, res) => {
     handle(handlers, cors, req, res, exportLinks).catch(() => {
-      if (!res.headersSent) write(res, json(500, errorBody('internal_error', 'Something went wrong on our side.')));
+      if (!res.headersSent) write(res, errorAnswer(acceptOf(req), 500, 'internal_error', 'Something went wrong on our side.'));
       else res.destroy();
     });
   });
@@ -51,7 +52,7 @@ async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage
     req.resume();
     const status = match.pathKnown ? 405 : 404;
     const message = match.pathKnown ? `${method} is not allowed here.` : `No route ${method} ${url.pathname}.`;
-    write(res, json(status, errorBody(status === 404 ? 'not_found' : 'method_not_allowed', message), allowed));
+    write(res, errorAnswer(acceptOf(req), status, status === 404 ? 'not_found' : 'method_not_allowed', message, undefined, allowed));
     return;
   }
   const body = await readBody(req);
@@ -59,6 +60,8 @@ async function handle(handlers: Handlers, cors: CorsPolicy, req: IncomingMessage
   const result = await handlers[match.route.handler](event, { awsRequestId: event.requestContext.requestId });
   write(res, { ...result, headers: withCors(result.headers, allowed) });
 }
+
+const acceptOf = (req: IncomingMessage) => (Array.isArray(req.headers.accept) ? req.headers.accept.join(',') : req.headers.accept);
 
 /** The answer's headers and CORS's, both Vary lists kept (`accept-encoding` and `origin`). */
 function withCors(headers: Record<string, string>, allowed: Record<string, string>): Record<string, string> {

@@ -121,7 +121,11 @@ describe('fuzzing the HTTP API', () => {
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         expect(reply.status, `${r.method} ${r.path}${r.query}`).toBeLessThan(500);
         expect(reply.body).not.toMatch(/\n\s+at .+(\.ts|\.js|\.mjs):\d+/);
-        if (reply.status >= 400 && r.method !== 'HEAD') {
+        if (reply.status >= 400 && r.method !== 'HEAD' && /^text\/plain/.test(String(reply.headers['content-type']))) {
+          // Accept preferred text/plain: the error is one line (docs/http-api.md "Errors as one line of text").
+          expect(r.accept === 'text/plain' || r.accept === 'text/html;q=0.9, text/plain').toBe(true);
+          expect(reply.body).toMatch(new RegExp(`^${reply.status} [a-z_]+: [^\\n\\r]*\\n$`));
+        } else if (reply.status >= 400 && r.method !== 'HEAD') {
           const parsed = JSON.parse(reply.body);
           expect(Object.keys(parsed)).toEqual(['error']);
           expect(typeof parsed.error.code).toBe('string');

@@ -6,6 +6,8 @@
 export interface Answer {
   status: number;
   text: string;
+  /** The answer's Content-Type: an error asked for as text/plain is one line (docs/http-api.md "Errors as one line of text"). */
+  contentType?: string;
 }
 
 export interface Failure {
@@ -21,6 +23,12 @@ export function checkAnswer(answer: Answer): Failure[] {
   if (answer.status === 0) failures.push({ check: 'no answer', detail: answer.text.slice(0, 300) });
   if (answer.status >= 500) failures.push({ check: '5xx answer', detail: `${answer.status} ${answer.text.slice(0, 300)}` });
   if (STACK_TRACE.test(answer.text)) failures.push({ check: 'stack trace in the answer', detail: answer.text.slice(0, 300) });
+  if (answer.status >= 400 && answer.contentType?.startsWith('text/plain')) {
+    const line = answer.text.endsWith('\n') ? answer.text.slice(0, -1) : answer.text;
+    if (!line.startsWith(`${answer.status} `) || !/^\d{3} [a-z_]+: /.test(line)) failures.push({ check: 'text error not `<status> <code>: <message>`', detail: answer.text.slice(0, 300) });
+    failures.push(...lineFailures(line));
+    return failures;
+  }
   if (answer.status >= 400) {
     let parsed: any;
     try {

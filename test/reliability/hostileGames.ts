@@ -68,7 +68,7 @@ export class HostileGames {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     try {
       const response = await fetch(`${this.url}${path}`, { method, headers, body: options.body, signal: AbortSignal.timeout(30_000) });
-      return { status: response.status, text: await response.text() };
+      return { status: response.status, text: await response.text(), contentType: response.headers.get('content-type') ?? undefined };
     } catch (error) {
       return { status: 0, text: `no answer: ${(error as Error).message}` };
     }

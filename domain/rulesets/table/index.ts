@@ -3,7 +3,7 @@ import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
 import { resolveOnTable, shortTableHash, tableHash, type TableDefinition } from '../../tables';
 import { tableEvents } from './events';
-import { Resolve, ResolveProcedureInput, TableOptions, TableView } from './schemas';
+import { Resolve, ResolveProcedureInput, TableCreationOptions, TableOptions, TableView } from './schemas';
 
 export interface TableState {
   /** In the order the game brought them; looked up by id with `find`, never as object keys. */
@@ -20,6 +20,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   title: 'Any combat table, as data',
   description: 'Resolve on combat tables the game brings as data (ratio, differential or threshold columns, any dice), each with its content hash; the verifier replays with exactly those tables.',
   options: TableOptions,
+  creationOptions: TableCreationOptions,
   sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
   sides: (options) => options.sides,
   commands: {

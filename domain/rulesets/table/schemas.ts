@@ -8,9 +8,12 @@ export const MAX_TABLES = 16;
 
 const tableId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a table id is a lowercase letter or digit, then up to 63 lowercase letters, digits or "-"');
 
-export const TableOptions = z.strictObject({
-  tables: z
-    .array(tableDefinitionSchema)
+const NO_TABLE = 'a table game needs at least one table: it resolves only on the tables it brings (docs/tables.md)';
+const TABLES_DESCRIPTION = 'the combat tables of the game, as data (docs/tables.md); the game records them in its first commit, and resolves only on them';
+
+const tableList = () =>
+  z
+    .array(tableDefinitionSchema, { error: (issue) => (issue.input === undefined ? NO_TABLE : undefined) })
     .max(MAX_TABLES, `a game brings at most ${MAX_TABLES} tables`)
     .superRefine((tables, ctx) => {
       const seen = new Map<string, number>();
@@ -19,12 +22,20 @@ export const TableOptions = z.strictObject({
         if (first !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `"${table.id}" is already the id of table ${first}: ids must differ` });
         else seen.set(table.id, index);
       });
-    })
-    .default([])
-    .describe('the combat tables of the game, as data (docs/tables.md); the game records them in its first commit, and resolves only on them'),
+    });
+
+/** The options as games recorded them: a game created with no table (before creations needed one) replays with this. */
+export const TableOptions = z.strictObject({
+  tables: tableList().default([]).describe(TABLES_DESCRIPTION),
   sides: sidesOption,
 });
 export type TableOptions = z.infer<typeof TableOptions>;
+
+/** A new game brings at least one table: one without could never resolve anything. */
+export const TableCreationOptions = z.strictObject({
+  tables: tableList().min(1, NO_TABLE).describe(TABLES_DESCRIPTION),
+  sides: sidesOption,
+});
 
 const Modifier = z.strictObject({
   source: playerText(100).describe('where the shift or modifier comes from, e.g. "marsh" or "air support"'),

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -295,10 +296,15 @@ public final class ArbiterClient {
                 return new ArbiterException(status, code, message);
             }
         } catch (Json.JsonException ignored) {
-            // fall through
+            // fall through: asked with Accept: text/plain, an error is one line (docs/http-api.md "Errors as one line of text")
         }
+        Matcher line = ERROR_LINE.matcher(text);
+        if (line.matches()) return new ArbiterException(status, line.group(1), line.group(2));
         return new ArbiterException(status, "http_" + status, "HTTP " + status);
     }
+
+    /** {@code <status> <code>: <message>}, ended by a line feed. */
+    private static final Pattern ERROR_LINE = Pattern.compile("^\\d{3} ([a-z_]+): (.*)\n?$");
 
     private static String readAll(InputStream in) throws IOException {
         if (in == null) return "";

@@ -127,6 +127,12 @@ public final class LiveTests {
         Receipt again = client.command(gameId, p1, rollId, "Roll", "{\"dice\":\"3d6+1\",\"purpose\":\"bombardment of 2708 \\\"Le Mans\\\" \\\\ é 😀\"}");
         T.equal(again.hash, roll.hash, "sending the same commandId again returns the same commit");
         try {
+            client.commandText(gameId, p1, ArbiterClient.newCommandId(), "Seal", "{}");
+            T.check(false, "a side's Seal is refused");
+        } catch (ArbiterClient.ArbiterException e) {
+            T.check(e.status == 403 && e.code.equals("forbidden") && e.getMessage().equals("The player1 side may not send Seal."), "a refusal asked as text/plain is one line, read into status, code and message: " + e.status + " " + e.code + " " + e.getMessage());
+        }
+        try {
             client.command(gameId, p1, rollId, "Roll", "{\"dice\":\"3d6+2\",\"purpose\":\"other\"}");
             T.check(false, "a reused commandId with another payload is refused");
         } catch (ArbiterClient.ArbiterException e) {
