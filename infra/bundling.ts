@@ -46,10 +46,13 @@ export const BUNDLE = {
    * Tracer (X-Ray subsegments for every AWS call, functions/lambda/tracing.ts) adds about
    * 120 KB to the functions that call AWS, and about 15 ms to their load; the rulesets, the
    * table format included, are about 190 KB and grow with each game system (Wars and Battles
-   * alone is 55 KB). What counts for a cold start is the load time, which npm run bench
-   * measures for each bundle against its 150 ms target.
+   * alone is 72 KB since its rules fidelity fixes). What counts for a cold start is the load
+   * time, which npm run bench measures for each bundle against its 150 ms target.
+   * This is a guard against growth by accident, not the target: the target is 500 KB (issue
+   * aws-scale), reached by loading rulesets on demand. Rules fidelity II and the errors in
+   * words added 36 KB to the commands and reads bundles, and the guard rose from 800 KB with it.
    */
-  maxBytes: 800 * 1024,
+  maxBytes: 850 * 1024,
 };
 
 /** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */

@@ -35,8 +35,8 @@ describe('a new game plays the current rules', () => {
   });
 
   it('adds nothing for a ruleset with no options for new games', async () => {
-    const { service } = memoryService('new-game-options-dice');
-    const game = await service.createGame({ ruleset: 'dice' });
-    expect((await service.exportBundle(game.gameId, game.tokens.organizer)).commits[0].command.payload).toEqual({ ruleset: 'dice' });
+    const { service } = memoryService('new-game-options-normandy');
+    const game = await service.createGame({ ruleset: 'normandy44' });
+    expect((await service.exportBundle(game.gameId, game.tokens.organizer)).commits[0].command.payload).toEqual({ ruleset: 'normandy44' });
   });
 });
