@@ -3,19 +3,10 @@ import { GivenDice } from '../../../../domain/dice';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import { allocateLosses } from '../../../../domain/rulesets/warsandbattles/allocation';
 import { fightModifiers, type Fight } from '../../../../domain/rulesets/warsandbattles/combat';
-import { apply, declaration, given, options, TEST_COMBAT_TABLE, TEST_COMMANDERS, TEST_SUPPORT_TABLE, TEST_TERRAIN, unitOf } from './harness';
+import { apply, declaration, FIGHT_DATA, given, options, plainFight, TEST_COMBAT_TABLE, unitOf } from './harness';
 
-const data = { combatTable: TEST_COMBAT_TABLE, supportTable: TEST_SUPPORT_TABLE, terrain: TEST_TERRAIN, commanders: TEST_COMMANDERS };
-const fight = (over: Partial<Fight> = {}): Fight => ({
-  attackerSide: 'allied',
-  attackers: [{ kind: 'infantry', value: 4, hex: 'a' }],
-  defenders: [{ kind: 'infantry', value: 2 }],
-  support: [],
-  terrain: 'hedgerows',
-  across: [],
-  divisionalIntegrity: { attacker: false, defender: false },
-  ...over,
-});
+const data = FIGHT_DATA;
+const fight = plainFight;
 const shifts = (over: Partial<Fight>) => fightModifiers(fight(over), data).shifts.filter((s) => !s.source.startsWith('terrain:'));
 
 describe('the combat ratio (§7.3.2)', () => {

@@ -7,7 +7,7 @@ import { RULE } from '../../../../domain/rulesets/warsandbattles/rules';
 import { equalLpBands } from '../../../../domain/rulesets/warsandbattles/unitStatus';
 import { combatValueOf, statusLevel } from '../../../../domain/rulesets/warsandbattles/units';
 import type { WarsAndBattlesState } from '../../../../domain/rulesets/warsandbattles/state';
-import { apply, declaration, endBothImpulses, given, options, refused, TEST_COMBAT_TABLE, TEST_COMMANDERS, TEST_SUPPORT_TABLE, TEST_TABLES, TEST_TERRAIN, unitOf, type Step } from './harness';
+import { apply, declaration, endBothImpulses, FIGHT_DATA, given, options, plainFight, refused, TEST_COMBAT_TABLE, TEST_COMMANDERS, TEST_TABLES, TEST_TERRAIN, unitOf, type Step } from './harness';
 
 /** Rules version 2 (issue 31): the harness builds games from the options schema, so each game here asks for it. */
 const v2 = (over: Record<string, unknown> = {}) => options({ rulesVersion: 2, ...over });
@@ -189,18 +189,8 @@ describe('stacking (8.1: "A hex can contain up to 3 units")', () => {
 });
 
 describe('Cherbourg (7.4.7) and clear terrain (7.4.8), version 2', () => {
-  const data = { combatTable: TEST_COMBAT_TABLE, supportTable: TEST_SUPPORT_TABLE, terrain: TEST_TERRAIN, commanders: TEST_COMMANDERS };
-  const fight = (over: Partial<Fight> = {}): Fight => ({
-    attackerSide: 'allied',
-    attackers: [{ kind: 'infantry', value: 4, hex: 'a' }],
-    defenders: [{ kind: 'infantry', value: 2 }],
-    support: [],
-    terrain: 'hedgerows',
-    across: [],
-    divisionalIntegrity: { attacker: false, defender: false },
-    rulesVersion: 2,
-    ...over,
-  });
+  const data = FIGHT_DATA;
+  const fight = (over: Partial<Fight> = {}): Fight => plainFight({ rulesVersion: 2, ...over });
   const shifts = (over: Partial<Fight>) => fightModifiers(fight(over), data).shifts.filter((s) => !s.source.startsWith('terrain:'));
 
   it('Cherbourg: the area\'s -1 for the Allied attacker and the city\'s -3 for whoever attacks the city add up (7.4.7)', () => {

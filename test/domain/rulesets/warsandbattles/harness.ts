@@ -1,5 +1,6 @@
 import type { TableDefinition } from '../../../../domain/tables';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
+import type { Fight } from '../../../../domain/rulesets/warsandbattles/fight';
 import type { WarsAndBattlesState } from '../../../../domain/rulesets/warsandbattles/state';
 import { harness, type Step } from '../../../support/rulesetHarness';
 
@@ -141,3 +142,18 @@ export const endBothImpulses: Step[] = [
 ];
 
 export const unitOf = (state: WarsAndBattlesState, unitId: string) => Object.entries(state.units).find(([id]) => id === unitId)![1];
+
+/** The test tables as a fight reads them. */
+export const FIGHT_DATA = { combatTable: TEST_COMBAT_TABLE, supportTable: TEST_SUPPORT_TABLE, terrain: TEST_TERRAIN, commanders: TEST_COMMANDERS };
+
+/** An Allied infantry unit (4) attacking an infantry unit (2) in hedgerows, nothing else: change what a test is about. */
+export const plainFight = (over: Partial<Fight> = {}): Fight => ({
+  attackerSide: 'allied',
+  attackers: [{ kind: 'infantry', value: 4, hex: 'a' }],
+  defenders: [{ kind: 'infantry', value: 2 }],
+  support: [],
+  terrain: 'hedgerows',
+  across: [],
+  divisionalIntegrity: { attacker: false, defender: false },
+  ...over,
+});
