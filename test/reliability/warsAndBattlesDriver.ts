@@ -35,7 +35,12 @@ interface UnitView {
 }
 
 const unit = (unitId: string, side: Side, kind: string, extra: Record<string, unknown> = {}) => ({ unitId, side, kind, quality: 'veteran', maxLp: 99, ...extra });
-const BOMBERS = ['al-bomber', 'al-bomber-2', 'al-bomber-3', 'al-bomber-4'];
+/**
+ * Rules version 2: a heavy bomber waits three turns between missions (10.3). The bomber is
+ * chosen from the view before the arm's steps end the turn, so one seen free there may be
+ * the only one; eight leave one free with two Allied bombardments a turn.
+ */
+const BOMBERS = Array.from({ length: 8 }, (_, i) => (i === 0 ? 'al-bomber' : `al-bomber-${i + 1}`));
 
 /**
  * The units the cases lean on, each with a single value (fatigue costs a status level, never
@@ -53,7 +58,6 @@ const DRIVER_UNITS = [
   unit('al-def', 'allied', 'infantry', { attack: 2, defence: 1 }),
   unit('al-atk', 'allied', 'armored', { attack: 5, defence: 4 }),
   unit('al-tgt', 'allied', 'infantry', { attack: 2, defence: 2 }),
-  // Rules version 2: a heavy bomber waits three turns between missions (10.3): four take turns.
   ...BOMBERS.map((id) => unit(id, 'allied', 'heavy-bomber')),
   unit('al-con', 'allied', 'infantry', { attack: 2, defence: 2 }),
   unit('al-bradley', 'allied', 'commander', { maxLp: 2, commander: TEST_COMMANDERS[0].commander }),
