@@ -11,10 +11,14 @@ export interface WebAsset {
 /** The web app's files by the path they are served at: `/` and `/assets/<file>` (web/build.ts). */
 export type WebAssets = ReadonlyMap<string, WebAsset>;
 
-/** Scripts, styles and requests from this origin only; no inline script, no framing. Kept with web/indexHtml.ts. */
+/**
+ * Scripts, styles and requests from this origin only; no inline script, no framing. Kept with web/indexHtml.ts.
+ * Workers only from a file of this origin (the verify page's, /assets/verifyWorker.js): never a blob: or data: one.
+ */
 export const WEB_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
+  "worker-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
@@ -63,7 +67,7 @@ export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer
       'content-type': asset.contentType,
       // Unhashed names: the browser asks again each time and gets the new build after a deploy.
       'cache-control': 'no-cache',
-      ...(page ? { 'content-security-policy': policy, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : {}),
+      ...(page ? { 'content-security-policy': policy, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : { 'content-security-policy': WEB_ASSET_CONTENT_SECURITY_POLICY }),
     });
   };
   return {
