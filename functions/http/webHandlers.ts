@@ -29,6 +29,13 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
+ * A worker's own policy is the one its script is served with: the verify page's worker
+ * reads the file it is handed and fetches nothing, so it may load and connect to nothing.
+ * Scripts and styles the page loads ignore it.
+ */
+export const WEB_ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'";
+
+/**
  * Where the page's push socket is when it is not /push on this origin (on AWS, the WebSocket
  * API's wss:// URL): the page is told in a meta element, and the policy lets it connect there.
  */
