@@ -152,6 +152,7 @@ describe('a large game export on the verify page', () => {
     }).toBe(true);
     expect((await progressOf(page)).text).toMatch(new RegExp(`^Checking hashes and signatures: [\\d,]+ of ${commits.toLocaleString('en')} commits$`));
     expect(await page.getByRole('progressbar', { name: 'Verification progress' }).isVisible()).toBe(true);
+    await screenshot(page, 'verify-progress');
     // The page answers while the worker checks: the keyboard reaches Cancel, and Enter stops the check before its end.
     await page.getByLabel('Trusted fingerprints (one per line)').focus();
     expect(await tabTo(page, 'Cancel the check')).toBe(true);
