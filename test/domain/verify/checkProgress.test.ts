@@ -22,15 +22,12 @@ describe('examineExport tells where it is (the verify page’s progress)', () =>
     expect(examination).toEqual(examineExport(bundle, { trusted: [a.fingerprint] }));
   });
 
-  it('has no dice pass before the seal, and a rules pass that ends where the replay stops', () => {
+  it('has no dice pass before the seal, a rules pass that ends where the replay stops, and nothing for what is not an export', () => {
     expect(recorded(exportOf(playGame({ moves: diceMoves(2, false), keyFor: () => a }), { keys: [a] })).calls).toEqual([...each('chain', 5), ...each('rules', 5)]);
     const broken = copyOf(honestExport(a, 4));
     (broken.commits[3].command.payload as { dice: string }).dice = '9d9';
     const { calls } = recorded(broken);
     expect(calls.filter(([step]) => step === 'rules')).toEqual(each('rules', 8).slice(0, 3));
-  });
-
-  it('says nothing of what is not an export', () => {
     expect(recorded({ not: 'an export' }).calls).toEqual([]);
   });
 });
