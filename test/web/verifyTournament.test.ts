@@ -59,7 +59,14 @@ async function cliTable(text: string): Promise<string[]> {
   return out;
 }
 
-const pageRows = (page: Page) => page.locator('table.per-game tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+/** The element types the test reads in the page (the tests' TypeScript has no DOM library). */
+interface Shown {
+  children: ArrayLike<Shown>;
+  textContent: string | null;
+  dataset: Record<string, string | undefined>;
+}
+const pageRows = (page: Page) => page.locator('table.per-game tbody tr').evaluateAll((rows) => (rows as unknown as Shown[]).map((row) => Array.from(row.children, (cell) => cell.textContent)));
+const focusedText = (page: Page) => page.evaluate<string | null | undefined>('document.activeElement?.textContent');
 
 describe('the verify page on a tournament export (NDJSON)', () => {
   it('verifies a round of two games made over HTTP, in the browser, with the per-game table arbiter verify prints and the tournament head’s verdict', async () => {
@@ -116,11 +123,11 @@ describe('the verify page on a tournament export (NDJSON)', () => {
     expect(await tabTo(page, 'or a game’s or tournament’s link')).toBe(true);
     await page.keyboard.type(`${session.service.url}/#/tournaments/${tournament.tournamentId}?token=${tournament.token}`);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Load the export');
+    expect(await focusedText(page)).toBe('Load the export');
     await page.keyboard.press('Enter');
     await page.locator('.verdict').waitFor();
     expect(await page.locator('.verdict').getAttribute('data-exit-code')).toBe(String(EXIT.ok));
-    expect(await page.evaluate(() => document.activeElement?.className)).toBe('report');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.className')).toBe('report');
     expect(await page.locator('[role="status"]').first().textContent()).toBe(`Checked the export of tournament ${tournament.tournamentId}.`);
     expect(uploads).toEqual([]);
     // And bookmarked: #/verify?tournament=…&token=… loads and checks it at once.
@@ -139,7 +146,10 @@ describe('a large game export on the verify page', () => {
   const commits = ROLLS + 4; // the creation, two entropies, the rolls, the seal
 
   const progressOf = (page: Page) =>
-    page.locator('.progress-text').evaluate((node) => ({ done: Number((node as HTMLElement).dataset.done), total: Number((node as HTMLElement).dataset.total), text: node.textContent }));
+    page.locator('.progress-text').evaluate((element) => {
+      const node = element as unknown as Shown;
+      return { done: Number(node.dataset.done), total: Number(node.dataset.total), text: node.textContent };
+    });
 
   it('is checked off the page’s thread: progress by commit, the page answers by keyboard during the check, Cancel stops it, and it verifies in full', { timeout: 180_000 }, async () => {
     const page = await session.open('/#/verify');
@@ -162,7 +172,7 @@ describe('a large game export on the verify page', () => {
     expect(before.done).toBeLessThan(before.total);
     expect(await page.locator('.progress').isHidden()).toBe(true);
     expect(await page.locator('.verdict').count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Verify again');
+    expect(await focusedText(page)).toBe('Verify again');
     // Run again to the end: every commit, the report as for a small export.
     const seen = new Set<string>();
     await page.keyboard.press('Enter');
