@@ -2,6 +2,7 @@ import { commitmentOf, parseSeedHex } from '../fairness/gameKey';
 import type { Commit } from '../fairness/hashChain';
 import { BundleShape, CommitShape, firstIssue } from './bundleShape';
 import { checkChain } from './checkChain';
+import { noProgress, type CheckProgress } from './checkProgress';
 import { checkDice } from './checkDice';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
 import { replayRules } from './replayRules';
@@ -22,9 +23,9 @@ export interface BundleCheck {
 /**
  * fairness-v1 §7: the chain (every hash, link and signature), then, once sealed, the
  * seed and every die, then every command replayed through the ruleset. Pure, no
- * network, and it never throws, whatever it is given.
+ * network, and it never throws, whatever it is given (`progress` is told where it is).
  */
-export function checkBundle(bundle: unknown): BundleCheck {
+export function checkBundle(bundle: unknown, progress: CheckProgress = noProgress): BundleCheck {
   const failures: VerificationFailure[] = [];
   const fail = (seq: number, check: string, reason: string) => void failures.push({ seq, check, reason });
   const shape = BundleShape.safeParse(bundle);
@@ -35,7 +36,7 @@ export function checkBundle(bundle: unknown): BundleCheck {
   const exported = bundle as ExportBundle;
   const result = { isExport: true, commits: exported.commits.length, dice: 0, rulesReplayed: 0, sealed: false, failures };
   try {
-    checkConsistency(exported, result, fail);
+    checkConsistency(exported, result, fail, progress);
   } catch (error) {
     fail(0, 'structure', `the export cannot be checked: ${messageOf(error)}`);
   }
@@ -43,7 +44,7 @@ export function checkBundle(bundle: unknown): BundleCheck {
   return result;
 }
 
-function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq: number, check: string, reason: string) => void): void {
+function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq: number, check: string, reason: string) => void, progress: CheckProgress): void {
   const commits = bundle.commits;
   // Everything after a malformed commit is checked for its chain only.
   const firstMalformed = commits.findIndex((commit, index) => {
@@ -53,7 +54,7 @@ function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq:
   });
   const readable: Commit[] = firstMalformed < 0 ? commits : commits.slice(0, firstMalformed);
 
-  const sealedAt = checkChain(bundle, fail);
+  const sealedAt = checkChain(bundle, fail, progress);
   result.sealed = sealedAt > 0;
   if (readable.length === 0) return;
 
@@ -74,8 +75,8 @@ function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq:
     if (bundle.serverSeed !== sealedSeed) fail(sealedAt, 'serverSeed', 'the bundle seed differs from the one in GameSealed');
     if (!seed) fail(sealedAt, 'serverSeed', 'the server seed is not 64 lowercase hex digits');
     else if (commitmentOf(seed) !== bundle.commitment) fail(sealedAt, 'commitment', 'SHA-256 of the server seed is not the commitment');
-    else result.dice = checkDice(bundle.gameId, seed, readable, fail);
+    else result.dice = checkDice(bundle.gameId, seed, readable, fail, progress);
   }
 
-  result.rulesReplayed = replayRules(bundle.commitment, readable, fail);
+  result.rulesReplayed = replayRules(bundle.commitment, readable, fail, progress);
 }

@@ -1,4 +1,5 @@
 import { commitHash, GENESIS_PREV_HASH, publicKeyOf, signatureIsValid, type Ed25519PublicJwk } from '../fairness/hashChain';
+import { noProgress, type CheckProgress } from './checkProgress';
 import type { ExportBundle, Fail } from './exportBundle';
 import { messageOf, shown } from './shown';
 
@@ -8,7 +9,7 @@ import { messageOf, shown } from './shown';
  * are trusted is trust.md's question), and that nothing follows GameSealed.
  * Gives the seq of the GameSealed commit, 0 when there is none.
  */
-export function checkChain(bundle: ExportBundle, fail: Fail): number {
+export function checkChain(bundle: ExportBundle, fail: Fail, progress: CheckProgress = noProgress): number {
   const keys = new Map(bundle.keys.keys.map((k) => [k.kid, publicKeyOf(k as Ed25519PublicJwk)]));
   const commits = bundle.commits as unknown[];
   let sealedAt = 0;
@@ -33,6 +34,7 @@ export function checkChain(bundle: ExportBundle, fail: Fail): number {
     else if (!signatureIsValid(commit.hash as string, commit.signature as string, key)) fail(seq, 'signature', 'the signature does not match the hash');
     if (sealedAt) fail(seq, 'sealed', `a commit follows GameSealed at seq ${sealedAt}`);
     if (Array.isArray(commit.events) && commit.events.some((e) => e?.type === 'GameSealed')) sealedAt = seq;
+    progress('chain', seq, commits.length);
   });
   return sealedAt;
 }

@@ -1,6 +1,7 @@
 import { DiceStream } from '../fairness/diceStream';
 import { gameKeyOf, type EntropyEntry } from '../fairness/gameKey';
 import type { Commit } from '../fairness/hashChain';
+import { noProgress, type CheckProgress } from './checkProgress';
 import type { Fail } from './exportBundle';
 import { messageOf } from './shown';
 
@@ -9,7 +10,7 @@ import { messageOf } from './shown';
  * only added before the first die. Commits are labelled by their position. Gives
  * the number of dice re-derived.
  */
-export function checkDice(gameId: string, seed: Uint8Array, commits: readonly Commit[], fail: Fail): number {
+export function checkDice(gameId: string, seed: Uint8Array, commits: readonly Commit[], fail: Fail, progress: CheckProgress = noProgress): number {
   const entropy: EntropyEntry[] = [];
   let gameKey: Uint8Array | undefined;
   let checked = 0;
@@ -25,6 +26,7 @@ export function checkDice(gameId: string, seed: Uint8Array, commits: readonly Co
       }
       entropy.push([by, text]);
     }
+    progress('dice', seq, commits.length);
     if (commit.dice.length === 0) continue;
     if (!gameKey) {
       try {

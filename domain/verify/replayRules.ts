@@ -7,6 +7,7 @@ import { CreateGameBody } from '../game/gameCommands';
 import { evolveGame, type GameState } from '../game/gameState';
 import { ORGANIZER } from '../ruleset';
 import { findRuleset } from '../rulesets/registry';
+import { noProgress, type CheckProgress } from './checkProgress';
 import type { Fail } from './exportBundle';
 import { messageOf } from './shown';
 
@@ -15,7 +16,7 @@ import { messageOf } from './shown';
  * recorded dice and stops at the first divergence, labelled by the commit's position
  * (its own `seq` field is only a claim). Gives how many commits replayed as recorded.
  */
-export function replayRules(commitment: string, commits: readonly Commit[], fail: Fail): number {
+export function replayRules(commitment: string, commits: readonly Commit[], fail: Fail, progress: CheckProgress = noProgress): number {
   let state: GameState | undefined;
   for (const [index, commit] of commits.entries()) {
     const seq = index + 1;
@@ -30,6 +31,7 @@ export function replayRules(commitment: string, commits: readonly Commit[], fail
       fail(seq, 'rules', messageOf(error));
       return index;
     }
+    progress('rules', seq, commits.length);
   }
   return commits.length;
 }

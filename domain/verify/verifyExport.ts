@@ -4,6 +4,7 @@ import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog, type TrustedKey } from '../trust/keyLog';
 import { keyLogForks, retirementOf, signedAfterRetirement, type Retirement } from '../trust/retirement';
 import { checkBundle } from './checkBundle';
+import { noProgress, type CheckProgress } from './checkProgress';
 import { checkHead } from './checkHead';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
 import { messageOf } from './shown';
@@ -57,8 +58,9 @@ export function verifyExport(bundle: unknown, options: VerifyOptions): VerifierR
   return examineExport(bundle, options).report;
 }
 
-export function examineExport(bundle: unknown, options: VerifyOptions): ExportExamination {
-  const check = checkBundle(bundle);
+/** The report with who signed; `progress` is told after each commit of each pass (a page shows it). */
+export function examineExport(bundle: unknown, options: VerifyOptions, progress: CheckProgress = noProgress): ExportExamination {
+  const check = checkBundle(bundle, progress);
   if (!check.isExport) {
     const report = { ok: false, exitCode: EXIT.unusable, gameId: null, ruleset: null, commits: 0, dice: 0, rulesReplayed: 0, sealed: false, signers: [], head: null, failures: check.failures };
     return { report, signers: [], keyLogUsed: [] };

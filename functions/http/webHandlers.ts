@@ -11,10 +11,14 @@ export interface WebAsset {
 /** The web app's files by the path they are served at: `/` and `/assets/<file>` (web/build.ts). */
 export type WebAssets = ReadonlyMap<string, WebAsset>;
 
-/** Scripts, styles and requests from this origin only; no inline script, no framing. Kept with web/indexHtml.ts. */
+/**
+ * Scripts, styles and requests from this origin only; no inline script, no framing. Kept with web/indexHtml.ts.
+ * Workers only from a file of this origin (the verify page's, /assets/verifyWorker.js): never a blob: or data: one.
+ */
 export const WEB_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
+  "worker-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
@@ -23,6 +27,13 @@ export const WEB_CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * A worker's own policy is the one its script is served with: the verify page's worker
+ * reads the file it is handed and fetches nothing, so it may load and connect to nothing.
+ * Scripts and styles the page loads ignore it.
+ */
+export const WEB_ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'";
 
 /**
  * Where the page's push socket is when it is not /push on this origin (on AWS, the WebSocket
@@ -63,7 +74,7 @@ export function webHandlers(assets: () => Promise<WebAssets>, observer: Observer
       'content-type': asset.contentType,
       // Unhashed names: the browser asks again each time and gets the new build after a deploy.
       'cache-control': 'no-cache',
-      ...(page ? { 'content-security-policy': policy, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : {}),
+      ...(page ? { 'content-security-policy': policy, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } : { 'content-security-policy': WEB_ASSET_CONTENT_SECURITY_POLICY }),
     });
   };
   return {

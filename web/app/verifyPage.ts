@@ -1,66 +1,118 @@
 // /#/verify: an export checked entirely in this browser, by the verifier the CLI runs
-// (domain/verify/verifyExport.ts), against fingerprints the person pins. Nothing is uploaded.
-import { parseStrictJson } from '../../domain/json/parseStrictJson';
-import { examineExport, type ExportExamination } from '../../domain/verify/verifyExport';
+// (domain/verify/), against fingerprints the person pins. Nothing is uploaded. A game's
+// export or a tournament's (NDJSON), checked in a worker (verifyWorker.ts) so the page
+// answers and shows progress while a large file is checked, and a check can be cancelled.
+import type { ExportExamination } from '../../domain/verify/verifyExport';
 import { gamePath, parseGameLink, request, serverKeyDocument } from './api';
 import { clear, el, field, statusLine } from './dom';
+import { renderTournamentReport } from './tournamentReport';
+import { VERIFY_WORKER_URL, type CommitRow, type VerifyMessage, type VerifyRequest } from './verifyMessages';
 
 const CHECKS = ['structure', 'sequence', 'gameId', 'prevHash', 'hash', 'signature', 'creation', 'commitment', 'ruleset', 'serverSeed', 'dice', 'entropy', 'rules', 'keys', 'keyLog', 'head', 'trust', 'retired', 'sealed'];
 
-interface ExportedCommit {
-  seq?: unknown;
-  actor?: unknown;
-  command?: { type?: unknown };
-  dice?: unknown[];
-}
+const STEPS: Record<string, string> = { chain: 'Checking hashes and signatures', dice: 'Re-deriving the dice', rules: 'Replaying the rules' };
 
 export function verifyPage(root: HTMLElement, params: URLSearchParams): () => void {
   const stop = new AbortController();
   const status = statusLine();
-  const file = el('input', { type: 'file', accept: 'application/json,.json' });
+  const file = el('input', { type: 'file', accept: 'application/json,.json,application/x-ndjson,.ndjson' });
   const drop = el('div', { class: 'drop-zone' }, 'or drop an export file here');
   const link = el('input', { type: 'url', class: 'link', placeholder: `${location.origin}/#/games/…?token=…`, autocomplete: 'off' });
-  const load = el('button', { type: 'button' }, 'Load the game’s export');
+  const load = el('button', { type: 'button' }, 'Load the export');
   const pins = el('textarea', { rows: 2, spellcheck: 'false', class: 'fingerprints' });
   const allowUnsealed = el('input', { type: 'checkbox' });
   allowUnsealed.id = 'allow-unsealed';
   const again = el('button', { type: 'button' }, 'Verify again');
+  const bar = el('progress', { max: 1, value: 0, 'aria-label': 'Verification progress' });
+  const barText = el('span', { class: 'progress-text' });
+  const cancel = el('button', { type: 'button', class: 'danger' }, 'Cancel the check');
+  const progress = el('div', { class: 'progress row', hidden: true }, bar, barText, cancel);
   const report = el('section', { class: 'report', 'aria-labelledby': 'report-title', tabindex: '-1' });
-  let source: { name: string; text: string } | undefined;
+  let source: { name: string; file: Blob } | undefined;
+  let worker: Worker | undefined;
   // The server's key log: a key it retired is refused for anything signed after its retirement, even when a file leaves the log out.
   let keyLogs: unknown[] = [];
 
   clear(root);
   root.append(
     el('h1', {}, 'Verify an export'),
-    el('p', {}, 'The export is checked here, in your browser, by the same code as ', el('code', {}, 'arbiter verify'), ': it is not uploaded. Every signature must come from a key you pin below, never from a key the file supplies.'),
-    el('section', { class: 'inputs', 'aria-label': 'The export' }, field('Export file (JSON)', file), drop, el('div', { class: 'row' }, field('or a game link', link, 'its token reads the export from this server'), load)),
+    el('p', {}, 'The export — a game’s, or a whole tournament’s — is checked here, in your browser, by the same code as ', el('code', {}, 'arbiter verify'), ': it is not uploaded. Every signature must come from a key you pin below, never from a key the file supplies.'),
+    el('section', { class: 'inputs', 'aria-label': 'The export' },
+      field('Export file (JSON)', file, 'a game’s export (.json), or a tournament’s (.ndjson, one game per line)'),
+      drop,
+      el('div', { class: 'row' }, field('or a game’s or tournament’s link', link, 'its token reads the export from this server'), load)),
     field('Trusted fingerprints (one per line)', pins, 'Prefilled with every key this server lists (GET /keys), the current one first, then those it retired: games signed before a rotation need theirs. Compare them with the ones the organizer published.'),
     el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept a game not sealed yet (its dice cannot be checked until then)')),
     again,
+    progress,
     status,
     report,
   );
 
-  const run = () => {
-    if (!source) return status.say('Choose an export file first.', 'error');
-    const trusted = pins.value.split(/[\s,]+/).map((p) => p.trim()).filter(Boolean);
-    let bundle: unknown;
-    try {
-      bundle = parseStrictJson(source.text);
-    } catch (error) {
-      clear(report);
-      return status.say(`${source.name} is not JSON an export can be: ${(error as Error).message}`, 'error');
+  const showProgress = (text: string, done: number, total: number) => {
+    progress.hidden = false;
+    bar.max = Math.max(total, 1);
+    bar.value = done;
+    barText.textContent = text;
+    barText.dataset.done = String(done);
+    barText.dataset.total = String(total);
+  };
+  const finish = () => {
+    worker?.terminate();
+    worker = undefined;
+    progress.hidden = true;
+  };
+
+  const answer = (message: VerifyMessage, name: string, trustConfigured: boolean) => {
+    if (message.kind === 'progress') {
+      const count = `${message.done.toLocaleString('en')} of ${message.total.toLocaleString('en')}`;
+      return showProgress(message.unit === 'games' ? `Verified ${count} games` : `${STEPS[message.step]}: ${count} commits`, message.done, message.total);
     }
-    const examination = examineExport(bundle, { trusted, keyLogs, allowUnsealed: allowUnsealed.checked });
-    status.say(`Checked ${source.name}.`);
-    renderReport(report, examination, bundle);
+    finish();
+    if (message.kind === 'unusable') {
+      clear(report);
+      return status.say(`${name} is ${message.reason}`, 'error');
+    }
+    if (message.kind === 'error') {
+      clear(report);
+      return status.say(`The check stopped before the end: ${message.reason}. Try again, or check the file with arbiter verify.`, 'error');
+    }
+    status.say(`Checked ${name}.`);
+    if (message.kind === 'tournament') renderTournamentReport(report, message.examination, trustConfigured);
+    else renderReport(report, message.examination, message.commits);
     report.focus();
   };
 
-  const take = async (name: string, text: Promise<string>) => {
+  const run = () => {
+    if (!source) return status.say('Choose an export file first.', 'error');
+    finish();
+    clear(report);
+    const { name, file: blob } = source;
+    const trusted = pins.value.split(/[\s,]+/).map((p) => p.trim()).filter(Boolean);
+    let started: Worker;
     try {
-      source = { name, text: await text };
+      started = new Worker(VERIFY_WORKER_URL, { type: 'module', name: 'verify' });
+    } catch (error) {
+      return status.say(`The verifier cannot start in this browser: ${(error as Error).message}`, 'error');
+    }
+    worker = started;
+    started.onmessage = (event: MessageEvent<VerifyMessage>) => {
+      if (worker === started) answer(event.data, name, trusted.length > 0);
+    };
+    started.onerror = (event) => {
+      if (worker !== started) return;
+      finish();
+      status.say(`The verifier could not run: ${event.message || 'its script did not load'}.`, 'error');
+    };
+    status.say(`Checking ${name}…`);
+    showProgress('Reading the file…', 0, 1);
+    const request: VerifyRequest = { file: blob, trusted, keyLogs, allowUnsealed: allowUnsealed.checked };
+    started.postMessage(request);
+  };
+
+  const take = async (name: string, blob: Promise<Blob>) => {
+    try {
+      source = { name, file: await blob };
       run();
     } catch {
       status.say(`${name} could not be read.`, 'error');
@@ -68,7 +120,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   };
   file.addEventListener('change', () => {
     const chosen = file.files?.[0];
-    if (chosen) void take(chosen.name, chosen.text());
+    if (chosen) void take(chosen.name, Promise.resolve(chosen));
   });
   drop.addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -79,21 +131,29 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
     e.preventDefault();
     drop.classList.remove('over');
     const dropped = e.dataTransfer?.files[0];
-    if (dropped) void take(dropped.name, dropped.text());
+    if (dropped) void take(dropped.name, Promise.resolve(dropped));
   });
-  const loadLink = async (gameId: string, token: string) => {
+  const loadLink = async (target: ExportLink) => {
     status.say('Loading the export…');
-    const response = await request('GET', gamePath(gameId, '/export'), { token, signal: stop.signal }).catch(() => undefined);
+    const path = target.kind === 'game' ? gamePath(target.id, '/export') : `/tournaments/${encodeURIComponent(target.id)}/export`;
+    const response = await request('GET', path, { token: target.token, signal: stop.signal }).catch(() => undefined);
+    if (stop.signal.aborted) return;
     if (!response) return status.say('The server cannot be reached.', 'error');
-    if (!response.ok) return status.say(response.status === 401 ? 'This link does not open the game (401).' : `The server answered ${response.status}.`, 'error');
-    await take(`the export of ${gameId}`, response.text());
+    if (!response.ok) return status.say(response.status === 401 ? `This link does not open the ${target.kind} (401).` : `The server answered ${response.status}.`, 'error');
+    await take(`the export of ${target.kind === 'game' ? '' : 'tournament '}${target.id}`, response.blob());
   };
   load.addEventListener('click', () => {
-    const parsed = parseGameLink(link.value.trim());
-    if (!parsed) return status.say('That is not a game link (…/#/games/{id}?token=…).', 'error');
-    void loadLink(parsed.gameId, parsed.token);
+    const parsed = parseExportLink(link.value.trim());
+    if (!parsed) return status.say('That is not a game’s link (…/#/games/{id}?token=…) or a tournament’s (…/#/tournaments/{id}?token=…).', 'error');
+    void loadLink(parsed);
   });
   again.addEventListener('click', run);
+  cancel.addEventListener('click', () => {
+    finish();
+    clear(report);
+    status.say(`The check of ${source?.name ?? 'the export'} was cancelled: nothing is verified.`);
+    again.focus();
+  });
   allowUnsealed.addEventListener('change', () => source && run());
 
   void serverKeyDocument()
@@ -101,14 +161,45 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
       keyLogs = [log];
       const currentFirst = [...keys.filter((k) => k.status === 'current'), ...keys.filter((k) => k.status !== 'current')];
       if (!pins.value) pins.value = currentFirst.map((k) => k.fingerprint).join('\n');
-      const game = params.get('game');
-      if (game) {
-        link.value = `${location.origin}/#/games/${encodeURIComponent(game)}?token=${encodeURIComponent(params.get('token') ?? '')}`;
-        void loadLink(game, params.get('token') ?? '');
+      const given = exportLinkOf(params);
+      if (given) {
+        link.value = `${location.origin}/#/${given.kind === 'game' ? 'games' : 'tournaments'}/${encodeURIComponent(given.id)}?token=${encodeURIComponent(given.token)}`;
+        void loadLink(given);
       }
     })
     .catch(() => status.say('The server’s keys could not be read: paste the fingerprint you trust.', 'error'));
-  return () => stop.abort();
+  return () => {
+    stop.abort();
+    finish();
+  };
+}
+
+interface ExportLink {
+  kind: 'game' | 'tournament';
+  id: string;
+  token: string;
+}
+
+/** `#/verify?game=…&token=…` (the timeline's link) or `?tournament=…&token=…`. */
+function exportLinkOf(params: URLSearchParams): ExportLink | undefined {
+  const token = params.get('token') ?? '';
+  const game = params.get('game');
+  if (game) return { kind: 'game', id: game, token };
+  const tournament = params.get('tournament');
+  return tournament ? { kind: 'tournament', id: tournament, token } : undefined;
+}
+
+function parseExportLink(text: string): ExportLink | undefined {
+  const game = parseGameLink(text);
+  if (game) return { kind: 'game', id: game.gameId, token: game.token };
+  const hash = text.includes('#') ? text.slice(text.indexOf('#') + 1) : text;
+  const match = hash.match(/^\/tournaments\/([^?/]+)(?:\?(.*))?$/);
+  if (!match) return undefined;
+  try {
+    return { kind: 'tournament', id: decodeURIComponent(match[1]), token: new URLSearchParams(match[2] ?? '').get('token') ?? '' };
+  } catch {
+    return undefined;
+  }
 }
 
 const VERDICTS: Record<number, string> = {
@@ -118,7 +209,7 @@ const VERDICTS: Record<number, string> = {
   3: 'Consistent, but not conclusive: ',
 };
 
-function renderReport(report: HTMLElement, examination: ExportExamination, bundle: unknown): void {
+function renderReport(report: HTMLElement, examination: ExportExamination, commits: CommitRow[] | null): void {
   const { report: r, signers } = examination;
   clear(report);
   const failures = r.failures;
@@ -154,19 +245,18 @@ function renderReport(report: HTMLElement, examination: ExportExamination, bundl
   const whole = failures.filter((f) => f.seq === 0);
   if (whole.length) report.append(el('h3', {}, 'The export as a whole'), el('ul', { class: 'failures' }, ...whole.map((f) => el('li', { class: 'bad' }, `${f.check}: ${f.reason}`))));
 
-  const commits = (bundle as { commits?: unknown }).commits;
-  if (Array.isArray(commits) && r.exitCode !== 2) {
+  if (commits && r.exitCode !== 2) {
     const bySeq = new Map<number, typeof failures>();
     for (const f of failures) if (f.seq > 0) bySeq.set(f.seq, [...(bySeq.get(f.seq) ?? []), f]);
-    const rows = (commits as ExportedCommit[]).map((c, i) => {
+    const rows = commits.map((c, i) => {
       const seq = i + 1;
       const mine = bySeq.get(seq) ?? [];
       const first = firstCommitFailure?.seq === seq;
       return el('tr', { class: `${mine.length ? 'bad' : 'ok'}${first ? ' first-failure' : ''}`, 'data-seq': seq },
         el('th', { scope: 'row' }, `#${seq}`, first ? el('strong', { class: 'marker' }, ' first failure') : null),
-        el('td', {}, typeof c?.actor === 'string' ? c.actor : '?'),
-        el('td', {}, typeof c?.command?.type === 'string' ? c.command.type : '?'),
-        el('td', {}, String(Array.isArray(c?.dice) ? c.dice.length : 0)),
+        el('td', {}, c.actor),
+        el('td', {}, c.command),
+        el('td', {}, String(c.dice)),
         el('td', {}, mine.length ? mine.map((f) => `${f.check}: ${f.reason}`).join('; ') : 'ok'),
       );
     });

@@ -14,8 +14,8 @@ beforeAll(async () => {
 const SCHEMA_IDS = new Set(['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#']);
 
 describe('the web app build (web/build.ts)', () => {
-  it('is index.html, app.js and app.css, at most 150 KB gzipped together', () => {
-    expect([...assets.keys()].sort()).toEqual(['/', '/assets/app.css', '/assets/app.js']);
+  it('is index.html, app.js, app.css and the verify page’s worker, at most 150 KB gzipped together', () => {
+    expect([...assets.keys()].sort()).toEqual(['/', '/assets/app.css', '/assets/app.js', '/assets/verifyWorker.js']);
     const bytes = gzippedBytes(assets);
     expect(bytes).toBe([...assets.values()].reduce((sum, a) => sum + gzipSync(a.body, { level: 9 }).length, 0));
     expect(bytes).toBeLessThanOrEqual(MAX_WEB_GZIP_BYTES);
@@ -29,8 +29,10 @@ describe('the web app build (web/build.ts)', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\bstyle=|<style/);
     expect(assets.get('/assets/app.css')!.body).not.toMatch(/url\(|@import/);
-    const urls = assets.get('/assets/app.js')!.body.match(/https?:\/\/[^\s"'`)]+/g) ?? [];
-    expect(urls.filter((u) => !SCHEMA_IDS.has(u) && !u.startsWith('http://[$'))).toEqual([]);
+    for (const script of ['/assets/app.js', '/assets/verifyWorker.js']) {
+      const urls = assets.get(script)!.body.match(/https?:\/\/[^\s"'`)]+/g) ?? [];
+      expect(urls.filter((u) => !SCHEMA_IDS.has(u) && !u.startsWith('http://[$')), script).toEqual([]);
+    }
   });
 
   it('is built from web/app and domain/ only: never from functions/', () => {
@@ -42,10 +44,14 @@ describe('the web app build (web/build.ts)', () => {
     expect(imports.filter((path) => !path.startsWith('./') && !path.startsWith('../../domain/'))).toEqual([]);
   });
 
-  it('bundles the verifier with the browser crypto port: no Node built-in, no node:crypto', () => {
-    const js = assets.get('/assets/app.js')!.body;
-    expect(js).not.toMatch(/from\s*["']node:|require\(["']/);
-    expect(js).toContain('a key none of your trusted fingerprints reaches');
+  it('bundles the verifier in the verify page’s worker, with the browser crypto port: no Node built-in, no node:crypto; the page’s script holds none of it', () => {
+    const worker = assets.get('/assets/verifyWorker.js')!.body;
+    expect(worker).not.toMatch(/from\s*["']node:|require\(["']|\bimport\s*["'(]/);
+    expect(worker).toContain('a key none of your trusted fingerprints reaches');
+    expect(worker).toContain('the recorded dice are not the dice the rules draw');
+    const page = assets.get('/assets/app.js')!.body;
+    expect(page.includes('the recorded dice are not the dice the rules draw'), 'the rules replay in app.js').toBe(false);
+    expect(page).toContain('/assets/verifyWorker.js');
   });
 });
 
@@ -66,12 +72,17 @@ describe('GET / and GET /assets/{file} on the local server', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("frame-ancestors 'none'");
+    // The verify page's worker: a file of this origin, never a blob: or data: one.
+    expect(csp).toContain("worker-src 'self';");
+    expect(csp).not.toMatch(/blob:|'unsafe-eval'/);
     expect(await page.text()).toBe((await localWebAssets()).get('/')!.body);
-    for (const [file, type] of [['app.js', 'text/javascript; charset=utf-8'], ['app.css', 'text/css; charset=utf-8']]) {
+    for (const [file, type] of [['app.js', 'text/javascript; charset=utf-8'], ['app.css', 'text/css; charset=utf-8'], ['verifyWorker.js', 'text/javascript; charset=utf-8']]) {
       const asset = await fetch(`${service.url}/assets/${file}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toBe(type);
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      // The worker runs under the policy its script is served with: it loads and fetches nothing.
+      expect(asset.headers.get('content-security-policy')).toBe("default-src 'none'");
       expect(await asset.text()).toBe(assets.get(`/assets/${file}`)!.body);
     }
     const missing = await fetch(`${service.url}/assets/missing.js`);
