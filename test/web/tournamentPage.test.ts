@@ -94,6 +94,13 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
     const game = (await callApi(session.service, 'POST', '/games', created.token, { ruleset: 'dice', title: 'Only game' })).json;
     const page = await session.open(`/#/tournaments/${created.tournamentId}?token=${created.token}`);
     await expect.poll(() => cells(page, 'state')).toEqual(['in play']);
+    // A spectator link minted from the table, shown once; it reads the game and nothing more.
+    await press(page, 'New spectator link for Only game');
+    const spectator = await page.getByLabel('Spectator link: Only game', { exact: true }).inputValue();
+    const spectatorToken = new URLSearchParams(spectator.split('?')[1]).get('token')!;
+    expect((await callApi(session.service, 'GET', `/games/${game.gameId}`, spectatorToken)).json).toMatchObject({ role: 'spectator' });
+    expect((await callApi(session.service, 'GET', `/games/${game.gameId}/viewers`, created.token)).json.viewers).toEqual([expect.objectContaining({ label: 'from the tournament page', revoked: false })]);
+
     await press(page, 'Open Only game as organizer');
     await page.locator('tr[data-seq="1"]').waitFor();
     expect(await page.locator('[data-field="role"]').textContent()).toBe('organizer');

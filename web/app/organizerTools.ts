@@ -172,10 +172,13 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     }
   });
 
+  // Until the game is read, the side list is empty: nothing to reissue yet.
+  for (const control of [reissue, revokeSide]) control.disabled = true;
   void Promise.all([api<GameFacts>('GET', gamePath(gameId), { token }), loadViewers()])
     .then(([game]) => {
       side.append(...game.sides.map((s) => el('option', { value: s }, s)));
       if (game.sealed) showSealed();
+      else for (const control of [reissue, revokeSide]) control.disabled = false;
     })
     .catch(failed);
 

@@ -93,6 +93,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
   const pins = el('textarea', { rows: 2, spellcheck: 'false', class: 'fingerprints' });
   const allowUnsealed = el('input', { type: 'checkbox', id: 'tournament-allow-unsealed' });
   const report = el('section', { class: 'report', 'aria-labelledby': 'round-report-title', tabindex: '-1', hidden: true });
+  const minted = el('div', { 'aria-live': 'polite', class: 'minted' });
   let keyLogs: unknown[] = [];
   let verdicts = new Map<string, string>();
 
@@ -131,6 +132,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
       el('h2', { id: 'games-title' }, 'Games'),
       table,
       el('p', { class: 'hint', 'data-clock-note': '' }, 'Clock and overdue flags: not yet. Arbiter keeps no game clocks yet; the Clock column will show them once it does.'),
+      minted,
       el('div', { class: 'row' }, refresh, download),
       status,
     ),
@@ -159,9 +161,29 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
         el('td', { 'data-field': 'clock', class: 'hint' }, 'not yet'),
         el('td', { 'data-field': 'head', class: 'fingerprint' }, `#${game.head.seq} ${game.head.hash.slice(0, 12)}…`, el('br'), el('small', {}, when(game.head.at))),
         el('td', { 'data-field': 'verification' }, verdicts.get(game.gameId) ?? 'not checked yet'),
-        el('td', {}, el('a', { href: `#/games/${encodeURIComponent(game.gameId)}?token=${encodeURIComponent(token)}`, 'aria-label': `Open ${game.title || game.gameId} as organizer` }, 'Open as organizer')),
+        el('td', {},
+          el('a', { href: `#/games/${encodeURIComponent(game.gameId)}?token=${encodeURIComponent(token)}`, 'aria-label': `Open ${game.title || game.gameId} as organizer` }, 'Open as organizer'),
+          el('br'),
+          spectatorButton(game)),
       ));
     }
+  };
+
+  // A spectator link for a game, minted from the table and shown once, under it.
+  const spectatorButton = (game: ListedGame) => {
+    const name = game.title || game.gameId;
+    const button = el('button', { type: 'button', class: 'small', 'aria-label': `New spectator link for ${name}` }, 'New spectator link');
+    button.addEventListener('click', async () => {
+      try {
+        const viewer = await api<{ token: string }>('POST', gamePath(game.gameId, '/viewers'), { token, body: { label: 'from the tournament page' } });
+        clear(minted);
+        minted.append(el('p', { class: 'warning' }, `A spectator link for ${name}, shown this once. Revoke it from the game's organizer page.`), copyLink(`Spectator link: ${name}`, gameLink(game.gameId, viewer.token)));
+        minted.querySelector<HTMLInputElement>('input')?.focus();
+      } catch (error) {
+        status.say(refused(error), 'error');
+      }
+    });
+    return button;
   };
 
   const load = async () => {
