@@ -90,10 +90,13 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
   });
 
   it('opens a game of the tournament as its organizer, and refuses a page without the token', async () => {
-    const created = (await callApi(session.service, 'POST', '/tournaments', undefined, { name: 'Round 2' })).json;
+    const created = (await callApi(session.service, 'POST', '/tournaments', undefined, { name: 'Round <b>2</b>' })).json;
     const game = (await callApi(session.service, 'POST', '/games', created.token, { ruleset: 'dice', title: 'Only game' })).json;
     const page = await session.open(`/#/tournaments/${created.tournamentId}?token=${created.token}`);
     await expect.poll(() => cells(page, 'state')).toEqual(['in play']);
+    // The name is the organizer's text, shown as text.
+    expect(await page.locator('h1').textContent()).toBe('Round <b>2</b>');
+    expect(await page.locator('h1 b').count()).toBe(0);
     // A spectator link minted from the table, shown once; it reads the game and nothing more.
     await press(page, 'New spectator link for Only game');
     const spectator = await page.getByLabel('Spectator link: Only game', { exact: true }).inputValue();
