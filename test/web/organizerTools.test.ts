@@ -74,12 +74,12 @@ describe("the organizer's tools, from any window", () => {
     const dialog = page.getByRole('dialog', { name: 'Seal the game?' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Sealing ends the game for good: no side can send another command, and the server’s seed is revealed so that anyone can check every die.');
-    expect(await focusedName(page)).toBe('Keep playing');
+    await expect.poll(() => focusedName(page)).toBe('Keep playing');
     await screenshot(page, 'seal-confirm');
     // Escape keeps playing: nothing is sent.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await focusedName(page)).toBe('Seal the game');
+    await expect.poll(() => focusedName(page)).toBe('Seal the game');
     expect((await callApi(session.service, 'GET', `/games/${game.gameId}`, game.tokens.organizer)).json).toMatchObject({ sealed: false, version: 1 });
 
     await page.keyboard.press('Enter');
