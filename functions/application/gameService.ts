@@ -24,7 +24,7 @@ import { noTokenMinter } from './tokenMinter';
 import { TournamentGames } from './tournamentGames';
 import { Tournaments } from './tournaments';
 import { TournamentTokens } from './tournamentTokens';
-import { Viewers } from './viewers';
+import { Viewers, type ViewerListing } from './viewers';
 
 export { CommandRequest } from './gameCommands';
 export { IDEMPOTENCY_SECONDS, type CreatedGame, type TournamentEntry } from './gameCreation';
@@ -223,6 +223,11 @@ export class GameService {
   /** POST /games/{id}/viewers. */
   addViewer(gameId: string, token: string | undefined, body: unknown): Promise<{ viewerId: string; token: string; label?: string }> {
     return this.links.addViewer(gameId, token, body);
+  }
+
+  /** GET /games/{id}/viewers. */
+  listViewers(gameId: string, token: string | undefined): Promise<{ gameId: string; viewers: ViewerListing[] }> {
+    return this.links.listViewers(gameId, token);
   }
 
   /** DELETE /games/{id}/viewers/{viewerId}. */

@@ -3,7 +3,7 @@ import type { Credentials } from './credentials';
 import { invalidRequest, notFound } from './errors';
 import type { GameRepository } from './gameRepository';
 import { hashToken, newToken, randomId } from './tokens';
-import { ViewerRequest, type Viewers } from './viewers';
+import { ViewerRequest, type ViewerListing, type Viewers } from './viewers';
 import { fieldIssues, IN_WORDS } from './zodIssues';
 
 /** The organizer's spectator links: created with a token shown once, revoked at once. */
@@ -27,6 +27,14 @@ export class SpectatorLinks {
     const { label } = request.data;
     await this.viewers.add(game, { viewerId, tokenHash: hashToken(viewerToken), ...(label ? { label } : {}), createdAt: this.now(), revoked: false });
     return { viewerId, token: viewerToken, ...(label ? { label } : {}) };
+  }
+
+  /** GET /games/{id}/viewers: every link of the game, revoked ones too, oldest first; never a token. */
+  async listViewers(gameId: string, token: string | undefined): Promise<{ gameId: string; viewers: ViewerListing[] }> {
+    const game = await this.games.load(gameId);
+    await this.credentials.organizerOnly(game, token, 'list spectator links');
+    const viewers = (await this.viewers.all(game)).map(({ viewerId, label, createdAt, revoked }) => ({ viewerId, ...(label ? { label } : {}), createdAt, revoked }));
+    return { gameId, viewers: viewers.sort((a, b) => a.createdAt.localeCompare(b.createdAt)) };
   }
 
   /** DELETE /games/{id}/viewers/{viewerId}: the link stops working at once. */

@@ -8,6 +8,14 @@ export const ViewerRequest = z.strictObject({
   label: playerText(64).optional().describe('who the link is for, e.g. "club stream"'),
 });
 
+/** A link as GET /games/{id}/viewers lists it: what the organizer needs to tell links apart and revoke one, never its token or hash. */
+export interface ViewerListing {
+  viewerId: string;
+  label?: string;
+  createdAt: string;
+  revoked: boolean;
+}
+
 /** The live (not revoked) link among these that this token belongs to. */
 export function liveViewerOf(viewers: readonly ViewerRecord[], token: string): ViewerRecord | undefined {
   const presented = presentedHash(token);
@@ -29,6 +37,11 @@ export class Viewers {
   /** The live (not revoked) viewer this token belongs to. */
   async find(game: CachedGame, token: string): Promise<ViewerRecord | undefined> {
     return liveViewerOf(await this.list(game), token);
+  }
+
+  /** Every link of the game, revoked ones too. */
+  all(game: CachedGame): Promise<readonly ViewerRecord[]> {
+    return this.list(game);
   }
 
   async add(game: CachedGame, viewer: ViewerRecord): Promise<void> {

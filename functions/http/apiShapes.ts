@@ -143,6 +143,20 @@ export const VerificationShape = z.strictObject({
   failures: z.array(z.strictObject({ seq: z.int().describe('0: the export as a whole'), check: z.string(), reason: z.string() })),
 });
 
+export const ViewerListShape = z.strictObject({
+  gameId: z.string(),
+  viewers: z
+    .array(
+      z.strictObject({
+        viewerId: z.string().describe('what DELETE /games/{id}/viewers/{viewerId} takes'),
+        label: z.string().optional(),
+        createdAt: z.string(),
+        revoked: z.boolean(),
+      }),
+    )
+    .describe('every spectator link of the game, revoked ones too, oldest first; never a token'),
+});
+
 export const ViewerCreatedShape = z.strictObject({
   viewerId: z.string(),
   token: z.string().describe('shown only this once'),

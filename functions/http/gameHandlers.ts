@@ -67,6 +67,8 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
 
     addViewer: route(async (event) => json(201, await (await service()).addViewer(gameIdOf(event), bearerToken(event), event.parsedBody)), observer),
 
+    listViewers: route(async (event) => json(200, await (await service()).listViewers(gameIdOf(event), bearerToken(event))), observer),
+
     revokeViewer: route(async (event) => {
       await (await service()).revokeViewer(gameIdOf(event), bearerToken(event), pathOf(event, 'viewerId'));
       return noContent();

@@ -18,6 +18,7 @@ export const HANDLER_NAMES = [
   'verifyGame',
   'head',
   'addViewer',
+  'listViewers',
   'revokeViewer',
   'reissueToken',
   'revokeToken',

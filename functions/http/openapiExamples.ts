@@ -185,6 +185,13 @@ export const evaluateResult = {
 };
 
 export const viewerCreated = { viewerId: 'v-2kq81c', token: token('View'), label: 'club stream' };
+export const viewerList = {
+  gameId: GAME_ID,
+  viewers: [
+    { viewerId: 'v-2kq81c', label: 'club stream', createdAt: '2026-11-23T19:05:00.000Z', revoked: false },
+    { viewerId: 'v-9d0e3a', createdAt: '2026-11-23T19:20:00.000Z', revoked: true },
+  ],
+};
 
 export const tournamentCreated = { tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', createdAt: '2026-11-23T19:00:00.000Z', token: token('Tour') };
 export const tournamentListing = {

@@ -26,6 +26,7 @@ import {
   PublicKeyShape,
   VerificationShape,
   ViewerCreatedShape,
+  ViewerListShape,
 } from './apiShapes';
 import { componentPrefix, jsonSchema } from './catalogue';
 import { ref, type Json } from './openapiParts';
@@ -96,6 +97,7 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('GameCreated', toJson(GameCreatedShape));
   schemas.add('ViewerRequest', toJson(ViewerRequest));
   schemas.add('ViewerCreated', toJson(ViewerCreatedShape));
+  schemas.add('ViewerList', toJson(ViewerListShape));
   schemas.add('CreateTournamentRequest', toJson(CreateTournamentRequest));
   schemas.add('TournamentCreated', toJson(TournamentCreated));
   schemas.add('TournamentListing', withProperties(toJson(TournamentListing), { games: { type: 'array', items: withProperties(toJson(TournamentGame), { head: ref('GameHead') }) } }));

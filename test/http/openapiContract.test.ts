@@ -19,6 +19,7 @@ import {
   KeysShape,
   VerificationShape,
   ViewerCreatedShape,
+  ViewerListShape,
   TableValidationShape,
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
@@ -57,6 +58,7 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   verifyGame: VerificationShape,
   getGameHead: strict(GameHeadShape),
   createViewer: ViewerCreatedShape,
+  listViewers: ViewerListShape,
   getKeys: KeysShape,
   createTournament: strict(TournamentCreated),
   getTournament: strict(TournamentListing).extend({ games: z.array(strict(TournamentGame).extend({ head: strict(GameHeadShape) })) }),
@@ -204,6 +206,8 @@ describe('the answers a new user meets are the ones the document gives', () => {
 
     const viewer = await call('POST', `/games/${gameId}/viewers`, { token: tokens.organizer, body: { label: 'stream' } });
     await call('POST', `/games/${gameId}/viewers`, { token: player1 });
+    await call('GET', `/games/${gameId}/viewers`, { token: tokens.organizer });
+    await call('GET', `/games/${gameId}/viewers`, { token: player1 });
     await call('POST', commands, { token: viewer.body.token, body: { commandId: 'v', type: 'Roll', payload: { dice: 'd6', purpose: 'p' } } });
     await call('DELETE', `/games/${gameId}/viewers/${viewer.body.viewerId}`, { token: tokens.organizer });
     await call('DELETE', `/games/${gameId}/viewers/v-nobody`, { token: tokens.organizer });
@@ -275,7 +279,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {
       expect(statuses[id]?.some((s) => s < 300), `${id}: ${statuses[id]}`).toBe(true);
     }
-    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
+    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
       expect(statuses[id]?.some((s) => s >= 400), `${id}: ${statuses[id]}`).toBe(true);
     }
     expect(statuses.sendCommand).toEqual([200, 201, 400, 401, 403, 409, 422, 503]);

@@ -59,4 +59,50 @@ describe('spectator links: POST /games/{id}/viewers, DELETE /games/{id}/viewers/
     expect((await client.request('DELETE', `/games/${other.gameId}/viewers/${minted.viewerId}`, { token: other.tokens.organizer })).status).toBe(404);
     expect((await client.get(`/games/${game.gameId}`, minted.token)).status).toBe(200);
   });
+
+  it('lists the links to the organizer alone, with their ids, labels, times and state, and never a token', async () => {
+    const { client } = server;
+    const game = await client.createGame();
+    const path = `/games/${game.gameId}/viewers`;
+    expect((await client.get(path, game.tokens.organizer)).body).toEqual({ gameId: game.gameId, viewers: [] });
+    const stream = (await client.post(path, { label: 'club stream' }, game.tokens.organizer)).body;
+    const plain = (await client.post(path, {}, game.tokens.organizer)).body;
+    await client.request('DELETE', `${path}/${plain.viewerId}`, { token: game.tokens.organizer });
+
+    const listed = await client.get(path, game.tokens.organizer);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      gameId: game.gameId,
+      viewers: [
+        { viewerId: stream.viewerId, label: 'club stream', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), revoked: false },
+        { viewerId: plain.viewerId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), revoked: true },
+      ],
+    });
+    const text = JSON.stringify(listed.body);
+    for (const secret of [stream.token, plain.token, game.tokens.organizer]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/arb_|tokenHash|sha256/);
+
+    // A listed id is all it takes to revoke the link later, from anywhere.
+    expect((await client.request('DELETE', `${path}/${listed.body.viewers[0].viewerId}`, { token: game.tokens.organizer })).status).toBe(204);
+    expect((await client.get(`/games/${game.gameId}`, stream.token)).status).toBe(401);
+
+    const spectator = (await client.post(path, {}, game.tokens.organizer)).body.token;
+    for (const token of [game.tokens.players.player1, game.tokens.players.player2, spectator]) {
+      const refused = await client.get(path, token);
+      expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
+      expect(refused.text).not.toMatch(/arb_/);
+    }
+    expect((await client.get(path)).status).toBe(401);
+    expect((await client.get('/games/g-none/viewers', game.tokens.organizer)).status).toBe(404);
+  });
+
+  it("lists a tournament game's links to the tournament's token, its organizer", async () => {
+    const { client } = server;
+    const tournament = (await client.post('/tournaments', { name: 'Round 1' })).body;
+    const game = (await client.post('/games', { ruleset: 'dice' }, tournament.token)).body;
+    const minted = (await client.post(`/games/${game.gameId}/viewers`, { label: 'table 1' }, tournament.token)).body;
+    const listed = await client.get(`/games/${game.gameId}/viewers`, tournament.token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.viewers).toEqual([{ viewerId: minted.viewerId, label: 'table 1', createdAt: expect.any(String), revoked: false }]);
+  });
 });

@@ -117,6 +117,7 @@ describe('the organizer page (/)', () => {
     expect(verifyExport(await download(), { trusted: [fingerprint] })).toMatchObject({ exitCode: 3, sealed: false, commits: 2 });
 
     await page.getByRole('button', { name: 'Seal the game' }).click();
+    await page.getByRole('button', { name: 'Seal it now' }).click();
     await expect.poll(() => page.locator('[data-field="sealed"]').textContent()).toMatch(/^sealed/);
     await page.locator('tr[data-seq="3"]').waitFor();
     expect(await page.locator('.command-box').count()).toBe(0);

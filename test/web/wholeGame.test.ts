@@ -60,6 +60,7 @@ describe('a whole game in browsers (issue 14, Done when)', () => {
     const table = await windowFor(organizerLink);
     await table.page.locator('tr[data-seq="4"]').waitFor();
     await table.page.getByRole('button', { name: 'Seal the game' }).click();
+    await table.page.getByRole('button', { name: 'Seal it now' }).click();
     await spectator.page.locator('tr[data-seq="5"]').waitFor({ timeout: 5_000 });
     await expect.poll(() => spectator.page.locator('[data-field="sealed"]').textContent()).toMatch(/^sealed/);
     const [download] = await Promise.all([table.page.waitForEvent('download'), table.page.getByRole('button', { name: 'Download the export' }).click()]);

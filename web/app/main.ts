@@ -2,11 +2,13 @@
 //   #/organize (default)           create a game, links, spectators, seal, export
 //   #/games/{gameId}?token={token} the live timeline (and the command box for players)
 //   #/verify                       verify an export in the browser
+//   #/tournaments[/{id}?token=…]   create a tournament; its games, export and verification
 import './styles.css';
 import { parseGameLink } from './api';
 import { el } from './dom';
 import { organizerPage } from './organizerPage';
 import { timelinePage } from './timelinePage';
+import { tournamentPage } from './tournamentPage';
 import { verifyPage } from './verifyPage';
 
 let dispose: () => void = () => {};
@@ -27,6 +29,9 @@ function route(): void {
   } else if (path === '/verify') {
     document.title = 'Verify an export — Arbiter';
     dispose = verifyPage(root, new URLSearchParams(query));
+  } else if (path === '/tournaments' || path.startsWith('/tournaments/')) {
+    document.title = 'Tournament — Arbiter';
+    dispose = tournamentPage(root, path, new URLSearchParams(query));
   } else if (path === '/organize' || path === '/') {
     document.title = 'Create a game — Arbiter';
     dispose = organizerPage(root);
@@ -36,5 +41,6 @@ function route(): void {
   }
 }
 
+document.querySelector('header.site nav')?.append(' ', el('a', { href: '#/tournaments' }, 'Tournaments'));
 window.addEventListener('hashchange', route);
 route();

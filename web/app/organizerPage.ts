@@ -30,8 +30,9 @@ export function organizerPage(root: HTMLElement): () => void {
     el('div', { class: 'field checkbox' }, isPublic, el('label', { for: isPublic.id }, 'Public: anyone with the game id may read it')),
     create, status);
   const result = el('section', { class: 'created', 'aria-live': 'polite' });
+  const tournaments = el('p', { class: 'hint' }, 'Running a tournament or a club round? ', el('a', { href: '#/tournaments' }, 'Open the tournament page'), ': it creates the games under one token, shows them all, and exports and verifies the round.');
   clear(root);
-  root.append(form, result);
+  root.append(form, tournaments, result);
 
   let catalogue: RulesetInfo[] = [];
   let options: FormPart | undefined;
