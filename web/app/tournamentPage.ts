@@ -1,12 +1,13 @@
 // /#/tournaments: create a tournament. /#/tournaments/{id}?token={token}: its games at a
 // glance, new games, the round's export and its verification in this browser. The token
 // stays in the fragment, so the page can be bookmarked and no server log ever sees it.
-import { EXIT, type ExitCode } from '../../domain/verify/verifierReport';
-import { examineTournament, NotATournamentExport, type TournamentExamination, type TournamentGameResult } from '../../domain/verify/tournamentExport';
+import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { ApiError, api, gameLink, gamePath, request, serverKeyDocument } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
+import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
+import { EXIT, type ExitCode } from './exitCodes';
 import { when } from './organizerTools';
 import { schemaForm, type FormPart } from './schemaForm';
 
@@ -269,14 +270,22 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
     try {
       const text = await exportText();
       const trusted = pins.value.split(/[\s,]+/).map((p) => p.trim()).filter(Boolean);
-      const examination = await examineTournament(text, { trusted, keyLogs, allowUnsealed: allowUnsealed.checked }, (done, total) => status.say(`Verified ${done} of ${total} games…`));
+      const answer = await checkInWorker({ file: new Blob([text]), trusted, keyLogs, allowUnsealed: allowUnsealed.checked }, (p) => {
+        if (p.unit === 'games') status.say(`Verified ${p.done} of ${p.total} games…`);
+      });
+      if (answer.kind !== 'tournament') {
+        const why = answer.kind === 'unusable' ? answer.reason : answer.kind === 'error' ? `a check that broke (${answer.reason})` : 'a game export';
+        status.say(`The server’s answer is not a tournament export: it is ${why}.`, 'error');
+        return;
+      }
+      const { examination } = answer;
       verdicts = new Map(examination.games.flatMap((g) => (g.examination.report.gameId ? [[g.examination.report.gameId, gameVerdict(g)] as [string, string]] : [])));
       if (listed) renderGames(listed.games, currentTurns(body));
       renderRoundReport(report, examination);
       status.say(`Checked the round’s export (${examination.games.length} games).`, examination.exitCode === EXIT.ok ? 'ok' : 'info');
       report.focus();
     } catch (error) {
-      status.say(error instanceof NotATournamentExport ? `The server’s answer is not a tournament export: ${error.message}.` : refused(error), 'error');
+      status.say(error instanceof WorkerFailure ? `The round could not be checked here: ${error.message}.` : refused(error), 'error');
     } finally {
       verify.disabled = false;
     }

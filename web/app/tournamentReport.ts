@@ -3,9 +3,8 @@
 // tournament head's verdict (trust.md §7).
 import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { clear, el } from './dom';
+import { EXIT } from './exitCodes';
 
-// trust.md §5's exit codes, written out: importing domain/verify/verifierReport.ts would bring zod into the page's script.
-const EXIT = { ok: 0, failed: 1, unusable: 2, inconclusive: 3 } as const;
 
 /** A game's result as verifier/verifyTournament.ts prints it. */
 export function gameResult({ examination }: TournamentGameResult): string {
