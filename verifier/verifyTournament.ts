@@ -7,7 +7,7 @@ import { printableJson } from './printable';
 const BAR_WIDTH = 24;
 
 /**
- * `arbiter verify` on a tournament export: every game verified as a single export would
+ * `verify` on a tournament export: every game verified as a single export would
  * be, a progress bar on a terminal (one plain line per game otherwise, on stderr), then a
  * table with a line per game and the totals. With --json: one report per game, a line each.
  */
@@ -21,7 +21,7 @@ export async function verifyTournament(lines: string | AsyncIterable<string>, op
     for (const game of examination.games) io.out(printableJson(JSON.stringify(game.examination.report)));
     for (const problem of examination.problems) io.out(printableJson(JSON.stringify(problem)));
   } else {
-    for (const line of summaryTable(examination, options.trusted.length > 0)) io.out(line);
+    for (const line of summaryTable(examination, options.trusted.length > 0, io.command)) io.out(line);
   }
   return examination.exitCode;
 }
@@ -47,7 +47,7 @@ function verdict({ examination }: TournamentGameResult): string {
   }
 }
 
-function summaryTable(examination: TournamentExamination, trustConfigured: boolean): string[] {
+function summaryTable(examination: TournamentExamination, trustConfigured: boolean, command: string): string[] {
   const { header, games, problems } = examination;
   const rows = games.map((game) => {
     const { report } = game.examination;
@@ -74,7 +74,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     const headSigner = examination.headSigner ? [examination.headSigner.fingerprint] : [];
     const fingerprints = [...new Set([...games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)), ...headSigner])];
     lines.push('NOT VERIFIED: no trusted key is configured. Compare the fingerprint with the one your server publishes, then pin it:');
-    for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
+    for (const fingerprint of fingerprints) lines.push(`    ${command} trust add ${fingerprint}`);
   }
   lines.push(examination.exitCode === EXIT.ok ? 'OK: every game verified' : `exit ${examination.exitCode}: see the games above`);
   return lines;
