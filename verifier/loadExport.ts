@@ -38,7 +38,7 @@ export async function openExport(source: ExportSource, limit = MAX_INPUT_BYTES):
   const limits = jsonLimitsFor(limit);
   const first = await lines.next();
   const firstLine = first.done ? '' : first.value;
-  if (/^\uFEFF?\s*</.test(firstLine)) throw new UnusableInput(`${source.shown} is a web page (HTML), not an export: save the export itself (the Download button of the game's page, or GET /games/{id}/export), or give the game's link`);
+  if (looksLikeHtml(firstLine)) throw notAnExportButAPage(source.shown);
   let parsedFirst: { value: unknown } | { error: unknown };
   try {
     parsedFirst = { value: parseStrictJson(firstLine, limits) };
@@ -52,7 +52,17 @@ export async function openExport(source: ExportSource, limit = MAX_INPUT_BYTES):
     if ('value' in parsedFirst) return { kind: 'game', bundle: parsedFirst.value };
     throw new UnusableInput(`${source.shown} is not valid JSON: ${(parsedFirst.error as Error).message}`);
   }
-  return { kind: 'game', bundle: parseExport([firstLine, ...rest].join('\n'), source.shown, limits) };
+  const text = [firstLine, ...rest].join('\n');
+  if (looksLikeHtml(text)) throw notAnExportButAPage(source.shown);
+  return { kind: 'game', bundle: parseExport(text, source.shown, limits) };
+}
+
+function looksLikeHtml(text: string): boolean {
+  return /^\uFEFF?\s*</.test(text);
+}
+
+function notAnExportButAPage(shown: string): UnusableInput {
+  return new UnusableInput(`${shown} is a web page (HTML), not an export: save the export itself (the Download button of the game's page, or GET /games/{id}/export), or give the game's link`);
 }
 
 /** The parser's limits, raised in proportion when --max-bytes allows more than 50 MB. */
