@@ -52,6 +52,8 @@ describe('the standalone verifier (dist/arbiter-verify.mjs, GET /verifier.mjs, s
   it('refuses a copy re-signed with a fresh key: exit 3 without trust, exit 1 with the real fingerprint', async () => {
     const untrusted = await verifier(['forged.json']);
     expect(untrusted.code).toBe(3);
+    expect(untrusted.stdout).toContain('\n    node verifier.mjs verify forged.json --trust ed25519:');
+    expect(untrusted.stdout).toContain('\n    node verifier.mjs trust add ed25519:');
     const trusted = await verifier(['forged.json', '--trust', serverFingerprint]);
     expect(trusted.code).toBe(1);
     expect(trusted.stdout).toContain('FAILED at seq 1 (trust)');
