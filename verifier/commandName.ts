@@ -25,3 +25,11 @@ function isInside(folder: string, root: string): boolean {
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * A failure reason of the domain's verifier with its suggestion in this CLI's words: the
+ * domain, shared with the web app, writes the command as `arbiter trust add`.
+ */
+export function inCommandWords(reason: string, command: string): string {
+  return reason.replaceAll('arbiter trust add', `${command} trust add`);
+}

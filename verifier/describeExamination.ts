@@ -1,5 +1,6 @@
 import type { ExportExamination, Signer } from '../domain/verify/verifyExport';
 import { EXIT } from '../domain/verify/verifierReport';
+import { inCommandWords } from './commandName';
 
 /** Which checks each line of the summary stands for. */
 const LINES = {
@@ -50,8 +51,8 @@ export function describeExamination(examination: ExportExamination, suggested: S
 
   if (report.exitCode === EXIT.failed) {
     const [first, ...more] = report.failures;
-    lines.push(`FAILED ${first.seq ? `at seq ${first.seq} ` : ''}(${first.check}): ${first.reason}`);
-    for (const f of more.slice(0, 19)) lines.push(`  also ${f.seq ? `seq ${f.seq} ` : ''}(${f.check}): ${f.reason}`);
+    lines.push(`FAILED ${first.seq ? `at seq ${first.seq} ` : ''}(${first.check}): ${inCommandWords(first.reason, suggested.command)}`);
+    for (const f of more.slice(0, 19)) lines.push(`  also ${f.seq ? `seq ${f.seq} ` : ''}(${f.check}): ${inCommandWords(f.reason, suggested.command)}`);
     if (more.length > 19) lines.push(`  … and ${more.length - 19} more`);
     return lines;
   }

@@ -3,6 +3,7 @@ import { examineTournament, type TournamentExamination, type TournamentGameResul
 import type { VerifyOptions } from '../domain/verify/verifyExport';
 import type { Io } from './io';
 import { printableJson } from './printable';
+import { inCommandWords } from './commandName';
 
 const BAR_WIDTH = 24;
 
@@ -14,7 +15,7 @@ const BAR_WIDTH = 24;
 export async function verifyTournament(lines: string | AsyncIterable<string>, options: VerifyOptions & { json: boolean }, io: Io): Promise<ExitCode> {
   const examination = await examineTournament(lines, options, (done, total, result) => {
     if (io.progress) io.progress(`${bar(done, total)} ${done}/${total} games verified`);
-    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${verdict(result)}`);
+    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${inCommandWords(verdict(result), io.command)}`);
   });
   if (io.progress) io.progress('');
   if (options.json) {
@@ -51,7 +52,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
   const { header, games, problems } = examination;
   const rows = games.map((game) => {
     const { report } = game.examination;
-    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', verdict(game)];
+    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', inCommandWords(verdict(game), command)];
   });
   const titles = ['game', 'ruleset', 'commits', 'sealed', 'result'];
   const widths = titles.map((title, i) => Math.max(title.length, ...rows.slice(0, 10_000).map((row) => (i === 4 ? 0 : row[i].length))));
@@ -61,7 +62,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     format(titles),
     ...rows.map(format),
   ];
-  for (const problem of problems) lines.push(`FILE: ${problem.failures[0].reason}`);
+  for (const problem of problems) lines.push(`FILE: ${inCommandWords(problem.failures[0].reason, command)}`);
   const count = (code: ExitCode) => games.filter((g) => g.examination.report.exitCode === code).length;
   const totals = [
     `${count(EXIT.ok)} OK`,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commandName } from '../../verifier/commandName';
 import { run } from '../support/runCli';
-import { tempDir } from './cliHarness';
+import { newKey, rotatedExport } from '../domain/verify/signedExports';
+import { cli, tempDir, writeJson } from './cliHarness';
 
 describe('the command the CLI tells people to type', () => {
   it('is npx arbiter inside the clone, node and the script as reachable from here otherwise', () => {
@@ -22,5 +23,17 @@ describe('the command the CLI tells people to type', () => {
     const outside = await run('node', [script, 'verify'], {}, tempDir());
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain(`(node ${script} --help shows how)`);
+  });
+});
+
+describe("the verifier's own suggestions inside a failure", () => {
+  it('name the command that runs it: a retired key left unpinned is pinned with node verifier.mjs trust add from the download', async () => {
+    const a = newKey('key-a');
+    const b = newKey('key-b');
+    const file = writeJson(tempDir(), 'rotated.json', rotatedExport(a, b, 6));
+    const run = await cli(['verify', file, '--trust', b.fingerprint], { command: 'node verifier.mjs' });
+    expect(run.code).toBe(1);
+    expect(run.lines.at(-1)).toContain(`pin every key it lists: node verifier.mjs trust add <server URL>, or add --trust ${a.fingerprint}`);
+    expect(run.stdout).not.toMatch(/(^|[^.\w/])arbiter trust add/m);
   });
 });
