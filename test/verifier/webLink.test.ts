@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/httpClient';
-import { cli, type CliRun } from './cliHarness';
+import { cli, tempDir, type CliRun } from './cliHarness';
 import { loopbackServer } from './loopbackServer';
 
 /**
@@ -84,6 +86,19 @@ describe('verify LINK: a game link of the web app', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, exitCode: 2 });
     expectNoToken(json, wrong);
+  });
+});
+
+describe('export LINK', () => {
+  it("writes the game's export from a player's link, byte for byte, and says where it came from without the token", async () => {
+    const game = await sealedGame();
+    const token = game.tokens.players.player1;
+    const file = join(tempDir(), 'game.json');
+    const run = await cli(['export', link(game.gameId, token), '-o', file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe((await server.client.get(`/games/${game.gameId}/export`, token)).text);
+    expect(run.stderr).toMatch(new RegExp(`^wrote \\d+ bytes from ${server.local.url}/games/${game.gameId}/export to `));
+    expectNoToken(run, token);
   });
 });
 
