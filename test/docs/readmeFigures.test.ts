@@ -7,6 +7,7 @@ import { EXPORT_LINK_SECONDS, INLINE_EXPORT_MAX_BYTES } from '../../functions/ap
 import { SNAPSHOT_INTERVAL } from '../../functions/application/snapshots';
 import { CLIENT_LIMITS } from '../../functions/lambda/awsClients';
 import { EXPORT_RETENTION_DAYS } from '../../functions/store/blobStore';
+import { SETTING_NAMES } from '../../functions/config/settingNames';
 import { ArbiterStack, DEFAULTS, MIN_UNRESERVED_CONCURRENCY, READ_TIMEOUT } from '../../infra/arbiterStack';
 import { BUNDLE, LAMBDA_ENTRIES } from '../../infra/bundling';
 import { PUSH_ENTRIES } from '../../infra/push';
@@ -65,6 +66,12 @@ describe('the README, measured', () => {
 });
 
 describe('the README, against the code and the stack it describes', () => {
+  it("gives npm start's default port and the Node.js version package.json requires", () => {
+    expect(stated(/on http:\/\/127\.0\.0\.1:(\d+) \(set `ARBITER_PORT` to change it/)).toBe(Number(SETTING_NAMES.port.byDefault));
+    const engines = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).engines.node as string;
+    expect(stated(/Requires Node\.js (\d+) or newer/)).toBe(Number(/^>=(\d+)$/.exec(engines)?.[1]));
+  });
+
   let functions: Record<string, { Properties: { MemorySize?: number; Timeout?: number } }>;
   beforeAll(() => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
