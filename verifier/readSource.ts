@@ -89,7 +89,9 @@ export async function* urlBytes(url: URL, token: string | undefined, limit = MAX
     throw new UnusableInput(`${url.href} answers ${megabytes(declared)}; over ${megabytes(limit)} is refused`);
   }
   if (!response.ok) {
-    const said = await wholeText(bodyBytes(response, url, Math.min(limit, 64 * 1024)), url.href).catch(() => '');
+    const answered = await wholeText(bodyBytes(response, url, Math.min(limit, 64 * 1024)), url.href).catch(() => '');
+    // A server that echoes the token it was sent does not get it printed.
+    const said = token ? answered.replaceAll(token, '…') : answered;
     throw new UnusableInput(refusal(url, response, said, token !== undefined && token !== ''));
   }
   if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {

@@ -75,7 +75,7 @@ describe('the README, against the code and the stack it describes', () => {
   let functions: Record<string, { Properties: { MemorySize?: number; Timeout?: number } }>;
   beforeAll(() => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    functions = Template.fromStack(new ArbiterStack(app, 'Arbiter')).findResources('AWS::Lambda::Function');
+    functions = Template.fromStack(new ArbiterStack(app, 'Arbiter')).findResources('AWS::Lambda::Function') as typeof functions;
   });
   const functionNamed = (name: string) => {
     const found = Object.entries(functions).filter(([id]) => id.replace(/[0-9A-F]{8}$/, '') === name);

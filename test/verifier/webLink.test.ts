@@ -89,6 +89,18 @@ describe('verify LINK: a game link of the web app', () => {
   });
 });
 
+describe('trust add LINK', () => {
+  it("pins the keys of the link's server, without sending or printing the link's token", async () => {
+    const game = await sealedGame();
+    const token = game.tokens.players.player1;
+    const run = await cli(['trust', 'add', link(game.gameId, token)]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines[0]).toBe(`${server.local.url}/keys lists 1 key:`);
+    expect(run.stdout).toContain(`now trusting the current key ${await serverFingerprint()}`);
+    expectNoToken(run, token);
+  });
+});
+
 describe('export LINK', () => {
   it("writes the game's export from a player's link, byte for byte, and says where it came from without the token", async () => {
     const game = await sealedGame();
@@ -116,6 +128,19 @@ describe('verify LINK against what is not an Arbiter server', () => {
       expect(run.stderr).not.toContain("'<'");
       expectNoToken(run, token);
       expect(site.seen).toEqual([{ path: '/games/g-1/export', authorization: `Bearer ${token}` }]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('does not print a token that a refusing server echoes back', async () => {
+    const token = 'arb_echoed-token-0000000000000000000000';
+    const site = await loopbackServer((request) => ({ status: 403, body: JSON.stringify({ error: { code: 'forbidden', message: `you sent ${request.headers.authorization}` } }) }));
+    try {
+      const run = await cli(['verify', `${site.url}/#/games/g-3?token=${token}`]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('answers HTTP 403 (forbidden: you sent Bearer …): the token was refused');
+      expectNoToken(run, token);
     } finally {
       await site.close();
     }
