@@ -38,7 +38,7 @@ export function exportSource(source: string, token: string | undefined): ExportS
 /** The game or tournament a web app link opens, and its token; undefined for a URL without a fragment route. */
 function webAppLink(url: URL): { kind: string; id: string; token: string } | undefined {
   const route = url.hash.replace(/^#/, '');
-  if (route === '') return undefined;
+  if (!route.startsWith('/')) return undefined;
   const page = WEB_APP_ROUTE.exec(route);
   if (page && (page[2] === '.' || page[2] === '..')) throw new UsageError(`${url.origin}/#/${page[1]}/${page[2]} names no ${page[1] === 'games' ? 'game' : 'tournament'}`);
   if (page) return { kind: page[1], id: page[2], token: new URLSearchParams(page[3] ?? '').get('token') ?? '' };
