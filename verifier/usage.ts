@@ -18,7 +18,8 @@ to through the export's key log. Keys inside the file are never trusted by thems
 A game's link as the web app shows it (https://host/#/games/{id}?token=…, a player's,
 the organizer's or a spectator's) is fetched first, its export read with the link's token;
 so is an API URL of a game or its export, with --token or $ARBITER_TOKEN. The token goes
-only in the Authorization header, and is never printed.
+only in the Authorization header, and is never printed. Put a link in quotes ('…'): the
+shell reads its # ? and &.
 Input over 50 MB (a compressed answer counted unpacked) is refused; --max-bytes N (or
 $ARBITER_MAX_BYTES), in bytes or with K, M or G (200M), changes that.
 
