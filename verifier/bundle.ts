@@ -10,7 +10,7 @@ export const MAX_VERIFIER_BYTES = 400 * 1024;
 
 /**
  * The standalone verifier as one self-contained ES module: the verifier, the domain
- * and zod, with no imports but Node's built-ins, for `node arbiter-verify.mjs game.json`
+ * and zod, with no imports but Node's built-ins, for `node verifier.mjs game.json`
  * on Node 20+. Built in memory (~0.2 s): cache the text when serving it.
  */
 export async function buildVerifierBundle(): Promise<string> {
@@ -23,7 +23,7 @@ export async function buildVerifierBundle(): Promise<string> {
     target: 'node20',
     minify: true,
     legalComments: 'none',
-    banner: { js: '#!/usr/bin/env node\n// Arbiter standalone verifier: node arbiter-verify.mjs game.json --trust ed25519:… (--help for more)' },
+    banner: { js: '#!/usr/bin/env node\n// Arbiter standalone verifier: node verifier.mjs game.json --trust ed25519:… (--help for more)' },
     logLevel: 'silent',
   });
   return result.outputFiles[0].text;

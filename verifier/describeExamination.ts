@@ -1,5 +1,6 @@
 import type { ExportExamination, Signer } from '../domain/verify/verifyExport';
 import { EXIT } from '../domain/verify/verifierReport';
+import { inCommandWords } from './commandName';
 
 /** Which checks each line of the summary stands for. */
 const LINES = {
@@ -11,12 +12,17 @@ const LINES = {
   signers: ['trust', 'keyLog', 'retired'],
 };
 
+/** How the lines it suggests are written: the CLI's command (commandName.ts) and the export as a shell word. */
+export interface Suggested {
+  command: string;
+  source: string;
+}
+
 /**
- * The report in words a player understands. `source` is how the person named the
- * export, for the command lines it suggests. Lines may hold text from the file: the
- * caller escapes them.
+ * The report in words a player understands, with the command lines to run next. Lines
+ * may hold text from the file: the caller escapes them.
  */
-export function describeExamination(examination: ExportExamination, source: string, trustConfigured: boolean): string[] {
+export function describeExamination(examination: ExportExamination, suggested: Suggested, trustConfigured: boolean): string[] {
   const { report, signers } = examination;
   const failed = new Set(report.failures.map((f) => f.check));
   const mark = (checks: string[]) => (checks.some((c) => failed.has(c)) ? '✗' : '✓');
@@ -45,8 +51,8 @@ export function describeExamination(examination: ExportExamination, source: stri
 
   if (report.exitCode === EXIT.failed) {
     const [first, ...more] = report.failures;
-    lines.push(`FAILED ${first.seq ? `at seq ${first.seq} ` : ''}(${first.check}): ${first.reason}`);
-    for (const f of more.slice(0, 19)) lines.push(`  also ${f.seq ? `seq ${f.seq} ` : ''}(${f.check}): ${f.reason}`);
+    lines.push(`FAILED ${first.seq ? `at seq ${first.seq} ` : ''}(${first.check}): ${inCommandWords(first.reason, suggested.command)}`);
+    for (const f of more.slice(0, 19)) lines.push(`  also ${f.seq ? `seq ${f.seq} ` : ''}(${f.check}): ${inCommandWords(f.reason, suggested.command)}`);
     if (more.length > 19) lines.push(`  … and ${more.length - 19} more`);
     return lines;
   }
@@ -55,9 +61,9 @@ export function describeExamination(examination: ExportExamination, source: stri
     lines.push('NOT VERIFIED: the game is consistent, but no trusted key is configured, so nothing shows it was signed by the');
     lines.push('  server you play on rather than by whoever made this file. Compare the fingerprint with the one your organizer');
     lines.push('  publishes, then pin it:');
-    lines.push(`    arbiter verify ${shellWord(source)}${fingerprints.map((f) => ` --trust ${f}`).join('')}`);
+    lines.push(`    ${suggested.command} verify ${suggested.source}${fingerprints.map((f) => ` --trust ${f}`).join('')}`);
     lines.push('  or trust it from now on:');
-    for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
+    for (const fingerprint of fingerprints) lines.push(`    ${suggested.command} trust add ${fingerprint}`);
   }
   if (!report.sealed && report.exitCode !== EXIT.ok) {
     lines.push('NOT SEALED: its dice cannot be checked until the organizer seals the game (--allow-unsealed accepts it as it is).');
@@ -77,9 +83,4 @@ function describeSigner(signer: Signer, trustConfigured: boolean): string {
   if (signer.trusted) return `${key}: trusted, ${signer.via === 'pinned' ? 'pinned by you' : `handed over to in key log statement ${signer.via}`}`;
   if (!trustConfigured) return `${key}: not trusted yet`;
   return `${key}: NOT a key you trust`;
-}
-
-/** A file name as a shell word, quoted only when it needs to be. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,6 +3,8 @@ import { printable } from './printable';
 
 /** Where the CLI writes, what it reads from its environment, and its clock; tests replace them. */
 export interface Io {
+  /** The words that run this CLI, as the person would type them (commandName.ts): every usage line and hint starts with them. */
+  command: string;
   /** One line of output; the CLI has already made it printable. */
   out(line: string): void;
   err(line: string): void;
@@ -15,10 +17,11 @@ export interface Io {
   now(): Date;
 }
 
-export function processIo(): Io {
+export function processIo(command: string): Io {
   // Output piped into `head` may be closed early: that is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   return {
+    command,
     out: (line) => void process.stdout.write(`${line}\n`),
     err: (line) => void process.stderr.write(`${line}\n`),
     write: (text) => void process.stdout.write(text),

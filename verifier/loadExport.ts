@@ -1,29 +1,26 @@
 import { JSON_LIMITS, parseStrictJson, type JsonLimits } from '../domain/json/parseStrictJson';
 import { isTournamentHeader } from '../domain/verify/tournamentExport';
-import { fetchText, isUrl, MAX_INPUT_BYTES, readFileText, sourceBytes, UnusableInput, utf8Lines } from './readSource';
+import { exportSource, type ExportSource } from './exportSource';
+import { fileBytes, MAX_INPUT_BYTES, readFileText, fetchText, UnusableInput, urlBytes, utf8Lines } from './readSource';
 
-/** The URL of an export: a game's or a tournament's URL gains `/export`. */
+/** The URL of an export: a game's or a tournament's URL gains `/export`, a web app link becomes its export's URL. */
 export function exportUrl(source: string): URL {
-  let url: URL;
-  try {
-    url = new URL(source);
-  } catch {
-    throw new UnusableInput(`${JSON.stringify(source)} is not a URL`);
-  }
-  if (/\/(games|tournaments)\/[^/]+\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/$/, '')}/export`;
-  return url;
+  const resolved = exportSource(source, undefined);
+  if (resolved.kind !== 'url') throw new UnusableInput(`${resolved.shown} is not a URL`);
+  return resolved.url;
 }
 
 /** The raw text of an export, from a file or a URL. */
-export async function exportText(source: string, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<string> {
-  return isUrl(source) ? fetchText(exportUrl(source), token, limit) : readFileText(source, limit);
+export async function exportText(source: ExportSource, limit = MAX_INPUT_BYTES): Promise<string> {
+  return source.kind === 'url' ? fetchText(source.url, source.token, limit) : readFileText(source.path, limit);
 }
 
-export function parseExport(text: string, source: string, limits: JsonLimits = JSON_LIMITS): unknown {
+/** `shown`: the export's name in messages, quoted if it is a file's. */
+export function parseExport(text: string, shown: string, limits: JsonLimits = JSON_LIMITS): unknown {
   try {
     return parseStrictJson(text, limits);
   } catch (error) {
-    throw new UnusableInput(`${JSON.stringify(source)} is not valid JSON: ${(error as Error).message}`);
+    throw new UnusableInput(`${shown} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -35,12 +32,13 @@ export type OpenedExport = { kind: 'game'; bundle: unknown } | { kind: 'tourname
  * decides: a tournament header leaves the rest to be read a line at a time; otherwise the
  * export is one JSON value, parsed whole (a text on one line is parsed once).
  */
-export async function openExport(source: string, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<OpenedExport> {
-  const name = isUrl(source) ? exportUrl(source) : source;
-  const lines = utf8Lines(sourceBytes(name, token, limit), isUrl(source) ? (name as URL).href : JSON.stringify(source));
+export async function openExport(source: ExportSource, limit = MAX_INPUT_BYTES): Promise<OpenedExport> {
+  const bytes = source.kind === 'url' ? urlBytes(source.url, source.token, limit) : fileBytes(source.path, limit);
+  const lines = utf8Lines(bytes, source.kind === 'url' ? source.url.href : source.shown);
   const limits = jsonLimitsFor(limit);
   const first = await lines.next();
   const firstLine = first.done ? '' : first.value;
+  if (looksLikeHtml(firstLine)) throw notAnExportButAPage(source.shown);
   let parsedFirst: { value: unknown } | { error: unknown };
   try {
     parsedFirst = { value: parseStrictJson(firstLine, limits) };
@@ -52,9 +50,19 @@ export async function openExport(source: string, token: string | undefined, limi
   for await (const line of lines) rest.push(line);
   if (rest.every((line) => /^[ \t\r]*$/.test(line))) {
     if ('value' in parsedFirst) return { kind: 'game', bundle: parsedFirst.value };
-    throw new UnusableInput(`${JSON.stringify(source)} is not valid JSON: ${(parsedFirst.error as Error).message}`);
+    throw new UnusableInput(`${source.shown} is not valid JSON: ${(parsedFirst.error as Error).message}`);
   }
-  return { kind: 'game', bundle: parseExport([firstLine, ...rest].join('\n'), source, limits) };
+  const text = [firstLine, ...rest].join('\n');
+  if (looksLikeHtml(text)) throw notAnExportButAPage(source.shown);
+  return { kind: 'game', bundle: parseExport(text, source.shown, limits) };
+}
+
+function looksLikeHtml(text: string): boolean {
+  return /^\uFEFF?\s*</.test(text);
+}
+
+function notAnExportButAPage(shown: string): UnusableInput {
+  return new UnusableInput(`${shown} is a web page (HTML), not an export: save the export itself (the Download button of the game's page, or GET /games/{id}/export), or give the game's link`);
 }
 
 /** The parser's limits, raised in proportion when --max-bytes allows more than 50 MB. */

@@ -89,10 +89,32 @@ export async function* urlBytes(url: URL, token: string | undefined, limit = MAX
     throw new UnusableInput(`${url.href} answers ${megabytes(declared)}; over ${megabytes(limit)} is refused`);
   }
   if (!response.ok) {
-    const said = await wholeText(bodyBytes(response, url, Math.min(limit, 64 * 1024)), url.href).catch(() => '');
-    throw new UnusableInput(`${url.href} answers HTTP ${response.status}: ${said.slice(0, 300)}`);
+    const answered = await wholeText(bodyBytes(response, url, Math.min(limit, 64 * 1024)), url.href).catch(() => '');
+    // A server that echoes the token it was sent does not get it printed.
+    const said = token ? answered.replaceAll(token, '…') : answered;
+    throw new UnusableInput(refusal(url, response, said, token !== undefined && token !== ''));
+  }
+  if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new UnusableInput(`${url.href} answers a web page, not an export: is ${url.origin} an Arbiter server? Give a game's link as the web app shows it (…/#/games/{id}?token=…), or an export file`);
   }
   yield* bodyBytes(response, url, limit);
+}
+
+/** A refused request in words: the server's own message when it gives one (Arbiter's `{ error: { code, message } }`). */
+function refusal(url: URL, response: Response, said: string, tokenGiven: boolean): string {
+  let message = said.slice(0, 300);
+  try {
+    const error = (JSON.parse(said) as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof error?.message === 'string') message = `${typeof error.code === 'string' ? `${error.code}: ` : ''}${error.message.slice(0, 300)}`;
+  } catch {
+    if (/^\s*</.test(said)) message = 'a web page';
+  }
+  const answer = `${url.href} answers HTTP ${response.status}${message ? ` (${message})` : ''}`;
+  if (response.status === 401 && !tokenGiven) return `${answer}: it needs a token: give the link with its token (…/#/games/{id}?token=…), or --token, or $ARBITER_TOKEN`;
+  if (response.status === 401 || response.status === 403) return `${answer}: the token was refused. A link's token may have been revoked or reissued, or the link cut short: ask your organizer for a new one`;
+  if (response.status === 404) return `${answer}: there is no such game or tournament on this server`;
+  return answer;
 }
 
 async function* bodyBytes(response: Response, url: URL, limit: number): AsyncGenerator<Uint8Array> {

@@ -1,7 +1,9 @@
-// Entry of the standalone verifier (dist/arbiter-verify.mjs, GET /verifier.mjs):
-// `node arbiter-verify.mjs game.json --trust ed25519:…` verifies; the other commands work too.
-import { main } from './main';
+// Entry of the standalone verifier (dist/arbiter-verify.mjs, served at GET /verifier.mjs and
+// saved as verifier.mjs): `node verifier.mjs game.json --trust ed25519:…` verifies; the other commands work too.
+import { commandName } from './commandName';
+import { isCommandWord, main } from './main';
+import { processIo } from './io';
 
-const COMMANDS = new Set(['verify', 'trust', 'export', 'help', '--help', '-h']);
 const args = process.argv.slice(2);
-process.exitCode = await main(args.length === 0 || COMMANDS.has(args[0]) ? args : ['verify', ...args]);
+const io = processIo(commandName(process.argv[1], process.cwd()));
+process.exitCode = await main(args.length === 0 || isCommandWord(args[0]) ? args : ['verify', ...args], io);

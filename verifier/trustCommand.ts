@@ -6,7 +6,7 @@ import { fetchText, isUrl, MissingFile, UnusableInput } from './readSource';
 import { keyLogsOfTrustDocument, keysOfDocument, readTrustDocument, type ListedKey } from './trustedFingerprints';
 import { addToTrustStore, readTrustStore, trustFilePath } from './trustStore';
 
-/** `arbiter trust add FINGERPRINT|URL|FILE` (FILE: a /keys answer saved earlier), `arbiter trust list`. */
+/** `trust add FINGERPRINT|URL|FILE` (FILE: a /keys answer saved earlier), `trust list`. */
 export async function trustCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseArguments(args, {});
   const [action, subject, ...extra] = parsed.positionals;
@@ -21,7 +21,7 @@ export async function trustCommand(args: readonly string[], io: Io): Promise<num
 async function listTrusted(io: Io): Promise<number> {
   const entries = await readTrustStore(io);
   if (entries.length === 0) {
-    io.out(`no trusted keys yet (${trustFilePath(io)}): add one with arbiter trust add ed25519:… or arbiter trust add https://your-server`);
+    io.out(`no trusted keys yet (${trustFilePath(io)}): add one with ${io.command} trust add ed25519:… or ${io.command} trust add https://your-server`);
     return 0;
   }
   io.out(`trusted keys (${trustFilePath(io)}):`);
@@ -85,7 +85,7 @@ async function addFromSavedKeys(file: string, io: Io): Promise<number> {
 /** Pins every key a /keys document lists, current and retired, and keeps its key log for the retirements it states (trust.md §6). */
 async function addKeysDocument(document: unknown, name: string, io: Io): Promise<number> {
   const keys = keysOfDocument(document, name);
-  const current = currentKey(keys, name);
+  const current = currentKey(keys, name, io.command);
   io.out(`${name} lists ${keys.length} key${keys.length === 1 ? '' : 's'}:`);
   for (const key of keys) io.out(`  ${key.fingerprint}  kid ${key.kid ?? '(none)'}${key.status ? `, ${key.status}` : ''}`);
   const [log] = keyLogsOfTrustDocument(document) as unknown[][];
@@ -97,9 +97,9 @@ async function addKeysDocument(document: unknown, name: string, io: Io): Promise
   return 0;
 }
 
-function currentKey(keys: readonly ListedKey[], name: string): ListedKey {
+function currentKey(keys: readonly ListedKey[], name: string, command: string): ListedKey {
   const current = keys.filter((k) => k.status === 'current');
   if (current.length === 1) return current[0];
   if (current.length === 0 && keys.length === 1 && keys[0].status === undefined) return keys[0];
-  throw new UnusableInput(`${name} lists ${current.length || 'no'} current key${current.length === 1 ? '' : 's'} among ${keys.length}: pin one by hand with arbiter trust add ed25519:…`);
+  throw new UnusableInput(`${name} lists ${current.length || 'no'} current key${current.length === 1 ? '' : 's'} among ${keys.length}: pin one by hand with ${command} trust add ed25519:…`);
 }

@@ -1,20 +1,25 @@
-export const USAGE = `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
+/** The usage text, its command lines written as `command` (commandName.ts) runs the CLI. */
+export function usage(command: string): string {
+  return `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
 
 usage:
-  arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
-  arbiter trust add FINGERPRINT|URL|FILE
-  arbiter trust list
-  arbiter export URL --token TOKEN [-o FILE] [--max-bytes N]
-  arbiter --help
-The standalone file runs the same way: node arbiter-verify.mjs FILE --trust FINGERPRINT
+  ${command} verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
+  ${command} trust add FINGERPRINT|URL|FILE
+  ${command} trust list
+  ${command} export LINK|URL [--token TOKEN] [-o FILE] [--max-bytes N]
+  ${command} --help
 
 verify checks every hash, link and signature; once the game is sealed, the seed and
 every die; the rules, by replaying every command; and the server's signed head, which
 shows the file is complete. Signatures count only from keys you trust: a fingerprint
 given with --trust, listed in --trust-file (a JSON array of fingerprints, or a /keys
-document saved earlier), or added with "arbiter trust add", and keys those hand over
+document saved earlier), or added with "${command} trust add", and keys those hand over
 to through the export's key log. Keys inside the file are never trusted by themselves.
-A URL (of a game or its export) is fetched first, with --token or $ARBITER_TOKEN.
+A game's link as the web app shows it (https://host/#/games/{id}?token=…, a player's,
+the organizer's or a spectator's) is fetched first, its export read with the link's token;
+so is an API URL of a game or its export, with --token or $ARBITER_TOKEN. The token goes
+only in the Authorization header, and is never printed. Put a link in quotes ('…'): the
+shell reads its # ? and &.
 Input over 50 MB (a compressed answer counted unpacked) is refused; --max-bytes N (or
 $ARBITER_MAX_BYTES), in bytes or with K, M or G (200M), changes that.
 
@@ -39,3 +44,4 @@ exit status:
   3  consistent, but no trusted fingerprint is configured, or the game is not sealed yet
 --json prints one object: { ok, exitCode, gameId, ruleset, commits, dice, rulesReplayed,
 sealed, signers: [{ fingerprint, trusted }], head: { seq, at }, failures: [{ seq, check, reason }] }`;
+}

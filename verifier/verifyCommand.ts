@@ -13,11 +13,13 @@ import { printableJson } from './printable';
 import { UnusableInput } from './readSource';
 import { fingerprintsOfTrustDocument, keyLogsOfTrustDocument, readTrustDocument } from './trustedFingerprints';
 import { keptKeyLogs, readTrustStore } from './trustStore';
-import { USAGE } from './usage';
+import { usage } from './usage';
+import { exportSource, type ExportSource } from './exportSource';
+import { shellWord } from './commandName';
 
 const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
 
-/** `arbiter verify FILE|URL (a game's export, or a tournament's) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
+/** `verify FILE|LINK|URL (a game's export, or a tournament's; a web app link) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
 export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
   const json = args.includes('--json');
   const unusable = (reason: string) => {
@@ -28,14 +30,14 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
   try {
     const parsed = parseArguments(args, FLAGS, { '-h': '--help' });
     if (parsed.booleans.has('--help')) {
-      for (const line of USAGE.split('\n')) io.out(line);
+      for (const line of usage(io.command).split('\n')) io.out(line);
       return EXIT.ok;
     }
-    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export, file or URL' : 'which export? give a file or a URL');
-    const [source] = parsed.positionals;
+    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export: a file, a link or a URL' : "which export? give a file, a game's link or a URL");
+    const source = exportSource(parsed.positionals[0], lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
     const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
     const limit = inputLimit(lastValue(parsed, '--max-bytes'), io.env);
-    const opened = await openExport(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN, limit);
+    const opened = await openExport(source, limit);
     const allowUnsealed = parsed.booleans.has('--allow-unsealed');
     if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, keyLogs, allowUnsealed, json }, io);
     const { bundle } = opened;
@@ -43,13 +45,13 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     const { report } = examination;
     if (report.exitCode === EXIT.unusable) {
       const why = isObject(bundle) ? (report.failures[0]?.reason ?? '').replace(/^not an export bundle: /, '') : `it holds ${shown(bundle)}, not an object`;
-      return unusable(`${JSON.stringify(source)} is not an Arbiter export: ${why}`);
+      return unusable(`${source.shown} is not an Arbiter export: ${why}`);
     }
     if (json) io.out(printableJson(JSON.stringify(report)));
-    else for (const line of describeExamination(examination, source, trusted.length > 0)) io.out(line);
+    else for (const line of describeExamination(examination, { command: io.command, source: sourceWord(source) }, trusted.length > 0)) io.out(line);
     return report.exitCode;
   } catch (error) {
-    if (error instanceof UsageError) return unusable(`${error.message} (arbiter --help shows how)`);
+    if (error instanceof UsageError) return unusable(`${error.message} (${io.command} --help shows how)`);
     if (error instanceof UnusableInput) return unusable(error.message);
     if (error instanceof NotATournamentExport) return unusable(error.message);
     throw error;
@@ -79,4 +81,10 @@ async function trustedFingerprints(given: readonly string[], files: readonly str
 
 function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The export as the person names it again in a suggested command: a file as given; a link with its token left out for them to put back. */
+function sourceWord(source: ExportSource): string {
+  if (source.kind === 'file') return shellWord(source.path);
+  return shellWord(source.shown.includes('/#/') ? `${source.shown}?token=…` : source.shown);
 }

@@ -3,25 +3,26 @@ import { examineTournament, type TournamentExamination, type TournamentGameResul
 import type { VerifyOptions } from '../domain/verify/verifyExport';
 import type { Io } from './io';
 import { printableJson } from './printable';
+import { inCommandWords } from './commandName';
 
 const BAR_WIDTH = 24;
 
 /**
- * `arbiter verify` on a tournament export: every game verified as a single export would
+ * `verify` on a tournament export: every game verified as a single export would
  * be, a progress bar on a terminal (one plain line per game otherwise, on stderr), then a
  * table with a line per game and the totals. With --json: one report per game, a line each.
  */
 export async function verifyTournament(lines: string | AsyncIterable<string>, options: VerifyOptions & { json: boolean }, io: Io): Promise<ExitCode> {
   const examination = await examineTournament(lines, options, (done, total, result) => {
     if (io.progress) io.progress(`${bar(done, total)} ${done}/${total} games verified`);
-    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${verdict(result)}`);
+    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${inCommandWords(verdict(result), io.command)}`);
   });
   if (io.progress) io.progress('');
   if (options.json) {
     for (const game of examination.games) io.out(printableJson(JSON.stringify(game.examination.report)));
     for (const problem of examination.problems) io.out(printableJson(JSON.stringify(problem)));
   } else {
-    for (const line of summaryTable(examination, options.trusted.length > 0)) io.out(line);
+    for (const line of summaryTable(examination, options.trusted.length > 0, io.command)) io.out(line);
   }
   return examination.exitCode;
 }
@@ -47,11 +48,11 @@ function verdict({ examination }: TournamentGameResult): string {
   }
 }
 
-function summaryTable(examination: TournamentExamination, trustConfigured: boolean): string[] {
+function summaryTable(examination: TournamentExamination, trustConfigured: boolean, command: string): string[] {
   const { header, games, problems } = examination;
   const rows = games.map((game) => {
     const { report } = game.examination;
-    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', verdict(game)];
+    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', inCommandWords(verdict(game), command)];
   });
   const titles = ['game', 'ruleset', 'commits', 'sealed', 'result'];
   const widths = titles.map((title, i) => Math.max(title.length, ...rows.slice(0, 10_000).map((row) => (i === 4 ? 0 : row[i].length))));
@@ -61,7 +62,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     format(titles),
     ...rows.map(format),
   ];
-  for (const problem of problems) lines.push(`FILE: ${problem.failures[0].reason}`);
+  for (const problem of problems) lines.push(`FILE: ${inCommandWords(problem.failures[0].reason, command)}`);
   const count = (code: ExitCode) => games.filter((g) => g.examination.report.exitCode === code).length;
   const totals = [
     `${count(EXIT.ok)} OK`,
@@ -74,7 +75,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     const headSigner = examination.headSigner ? [examination.headSigner.fingerprint] : [];
     const fingerprints = [...new Set([...games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)), ...headSigner])];
     lines.push('NOT VERIFIED: no trusted key is configured. Compare the fingerprint with the one your server publishes, then pin it:');
-    for (const fingerprint of fingerprints) lines.push(`    arbiter trust add ${fingerprint}`);
+    for (const fingerprint of fingerprints) lines.push(`    ${command} trust add ${fingerprint}`);
   }
   lines.push(examination.exitCode === EXIT.ok ? 'OK: every game verified' : `exit ${examination.exitCode}: see the games above`);
   return lines;

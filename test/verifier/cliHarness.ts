@@ -27,16 +27,17 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI in this process, as `arbiter <args>`, with its own home directory:
- * no trust file unless the test writes one.
+ * Runs the CLI in this process, as `npx arbiter <args>` in a clone (or as `command` says),
+ * with its own home directory: no trust file unless the test writes one.
  */
-export async function cli(args: string[], options: { env?: Record<string, string | undefined>; home?: string; tty?: boolean } = {}): Promise<CliRun> {
+export async function cli(args: string[], options: { env?: Record<string, string | undefined>; home?: string; tty?: boolean; command?: string } = {}): Promise<CliRun> {
   const home = options.home ?? tempDir();
   const lines: string[] = [];
   const errors: string[] = [];
   let written = '';
   const progress: string[] = [];
   const io: Io = {
+    command: options.command ?? 'npx arbiter',
     ...(options.tty ? { progress: (text: string) => void progress.push(text) } : {}),
     out: (line) => void lines.push(line),
     err: (line) => void errors.push(line),

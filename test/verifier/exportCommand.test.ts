@@ -41,7 +41,9 @@ describe('arbiter export URL --token T [-o FILE]', () => {
   it('exits 2 with the server\'s answer when it refuses', async () => {
     const run = await cli(['export', `${server.url}/games/g-test`, '--token', 'wrong']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`arbiter: ${server.url}/games/g-test/export answers HTTP 401: {"error":{"code":"unauthorized"}}`);
+    expect(run.stderr).toBe(
+      `arbiter: ${server.url}/games/g-test/export answers HTTP 401 ({"error":{"code":"unauthorized"}}): the token was refused. A link's token may have been revoked or reissued, or the link cut short: ask your organizer for a new one`,
+    );
   });
 });
 

@@ -57,11 +57,11 @@ describe('arbiter verify: exit 2, with a clear message, for input it cannot use'
       [['verify', honestFile, '--trusted', a.fingerprint], 'unknown option "--trusted"'],
       [['verify', honestFile, '--json=yes'], '--json takes no value'],
       [['verify', honestFile, '--trust'], '--trust needs a value'],
-      [['verify'], 'which export? give a file or a URL'],
-      [['verify', honestFile, honestFile], 'give one export, file or URL'],
+      [['verify'], "which export? give a file, a game's link or a URL (npx arbiter --help shows how)"],
+      [['verify', honestFile, honestFile], 'give one export: a file, a link or a URL'],
       [['vérify', honestFile], 'unknown command "vérify"'],
       [['trust', 'remove', a.fingerprint], 'trust takes "add FINGERPRINT|URL|FILE" or "list"'],
-      [['export', honestFile], 'export takes the URL of one game'],
+      [['export', honestFile], "export takes one game's link or URL"],
     ];
     for (const [args, message] of cases) {
       const result = await cli(args);
@@ -77,7 +77,7 @@ describe('arbiter --help', () => {
       const result = await cli(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.lines[0]).toBe('Arbiter verifier: checks a game exported from an Arbiter server, with no network.');
-      expect(result.stdout).toContain('arbiter verify FILE|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN]');
+      expect(result.stdout).toContain('  npx arbiter verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN]');
       expect(result.stdout).toContain('  3  consistent, but no trusted fingerprint is configured, or the game is not sealed yet');
     }
     const bare = await cli([]);

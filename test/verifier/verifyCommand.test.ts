@@ -29,8 +29,8 @@ describe('arbiter verify: what a player reads', () => {
     const run = await cli(['verify', honestFile]);
     expect(run.code).toBe(3);
     expect(run.stdout).toContain(`  ? signed by ${a.fingerprint} (kid key-a, 9 commits and the head): not trusted yet`);
-    expect(run.lines).toContain(`    arbiter verify ${honestFile} --trust ${a.fingerprint}`);
-    expect(run.lines).toContain(`    arbiter trust add ${a.fingerprint}`);
+    expect(run.lines).toContain(`    npx arbiter verify ${honestFile} --trust ${a.fingerprint}`);
+    expect(run.lines).toContain(`    npx arbiter trust add ${a.fingerprint}`);
     expect(run.lines).not.toContain('OK');
   });
 

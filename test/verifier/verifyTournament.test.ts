@@ -98,7 +98,7 @@ describe('arbiter verify on a tournament export (NDJSON: a header line, then one
   it('without a trusted key: exit 3, and how to pin the signer', async () => {
     const run = await cli(['verify', tournamentFile('untrusted.ndjson', [game('g-one')])]);
     expect(run.code).toBe(3);
-    expect(run.lines).toContain(`    arbiter trust add ${a.fingerprint}`);
+    expect(run.lines).toContain(`    npx arbiter trust add ${a.fingerprint}`);
   });
 
   it('escapes what the file says: a tournament name cannot forge an output line', async () => {
@@ -173,7 +173,7 @@ describe('arbiter verify on a tournament header of the wrong shape', () => {
 
     const empty = await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])]))]);
     expect(empty.code).toBe(3);
-    expect(empty.stdout).toContain(`    arbiter trust add ${a.fingerprint}`);
+    expect(empty.stdout).toContain(`    npx arbiter trust add ${a.fingerprint}`);
     expect((await cli(['verify', writeJson(dir, 'empty.ndjson', ndjson([tournamentHeader([])])), '--trust', a.fingerprint])).code).toBe(0);
   });
 });

@@ -140,7 +140,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
     addForm,
     el('section', { class: 'inputs', 'aria-labelledby': 'verify-round-title' },
       el('h2', { id: 'verify-round-title' }, 'Verify the round'),
-      el('p', {}, 'The round’s export is checked here, in your browser, by the same code as ', el('code', {}, 'arbiter verify'), ': every hash, signature, die and rule of every game, and the signed list of the tournament’s games.'),
+      el('p', {}, 'The round’s export is checked here, in your browser, by the same code as ', el('code', {}, 'node verifier.mjs'), ': every hash, signature, die and rule of every game, and the signed list of the tournament’s games.'),
       field('Trusted fingerprints (one per line)', pins, 'Prefilled with the keys this server lists (GET /keys); compare them with the ones the organizer published.'),
       el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept games not sealed yet (their dice cannot be checked until then)')),
       verify,
@@ -258,7 +258,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      status.say(`Export downloaded as ${tournamentId}.ndjson: arbiter verify checks it offline.`, 'ok');
+      status.say(`Export downloaded as ${tournamentId}.ndjson: node verifier.mjs checks it offline (GET /verifier.mjs).`, 'ok');
     } catch (error) {
       status.say(refused(error), 'error');
     }

@@ -36,7 +36,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   clear(root);
   root.append(
     el('h1', {}, 'Verify an export'),
-    el('p', {}, 'The export — a game’s, or a whole tournament’s — is checked here, in your browser, by the same code as ', el('code', {}, 'arbiter verify'), ': it is not uploaded. Every signature must come from a key you pin below, never from a key the file supplies.'),
+    el('p', {}, 'The export — a game’s, or a whole tournament’s — is checked here, in your browser, by the same code as ', el('code', {}, 'node verifier.mjs'), ': it is not uploaded. Every signature must come from a key you pin below, never from a key the file supplies.'),
     el('section', { class: 'inputs', 'aria-label': 'The export' },
       field('Export file (JSON)', file, 'a game’s export (.json), or a tournament’s (.ndjson, one game per line)'),
       drop,
@@ -75,7 +75,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
     }
     if (message.kind === 'error') {
       clear(report);
-      return status.say(`The check stopped before the end: ${message.reason}. Try again, or check the file with arbiter verify.`, 'error');
+      return status.say(`The check stopped before the end: ${message.reason}. Try again, or check the file with node verifier.mjs (GET /verifier.mjs).`, 'error');
     }
     status.say(`Checked ${name}.`);
     if (message.kind === 'tournament') renderTournamentReport(report, message.examination, trustConfigured);
