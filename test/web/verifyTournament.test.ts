@@ -51,10 +51,10 @@ async function verifyFile(text: string, name: string): Promise<Page> {
   return page;
 }
 
-/** What `arbiter verify` prints for the same file and the same pinned key. */
+/** What `npx arbiter verify` prints for the same file and the same pinned key. */
 async function cliTable(text: string): Promise<string[]> {
   const out: string[] = [];
-  const io: Io = { out: (line) => void out.push(line), err: () => undefined, write: () => undefined, env: {}, home: '/nonexistent', now: () => new Date() };
+  const io: Io = { command: 'npx arbiter', out: (line) => void out.push(line), err: () => undefined, write: () => undefined, env: {}, home: '/nonexistent', now: () => new Date() };
   await verifyTournament(text, { trusted: [fingerprint], json: false }, io);
   return out;
 }
@@ -69,7 +69,7 @@ const pageRows = (page: Page) => page.locator('table.per-game tbody tr').evaluat
 const focusedText = (page: Page) => page.evaluate<string | null | undefined>('document.activeElement?.textContent');
 
 describe('the verify page on a tournament export (NDJSON)', () => {
-  it('verifies a round of two games made over HTTP, in the browser, with the per-game table arbiter verify prints and the tournament head’s verdict', async () => {
+  it('verifies a round of two games made over HTTP, in the browser, with the per-game table the verifier prints and the tournament head’s verdict', async () => {
     const page = await verifyFile(exported, 'round1.ndjson');
     expect(await page.locator('.verdict').getAttribute('data-exit-code')).toBe(String(EXIT.ok));
     expect(await page.locator('.verdict').textContent()).toMatch(/^Verified: all 2 games passed every check/);
