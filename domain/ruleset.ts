@@ -107,11 +107,17 @@ export interface Ruleset<S = any, O = any> {
 
 /**
  * The result text of any commit of a game of this ruleset: '' for the game's own commands
- * (CreateGame, Seal, …), for a ruleset this version does not know, and for a recorded commit
- * whose events its ruleset cannot read (a result text costs nothing but itself).
+ * (CreateGame, Seal, …), for a ruleset this version does not know, and for a commit whose
+ * events are not as the ruleset's event schemas describe them (a tampered export): a result
+ * text costs nothing but itself.
  */
 export function resultTextOf(ruleset: Ruleset | undefined, command: Command, events: readonly DomainEvent[]): string {
   if (!ruleset || !Object.hasOwn(ruleset.commands, command.type)) return '';
+  const readable = (event: DomainEvent) => {
+    const schema = ruleset.events && Object.hasOwn(ruleset.events, event.type) ? ruleset.events[event.type] : undefined;
+    return !schema || schema.safeParse(event.data).success;
+  };
+  if (!events.every(readable)) return '';
   try {
     return ruleset.resultText(command, events);
   } catch {
