@@ -54,6 +54,7 @@ describe('the Result and Time columns', () => {
     expect(shown).toContain(date);
     expect(shown).toContain(clock);
     expect(shown).toContain(recordedAt.slice(0, 4));
+    await screenshot(page, 'timeline-results');
 
     const dice = await createGame(session.service, { ruleset: 'dice', title: 'Dice' });
     const reply = await send(dice.gameId, dice.tokens.players.player1, 'roll', 'Roll', { dice: '3d6+1', purpose: 'barrage' });
