@@ -1,7 +1,7 @@
 // Forms that fit the rules: what a schema leaves optional may be left empty, labels in words
 // with the field's API name beside them, and an order of battle pasted as CSV, each bad row named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createGame, focusedName, linkOf, startSession, tabTo, type Session } from './browserSession';
+import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
 
 let session: Session;
 beforeAll(async () => {
@@ -75,6 +75,7 @@ describe('an order of battle pasted as CSV', () => {
     await page.getByRole('button', { name: 'Check the pasted units' }).click();
     const check = page.locator('.paste-result').first(); // the units' paste comes first
     await expect.poll(() => check.textContent()).toBe('Units pasted: row 3: `maxLp` must be a whole number from 1 to 99; row 4: `side` must be one of: allied, axis.');
+    await screenshot(page, 'organizer-paste');
     // Creating checks the rows the same way: nothing is sent.
     const gamesBefore = session.errors.get(page)!.length;
     await page.getByRole('button', { name: 'Create the game' }).click();

@@ -32,10 +32,14 @@ export interface Label {
 export function labelOf(name: string, description: string | undefined): Label {
   const words = capitalized(humanize(name).toLowerCase());
   if (!description) return { text: words, name };
-  const clause = description.split(/;\s|:\s|\.\s/, 1)[0].trim();
+  let clause = description.split(/;\s|:\s|\.\s/, 1)[0].trim();
+  // A clause cut inside a bracket ("… (ruling: 1)") ends before the bracket.
+  if (clause.split('(').length > clause.split(')').length) clause = clause.slice(0, clause.lastIndexOf('(')).trim();
   const stem = (w: string) => w.toLowerCase().replace(/s$/, '');
   const named = humanize(name).split(' ').some((w) => w.length > 1 && clause.toLowerCase().includes(stem(w)));
-  const text = clause.length > 90 ? words : named ? capitalized(clause) : `${words}: ${clause}`;
+  // Too short to name anything ("2: the current rules"), or too long for a label: the name in words.
+  const readable = (clause.match(/[A-Za-z]+/g) ?? []).length >= 2 && clause.length <= 90;
+  const text = !readable ? words : named ? capitalized(clause) : `${words}: ${clause}`;
   return { text, name, hint: description === clause ? undefined : description };
 }
 
