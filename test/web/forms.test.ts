@@ -22,10 +22,10 @@ describe('optional fields stay optional', () => {
     // Typing a command's name on the focused list chooses it, as in any select.
     await page.keyboard.type('StartTurn');
     expect(await page.getByLabel('Command', { exact: true }).inputValue()).toBe('StartTurn');
-    expect(await tabTo(page, 'Turn turn')).toBe(true);
+    expect(await tabTo(page, 'The game turn that begins turn')).toBe(true);
     await page.keyboard.type('1');
     // The reaction points are an optional object: its fields are not marked required.
-    expect(await page.getByLabel('Allied allied', { exact: true }).getAttribute('required')).toBeNull();
+    expect(await page.getByLabel('Allied reaction points allied', { exact: true }).getAttribute('required')).toBeNull();
     expect(await tabTo(page, 'Send')).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toBe('Stored as #2.');
@@ -38,11 +38,11 @@ describe('optional fields stay optional', () => {
     const page = await session.open(linkOf(game.gameId, game.tokens.players.allied));
     await page.locator('tr[data-seq="1"]').waitFor();
     await page.getByLabel('Command', { exact: true }).selectOption('StartTurn');
-    await page.getByLabel('Turn turn', { exact: true }).fill('1');
-    await page.getByLabel('Allied allied', { exact: true }).fill('3');
+    await page.getByLabel('The game turn that begins turn', { exact: true }).fill('1');
+    await page.getByLabel('Allied reaction points allied', { exact: true }).fill('3');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toBe('`reactionPoints`: fill in `german` too, or leave it all empty.');
-    await page.getByLabel('German german', { exact: true }).fill('2');
+    await page.getByLabel('German reaction points german', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toBe('Stored as #2.');
     const events = (await callApi(session.service, 'GET', `/games/${game.gameId}/events`, game.tokens.organizer)).json;
