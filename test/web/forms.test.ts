@@ -69,6 +69,9 @@ describe('an order of battle pasted as CSV', () => {
     const paste = page.getByLabel('Paste units (CSV or JSON)', { exact: true });
     // The labels come from the schema's descriptions, the API name beside them.
     expect(await page.locator('legend', { hasText: 'units' }).first().textContent()).toBe('Every unit of the game, both sides units');
+    // A choice of values in the schema (impulses: 1 or 2) is one list of them all (— leaves it to the rules' default).
+    expect(await page.getByLabel('Impulses per turn impulses', { exact: true }).locator('option').allTextContents()).toEqual(['—', '1', '2']);
+    await page.getByLabel('Impulses per turn impulses', { exact: true }).selectOption({ label: '2' });
     // Row 3 has 0 as its maxLp, row 4 a side the game does not have.
     const bad = [GOOD[0], GOOD[1], GOOD[2].replace(',10,10,', ',0,10,'), GOOD[3].replace('axis', 'german')];
     await paste.fill([HEADER, ...bad].join('\n'));
@@ -99,6 +102,7 @@ describe('an order of battle pasted as CSV', () => {
     expect(units).toHaveLength(4);
     expect(units[3]).toEqual({ unitId: 'de-tiger-1', side: 'axis', kind: 'armored', quality: 'elite', maxLp: 8, attack: [6, 7, 8, 9], defence: 8, tiger: true, replenishable: false });
     expect(units[1]).toMatchObject({ lp: 10, energy: 90, outOfSupply: false });
+    expect(game.json.commits[0].command.payload.options.impulses).toBe(2);
     expect(session.errors.get(page)).toEqual([]);
   });
 });

@@ -61,6 +61,10 @@ function labelText(label: Label, suffix = ''): Child[] {
 function simpleBranch(schema: JsonSchema): JsonSchema | undefined {
   const branches = schema.anyOf ?? schema.oneOf;
   if (!branches) return schema;
+  // A choice of values (`1` or `2`): one list of all of them.
+  if (branches.every((b) => b.const !== undefined || b.enum)) {
+    return { ...schema, anyOf: undefined, oneOf: undefined, enum: branches.flatMap((b) => b.enum ?? [b.const]) };
+  }
   const pick = branches.find((b) => ['string', 'integer', 'number', 'boolean'].includes(typeOf(b) ?? '') || b.enum);
   return pick ? { ...pick, description: schema.description ?? pick.description, default: schema.default ?? pick.default } : undefined;
 }
