@@ -1,6 +1,6 @@
 // A form field's label in words from its schema's description, its API name kept beside it.
 import { describe, expect, it } from 'vitest';
-import { labelOf } from '../../web/app/schemaForm';
+import { labelOf } from '../../web/app/fieldLabel';
 
 describe("a form field's label", () => {
   it("is the description's first clause when it names the field, else the name in words before it", () => {
