@@ -32,11 +32,11 @@ export type EventData<E extends EventSchemas, T extends keyof E & string> = z.in
 
 /**
  * A ruleset whose commands and events are typed by its own schemas: `decide` gets a command
- * its schema has parsed and may only return the events `events` describes; `evolve` and
- * `summarize` read them with the types of those schemas, and each procedure its input.
+ * its schema has parsed and may only return the events `events` describes; `evolve`,
+ * `summarize` and `resultText` read them with the types of those schemas, and each procedure its input.
  */
 export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends EventSchemas, P extends ProcedureInputs>
-  extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'procedures'> {
+  extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'resultText' | 'procedures'> {
   commands: C;
   procedures: TypedProcedures<O, P>;
   events: E;
@@ -45,6 +45,8 @@ export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends Event
   /** Never rolls, never fails. */
   evolve(state: S, event: EventOf<E>): S;
   summarize(command: CommandOf<C>, events: readonly EventOf<E>[]): string;
+  /** What came of the commit, in a few words: Ruleset's `resultText`. */
+  resultText(command: CommandOf<C>, events: readonly EventOf<E>[]): string;
 }
 
 /**

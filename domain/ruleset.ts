@@ -97,6 +97,32 @@ export interface Ruleset<S = any, O = any> {
   present(state: S): unknown;
   /** The `<summary>` of a text line for one of this ruleset's commits. */
   summarize(command: Command, events: readonly DomainEvent[]): string;
+  /**
+   * What came of one of this ruleset's commits, short enough for the timeline's Result column
+   * and a push notification: the table's letter with its losses and retreats ("A1/D1, retreat
+   * 2"), "hit, hit, flag", a dice total; '' for a commit that resolves nothing (a turn begins).
+   */
+  resultText(command: Command, events: readonly DomainEvent[]): string;
+}
+
+/**
+ * The result text of any commit of a game of this ruleset: '' for the game's own commands
+ * (CreateGame, Seal, …), for a ruleset this version does not know, and for a commit whose
+ * events are not as the ruleset's event schemas describe them (a tampered export): a result
+ * text costs nothing but itself.
+ */
+export function resultTextOf(ruleset: Ruleset | undefined, command: Command, events: readonly DomainEvent[]): string {
+  if (!ruleset || !Object.hasOwn(ruleset.commands, command.type)) return '';
+  const readable = (event: DomainEvent) => {
+    const schema = ruleset.events && Object.hasOwn(ruleset.events, event.type) ? ruleset.events[event.type] : undefined;
+    return !schema || schema.safeParse(event.data).success;
+  };
+  if (!events.every(readable)) return '';
+  try {
+    return ruleset.resultText(command, events);
+  } catch {
+    return '';
+  }
 }
 
 /** The role-to-default-side mapping lets renamed sides (dice `sides` option) keep `who`. */

@@ -2,6 +2,7 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameState } from '../../domain/game/gameState';
 import { escapeLine, textLine } from '../../domain/game/textLine';
 import { findRuleset } from '../../domain/rulesets/registry';
+import { resultTextOf } from '../../domain/ruleset';
 import { encode, pushError, type PushLimits } from './protocol';
 
 /**
@@ -37,11 +38,13 @@ export function commitLine(rulesetId: string, commit: Commit): string {
 }
 
 /**
- * The text of a `commit` message, made once per commit for all its subscribers. A commit
+ * The text of a `commit` message, made once per commit for all its subscribers: the commit, its
+ * chat-log line and its result text (the ruleset's `resultText`, '' when it resolves nothing). A commit
  * too large for one frame is announced by a `gap`: the client reads it over HTTP.
  */
 export function commitText(rulesetId: string, commit: Commit, limits: Pick<PushLimits, 'maxFrameBytes'>): string {
-  const text = encode({ type: 'commit', gameId: commit.gameId, commit, line: commitLine(rulesetId, commit) });
+  const result = resultTextOf(findRuleset(rulesetId), commit.command, commit.events);
+  const text = encode({ type: 'commit', gameId: commit.gameId, commit, line: commitLine(rulesetId, commit), result });
   if (Buffer.byteLength(text, 'utf8') <= limits.maxFrameBytes) return text;
   return encode({ type: 'gap', gameId: commit.gameId, after: commit.seq - 1, version: commit.seq });
 }

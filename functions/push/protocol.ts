@@ -91,7 +91,7 @@ export interface PushError {
 
 export type ServerMessage =
   | { type: 'subscribed'; gameId: string; version: number; after: number }
-  | { type: 'commit'; gameId: string; commit: unknown; line: string }
+  | { type: 'commit'; gameId: string; commit: unknown; line: string; result: string }
   | { type: 'gap'; gameId: string; after: number; version: number }
   | { type: 'unsubscribed'; gameId: string }
   | { type: 'pong' }

@@ -52,6 +52,7 @@ const counter = defineRuleset({
   evolve,
   present: (state) => state,
   summarize: (_command, recorded) => recorded.map((e) => (e.type === 'Counted' ? `+${e.data.by}` : `reset from ${e.data.from}`)).join(', '),
+  resultText: (_command, recorded) => recorded.map((e) => (e.type === 'Counted' ? `total ${e.data.total}` : '0')).join(', '),
 });
 
 const ctx = { actor: 'a', dice: new GivenDice([]), now: '' };

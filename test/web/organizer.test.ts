@@ -130,8 +130,8 @@ describe('the organizer page (/)', () => {
     const page = await session.open(linkOf(game.gameId, game.tokens.players.allied));
     await page.locator('tr[data-seq="1"]').waitFor();
     await page.getByLabel('Command', { exact: true }).selectOption('StartTurn');
-    await page.getByLabel('turn', { exact: true }).fill('1');
-    await page.getByLabel('reinforcement Points', { exact: true }).fill('4');
+    await page.getByLabel('Turn turn', { exact: true }).fill('1');
+    await page.getByLabel('Reinforcement points reinforcementPoints', { exact: true }).fill('4');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('tr[data-seq="2"]').waitFor();
     expect(await page.locator('tr[data-seq="2"]').getAttribute('data-type')).toBe('StartTurn');
@@ -142,7 +142,7 @@ describe('the organizer page (/)', () => {
     expect(await page.locator('tbody tr').count()).toBe(2);
     await screenshot(page, 'timeline-normandy44');
     // Turn 2; then the turn filter.
-    await page.getByLabel('turn', { exact: true }).fill('2');
+    await page.getByLabel('Turn turn', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('tr[data-seq="3"]').waitFor();
     await page.getByLabel('Show turn').selectOption('1');
@@ -151,11 +151,11 @@ describe('the organizer page (/)', () => {
     expect(await page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['3']);
     // An array of objects with enums: Add an item, choose from the lists.
     await page.getByLabel('Command', { exact: true }).selectOption('PurchaseReinforcements');
-    expect(await page.getByLabel('kind', { exact: true }).count()).toBe(1); // minItems 1
+    expect(await page.getByLabel('Kind kind', { exact: true }).count()).toBe(1); // minItems 1
     await page.getByRole('button', { name: 'Add items item' }).click();
-    expect(await page.getByLabel('kind', { exact: true }).count()).toBe(2);
+    expect(await page.getByLabel('Kind kind', { exact: true }).count()).toBe(2);
     await page.getByRole('button', { name: 'Remove items 2' }).click();
-    await page.getByLabel('kind', { exact: true }).selectOption({ label: 'one-step-unit' });
+    await page.getByLabel('Kind kind', { exact: true }).selectOption({ label: 'one-step-unit' });
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toBe('Stored as #4.');
     expect(await page.locator('tr[data-seq="4"]').getAttribute('data-type')).toBe('PurchaseReinforcements');
@@ -172,15 +172,15 @@ describe('games on tables given as data, from the organizer page', () => {
     await expect.poll(() => page.locator('select option[value="table"]').count()).toBe(1);
     await page.getByLabel('Ruleset').selectOption('table');
     // The tables are one JSON box, not a form of a hundred fields.
-    await page.getByLabel('tables (JSON)', { exact: true }).fill(JSON.stringify([table], null, 2));
+    await page.getByLabel('The combat tables of the game, as data (docs/tables.md) (JSON) tables', { exact: true }).fill(JSON.stringify([table], null, 2));
     await page.getByRole('button', { name: 'Create the game' }).click();
     const link = await page.getByLabel('Player link: player1', { exact: true }).inputValue();
     const player = await session.open(link);
     await player.locator('tr[data-seq="1"]').waitFor();
     await player.getByLabel('Command', { exact: true }).selectOption('Resolve');
-    await player.getByLabel('table', { exact: true }).fill(table.id);
-    await player.getByLabel('attack', { exact: true }).fill('12');
-    await player.getByLabel('defence', { exact: true }).fill('4');
+    await player.getByLabel("The id of one of the game's tables table", { exact: true }).fill(table.id);
+    await player.getByLabel('The attack total (ratio and differential tables) attack', { exact: true }).fill('12');
+    await player.getByLabel('The defence total (ratio and differential tables) defence', { exact: true }).fill('4');
     await player.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => player.locator('.command-box [role="status"]').textContent()).toBe('Stored as #2.');
     expect(await player.locator('tr[data-seq="2"] td.line').textContent()).toMatch(/^#2 player1 Resolve "France 1944.*" \(sha256:[0-9a-f]{12}\) 3-1, 1d6 \d = \d → "[A-F]" \[[0-9a-f]{8}\]$/);
@@ -192,7 +192,7 @@ describe('games on tables given as data, from the organizer page', () => {
     const page = await session.open('/');
     await expect.poll(() => page.locator('select option[value="europa"]').count()).toBe(1);
     await page.getByLabel('Ruleset').selectOption('europa');
-    const box = page.getByLabel('aa Table (JSON)', { exact: true });
+    const box = page.getByLabel('The AA fire table of rule 37L as data (docs/tables.md) (JSON) aaTable', { exact: true });
     expect(JSON.parse(await box.inputValue())).toMatchObject({ format: 'arbiter-table/1', example: true });
     await page.getByRole('button', { name: 'Create the game' }).click();
     expect(await page.getByLabel('Organizer link', { exact: true }).inputValue()).toMatch(/#\/games\//);

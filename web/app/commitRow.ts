@@ -1,4 +1,6 @@
 // One row of the timeline per commit.
+import { resultTextOf } from '../../domain/ruleset';
+import { findRuleset } from '../../domain/rulesets/registry';
 import { el } from './dom';
 import { diceView, type Die } from './diceView';
 
@@ -14,29 +16,26 @@ export interface Commit {
   kid?: string;
 }
 
-/** What came of the commit: a total, a result, or else the names of its events. */
-export function resultOf(commit: Commit): string {
-  const parts = commit.events.map((e) => {
-    const d = e.data ?? {};
-    for (const key of ['result', 'outcome', 'total']) {
-      const v = d[key];
-      if (typeof v === 'string' || typeof v === 'number') return key === 'total' ? `total ${v}` : String(v);
-    }
-    return e.type;
-  });
-  return parts.join(', ');
+/** What came of the commit, as its ruleset says it in a few words ("C", "hit, hit, flag", "total 9"); '' when nothing was resolved. */
+export function resultOf(rulesetId: string, commit: Commit): string {
+  return resultTextOf(findRuleset(rulesetId), commit.command, commit.events.map((e) => ({ type: e.type, data: e.data ?? {} })));
 }
 
-export function commitRow(commit: Commit, line: string | undefined): HTMLTableRowElement {
-  const time = new Date(commit.recordedAt);
+/** The commit's date and time in the reader's locale ("27 Nov 2026, 14:05:09"); the recorded text when it is not a date. */
+export function whenText(recordedAt: string): string {
+  const time = new Date(recordedAt);
+  return Number.isNaN(time.getTime()) ? recordedAt : time.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export function commitRow(rulesetId: string, commit: Commit, line: string | undefined): HTMLTableRowElement {
   return el(
     'tr',
     { 'data-seq': commit.seq, 'data-actor': commit.actor, 'data-type': commit.command.type },
     el('th', { scope: 'row', class: 'seq' }, `#${commit.seq}`),
     el('td', { class: 'actor' }, commit.actor),
-    el('td', { class: 'time' }, el('time', { datetime: commit.recordedAt, title: commit.recordedAt }, Number.isNaN(time.getTime()) ? commit.recordedAt : time.toLocaleTimeString())),
+    el('td', { class: 'time' }, el('time', { datetime: commit.recordedAt, title: commit.recordedAt }, whenText(commit.recordedAt))),
     el('td', { class: 'line' }, line ?? `#${commit.seq} ${commit.actor} ${commit.command.type}`),
     el('td', { class: 'dice-cell' }, diceView(commit.dice)),
-    el('td', { class: 'result' }, resultOf(commit)),
+    el('td', { class: 'result' }, resultOf(rulesetId, commit)),
   );
 }

@@ -6,6 +6,7 @@ import { rulesets, type RulesetInfo } from './catalogue';
 import { commandBox } from './commandBox';
 import { commitRow, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
+import { entropyPrompt } from './entropyPrompt';
 import { organizerTools } from './organizerTools';
 import { followByPush, pushUrl, type PushHandlers } from './push';
 
@@ -18,6 +19,8 @@ interface GameView {
   sealed: boolean;
   state: Record<string, unknown>;
   role?: string | null;
+  /** `locked` once a die was rolled: no more entropy. */
+  entropy?: { contributions: number; locked: boolean };
 }
 
 const WAIT_SECONDS = 20;
@@ -48,10 +51,11 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     el('thead', {}, el('tr', {}, ...['Seq', 'Actor', 'Time', 'Line', 'Dice', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
     body,
   );
+  const promptSlot = el('div');
   const commandSlot = el('div');
   const toolsSlot = el('div');
   clear(root);
-  root.append(header, connection, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
+  root.append(header, connection, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
 
   let game: GameView | undefined;
   let ruleset: RulesetInfo | undefined;
@@ -141,13 +145,16 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     game = await api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal });
     renderHeader();
     if (game.sealed) clear(commandSlot);
+    if (game.sealed || game.entropy?.locked) clear(promptSlot);
   };
 
   const addCommits = (commits: Commit[], lines: Map<number, string>, announce: boolean) => {
     const fragment = document.createDocumentFragment();
     for (const commit of commits) {
       if (body.querySelector(`tr[data-seq="${commit.seq}"]`)) continue;
-      const row = commitRow(commit, lines.get(commit.seq));
+      const row = commitRow(game?.ruleset ?? '', commit, lines.get(commit.seq));
+      // The first die locks the entropy: the prompt to add some goes at once.
+      if (commit.dice.length > 0) clear(promptSlot);
       const started = commit.events.map((e) => e.data?.turn).find((t) => typeof t === 'number');
       if (started !== undefined) turn = String(started);
       if (turn !== undefined) {
@@ -326,6 +333,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       for (const side of view.sides) addOption(sideFilter, actors, side);
       renderHeader();
       const role = view.role;
+      if (role && role !== 'spectator' && !view.sealed && view.entropy && !view.entropy.locked) promptSlot.append(entropyPrompt(gameId, token));
       if (ruleset && role && role !== 'spectator' && !view.sealed) {
         commandSlot.append(commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {} }));
       }

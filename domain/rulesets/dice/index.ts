@@ -5,6 +5,7 @@ import { describeRoll } from './rollText';
 import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type RulesVersion } from './rulesVersion';
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
 import { diceEvents } from './events';
+import { diceResultText } from './resultText';
 
 export interface DiceState {
   rolls: number;
@@ -63,6 +64,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
     }
   },
   present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
+  resultText: (_command, events) => diceResultText(events),
   summarize(_command, events) {
     const rolled = events.find((e) => e.type === 'DiceRolled');
     if (!rolled) return '';

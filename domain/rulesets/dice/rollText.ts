@@ -54,7 +54,7 @@ function shown(r: Reading): string {
 }
 
 /** Every term counts successes: the total is a number of successes, and the line says so. */
-function successesOnly(outcome: RollOutcome): boolean {
+export function successesOnly(outcome: RollOutcome): boolean {
   if (outcome.notation !== 2) return false;
   try {
     return parseDiceExpression(outcome.dice, 2).terms.every((t) => t.target);

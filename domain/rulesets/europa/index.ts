@@ -10,6 +10,7 @@ import { fortificationEffects } from './fortificationChart';
 import * as schema from './schemas';
 import { evolveEuropa, initialEuropaState, presentEuropa, SIDES, type EuropaState } from './state';
 import { summarizeEuropa } from './summary';
+import { europaResultText } from './resultText';
 
 export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineRuleset({
   id: 'europa',
@@ -60,4 +61,5 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineR
   evolve: evolveEuropa,
   present: presentEuropa,
   summarize: summarizeEuropa,
+  resultText: europaResultText,
 });

@@ -10,6 +10,7 @@ import { summarizeFrance44 } from './summary';
 import { crdtResult } from './tables';
 import { france44Events } from './events';
 import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
+import { france44ResultText } from './resultText';
 
 export const france44Ruleset: Ruleset<France44State, schema.France44Options> = defineRuleset({
   id: 'france44',
@@ -53,4 +54,5 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = d
   evolve: evolveFrance44,
   present: presentFrance44,
   summarize: summarizeFrance44,
+  resultText: france44ResultText,
 });

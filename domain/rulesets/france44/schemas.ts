@@ -50,8 +50,11 @@ export const DeclareCombat = z.strictObject({
 export type DeclareCombat = z.infer<typeof DeclareCombat>;
 
 export const StartTurn = z.strictObject({
-  turn: z.int().min(1).max(999),
-  reactionPoints: z.strictObject({ allied: z.int().min(0).max(99), german: z.int().min(0).max(99) }).optional(),
+  turn: z.int().min(1).max(999).describe('the game turn that begins: the one after the last'),
+  reactionPoints: z
+    .strictObject({ allied: z.int().min(0).max(99).describe('Allied reaction points'), german: z.int().min(0).max(99).describe('German reaction points') })
+    .optional()
+    .describe('reaction points of both tracks from this turn; leave out to keep them as they are'),
 });
 export const ActivateHQ = z.strictObject({ hqId: playerId });
 export const Empty = z.strictObject({});

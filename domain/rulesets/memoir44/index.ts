@@ -8,6 +8,7 @@ import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
 import { evolveMemoir44, initialMemoir44State, presentMemoir44, type Memoir44State } from './state';
 import { summarizeMemoir44 } from './summary';
 import { memoir44Events } from './events';
+import { memoir44ResultText } from './resultText';
 
 export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = defineRuleset({
   id: 'memoir44-d6',
@@ -30,4 +31,5 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = d
   evolve: evolveMemoir44,
   present: presentMemoir44,
   summarize: summarizeMemoir44,
+  resultText: memoir44ResultText,
 });

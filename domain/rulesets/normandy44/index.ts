@@ -8,6 +8,7 @@ import * as schema from './schemas';
 import { evolveNormandy44, initialNormandy44State, presentNormandy44, type Normandy44State } from './state';
 import { summarizeNormandy44 } from './summary';
 import { normandy44Events } from './events';
+import { normandy44ResultText } from './resultText';
 
 export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Options> = defineRuleset({
   id: 'normandy44',
@@ -34,4 +35,5 @@ export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Option
   evolve: evolveNormandy44,
   present: presentNormandy44,
   summarize: summarizeNormandy44,
+  resultText: normandy44ResultText,
 });

@@ -4,6 +4,7 @@ import type { Ruleset } from '../../ruleset';
 import { resolveOnTable, shortTableHash, tableHash, type TableDefinition } from '../../tables';
 import { tableEvents } from './events';
 import { Resolve, ResolveProcedureInput, TableCreationOptions, TableOptions, TableView } from './schemas';
+import { tableResultText } from './resultText';
 
 export interface TableState {
   /** In the order the game brought them; looked up by id with `find`, never as object keys. */
@@ -76,6 +77,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
     resolutions: state.resolutions,
     last: state.last,
   }),
+  resultText: (_command, events) => tableResultText(events),
   summarize(_command, events) {
     const resolved = events.find((e) => e.type === 'TableResolved');
     if (!resolved) return '';

@@ -10,6 +10,7 @@ import { CURRENT_RULES_VERSION } from './rulesVersion';
 import * as schema from './schemas';
 import { evolveWarsAndBattles, initialWarsAndBattlesState, presentWarsAndBattles, type WarsAndBattlesState } from './state';
 import { summarizeWarsAndBattles } from './summary';
+import { warsAndBattlesResultText } from './resultText';
 
 export const warsAndBattlesRuleset: Ruleset<WarsAndBattlesState, schema.WarsAndBattlesOptions> = defineRuleset({
   id: 'wars-and-battles',
@@ -32,4 +33,5 @@ export const warsAndBattlesRuleset: Ruleset<WarsAndBattlesState, schema.WarsAndB
   evolve: evolveWarsAndBattles,
   present: presentWarsAndBattles,
   summarize: summarizeWarsAndBattles,
+  resultText: warsAndBattlesResultText,
 });

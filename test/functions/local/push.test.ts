@@ -54,7 +54,9 @@ describe('push over WebSocket on the local server (docs/push.md)', () => {
     const pushed = red.messages.filter((m) => m.type === 'commit');
     expect(pushed.map((m) => m.commit)).toEqual(page.body.commits);
     expect(pushed.map((m) => `${m.line}\n`).join('')).toBe(lines.text);
-    expect(pushed.every((m) => m.gameId === game.gameId && Object.keys(m).join() === 'type,gameId,commit,line')).toBe(true);
+    expect(pushed.every((m) => m.gameId === game.gameId && Object.keys(m).join() === 'type,gameId,commit,line,result')).toBe(true);
+    // The result text beside the line: each roll's total.
+    expect(pushed.map((m) => m.result)).toEqual(page.body.commits.map((c: { events: { data: { total: number } }[] }) => `total ${c.events[0].data.total}`));
     // No token ever comes back.
     for (const token of [game.tokens.organizer, game.tokens.players.red, game.tokens.players.blue]) expect(red.texts.join('\n')).not.toContain(token);
   });

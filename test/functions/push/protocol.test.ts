@@ -53,6 +53,15 @@ describe('the push protocol', () => {
     expect(JSON.parse(commitText('dice', commit(3, [{ type: 'DiceRolled', data: {} }]), PUSH_LIMITS)).line).toBe('#3 red Roll [aaaaaaaa]');
   });
 
+  it("gives each commit its ruleset's result text beside the line, '' for a commit that resolves nothing", () => {
+    const rolled = commit(2, [{ type: 'DiceRolled', data: { purpose: 'x', dice: '2d6', rolls: [{ sides: 6, value: 3 }, { sides: 6, value: 5 }], modifier: 0, total: 8 } }]);
+    expect(JSON.parse(commitText('dice', rolled, PUSH_LIMITS))).toMatchObject({ type: 'commit', line: '#2 red Roll "x": 2d6 = 3 5 = 8 [aaaaaaaa]', result: 'total 8' });
+    const created = commit(1, [], { command: { type: 'CreateGame', payload: {} } });
+    expect(JSON.parse(commitText('dice', created, PUSH_LIMITS)).result).toBe('');
+    // Events the ruleset cannot read cost the result text, not the delivery.
+    expect(JSON.parse(commitText('dice', commit(3, [{ type: 'DiceRolled', data: {} }]), PUSH_LIMITS)).result).toBe('');
+  });
+
   it('sends a subscriber only what it lacks, and ends it at the commit that takes its token away', () => {
     const red = { identity: 'role:red' as const, after: 3, authorizedAt: 3 };
     expect(deliveryFor(red, commit(3), 't').kind).toBe('skip');
