@@ -3,6 +3,7 @@ import { exportCommand } from './exportCommand';
 import { escapedIo, processIo, type Io } from './io';
 import { UsageError } from './parseArguments';
 import { UnusableInput } from './readSource';
+import { statsCommand } from './statsCommand';
 import { trustCommand } from './trustCommand';
 import { USAGE } from './usage';
 import { verifyCommand } from './verifyCommand';
@@ -31,6 +32,8 @@ export async function main(args: readonly string[], io: Io = processIo()): Promi
         return await withHelp(rest, safe, () => trustCommand(rest, safe));
       case 'export':
         return await withHelp(rest, safe, () => exportCommand(rest, safe));
+      case 'stats':
+        return await statsCommand(rest, safe);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(verb)}`);
     }

@@ -5,6 +5,7 @@ usage:
   arbiter trust add FINGERPRINT|URL|FILE
   arbiter trust list
   arbiter export URL --token TOKEN [-o FILE] [--max-bytes N]
+  arbiter stats FILE|URL [--json] [--token TOKEN]   a sealed game's dice statistics (arbiter stats --help)
   arbiter --help
 The standalone file runs the same way: node arbiter-verify.mjs FILE --trust FINGERPRINT
 
