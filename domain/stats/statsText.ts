@@ -13,7 +13,8 @@ export const percentText = (share: number): string => `${(share * 100).toFixed(1
 function dieLines(label: string, figures: DieFigures): string[] {
   const lines = [`${label}: ${figures.rolls} rolls; ${chiSquareText(figures)}`, `  ${figures.words}`];
   for (const face of figures.faces) {
-    const mark = face.fairInside ? '' : '  (outside the 95% range)';
+    // On too few rolls every face looks off: marked only when the test is trusted.
+    const mark = face.fairInside || figures.chiSquare === null ? '' : '  (fair share outside the 95% range)';
     lines.push(`  ${String(face.face).padStart(4)}: ${String(face.count).padStart(6)} (expected ${face.expected.toFixed(1)}; 95% range ${percentText(face.low)}–${percentText(face.high)})${mark}`);
   }
   return lines;

@@ -2,10 +2,12 @@
 //   #/organize (default)           create a game, links, spectators, seal, export
 //   #/games/{gameId}?token={token} the live timeline (and the command box for players)
 //   #/verify                       verify an export in the browser
+//   #/stats                        dice statistics of all sealed games
 import './styles.css';
 import { parseGameLink } from './api';
 import { el } from './dom';
 import { organizerPage } from './organizerPage';
+import { statsPage } from './statsPage';
 import { timelinePage } from './timelinePage';
 import { verifyPage } from './verifyPage';
 
@@ -27,6 +29,9 @@ function route(): void {
   } else if (path === '/verify') {
     document.title = 'Verify an export — Arbiter';
     dispose = verifyPage(root, new URLSearchParams(query));
+  } else if (path === '/stats') {
+    document.title = 'Dice statistics — Arbiter';
+    dispose = statsPage(root);
   } else if (path === '/organize' || path === '/') {
     document.title = 'Create a game — Arbiter';
     dispose = organizerPage(root);

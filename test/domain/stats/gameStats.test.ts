@@ -77,5 +77,10 @@ describe('the public statistics', () => {
     const lines = publicStatsLines(stats);
     expect(lines[0]).toBe('d6 over 3 sealed games: 60 rolls; χ² = 5.80, df = 5, p = 0.3262');
     expect(publicStatsLines({ dice: [] })).toEqual(['no sealed games counted yet']);
+    // A face is marked off only when there are rolls enough to judge.
+    const uneven = publicStatsLines(publicStats([{ sides: 2, counts: [30, 10], games: 1 }]));
+    expect(uneven.filter((line) => line.endsWith('(fair share outside the 95% range)'))).toHaveLength(2);
+    const few = publicStatsLines(publicStats([{ sides: 20, counts: [1, ...new Array(19).fill(0)], games: 1 }]));
+    expect(few.some((line) => line.includes('outside'))).toBe(false);
   });
 });
