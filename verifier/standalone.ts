@@ -2,6 +2,6 @@
 // `node arbiter-verify.mjs game.json --trust ed25519:…` verifies; the other commands work too.
 import { main } from './main';
 
-const COMMANDS = new Set(['verify', 'trust', 'export', 'help', '--help', '-h']);
+const COMMANDS = new Set(['verify', 'trust', 'export', 'stats', 'help', '--help', '-h']);
 const args = process.argv.slice(2);
 process.exitCode = await main(args.length === 0 || COMMANDS.has(args[0]) ? args : ['verify', ...args]);

@@ -1,4 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildVerifierBundle } from '../../verifier/bundle';
+import { run } from '../support/runCli';
 import { chiSquareText } from '../../domain/stats/statsText';
 import { useTestServer } from '../support/httpClient';
 import { cli, tempDir, writeJson } from './cliHarness';
@@ -36,6 +40,16 @@ describe('arbiter stats: the dice statistics re-derived offline from an export',
     expect(text.stdout).toContain(`d6, "player1": 40 rolls; ${chiSquareText(d6.byRole[0].figures)}`);
     expect(text.stdout).toMatch(/d20, every role: 3 rolls; χ² not computed \(too few rolls\)\n {2}too few dice to tell: 3 rolls of d20/);
     for (const face of d6.all.faces) expect(text.stdout).toContain(`${String(face.face).padStart(4)}: ${String(face.count).padStart(6)} (expected 11.7;`);
+  });
+
+  it('runs the same in the standalone file: node verifier.mjs stats export.json', async () => {
+    const { game, bundle } = await exportedGame();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'verifier.mjs'), await buildVerifierBundle());
+    writeFileSync(join(dir, 'export.json'), JSON.stringify(bundle));
+    const printed = await run('node', ['verifier.mjs', 'stats', 'export.json', '--json'], { NODE_PATH: '' }, dir);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual((await server.client.get(`/games/${game.gameId}/stats`, game.tokens.organizer)).body);
   });
 
   it('prints nothing for a game not sealed yet, nor for an export that does not verify', async () => {
