@@ -65,6 +65,27 @@ describe('#/stats: the dice of every sealed game', () => {
   });
 });
 
+describe('creating a game', () => {
+  it('counts its dice publicly unless the organizer unticks the box, and commit 1 records the choice', async () => {
+    const page = await session.open('/#/organize');
+    await expect.poll(() => page.locator('select option[value="dice"]').count()).toBe(1);
+    const box = page.getByLabel('Count its dice in the public dice statistics once sealed');
+    expect(await box.isChecked()).toBe(true);
+    expect(await tabTo(page, 'Count its dice in the public dice statistics once sealed')).toBe(true);
+    await page.keyboard.press('Space');
+    expect(await box.isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Create the game' }).click();
+    const organizerLink = page.getByLabel('Organizer link', { exact: true });
+    await organizerLink.waitFor();
+    const created = await organizerLink.inputValue();
+    const gameId = decodeURIComponent(created.split('#/games/')[1].split('?')[0]);
+    const token = new URLSearchParams(created.split('?')[1]).get('token')!;
+    const commits = (await callApi(session.service, 'GET', `/games/${gameId}/events`, token)).json.commits;
+    expect(commits[0].command.payload).toMatchObject({ ruleset: 'dice', publicStats: false });
+    expect(session.errors.get(page)).toEqual([]);
+  });
+});
+
 describe("a sealed game's timeline", () => {
   it('shows its dice statistics once sealed, and none while it is played', async () => {
     const game = await playedGame({ ruleset: 'dice', title: 'Sealed while watched' });
