@@ -10,6 +10,7 @@ import type { TokenMinter } from './ports/tokenMinter';
 import { settingName, SettingsError } from './config/settingNames';
 import type { Settings } from './config/settings';
 import type { EventStore } from './ports/eventStore';
+import type { PublicStatsStore } from './ports/publicStatsStore';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
@@ -18,6 +19,8 @@ export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
 export interface Adapters {
   store: EventStore;
   signer: Signer;
+  /** Where sealed games add their dice to GET /stats; none (the bench, push functions): nothing is added and GET /stats is empty. */
+  publicStats?: PublicStatsStore;
   /** Functions that never roll open no seed: noSeedVault. */
   seedVault?: SeedVault;
   tokenMinter?: TokenMinter;

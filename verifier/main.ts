@@ -4,6 +4,7 @@ import { exportCommand } from './exportCommand';
 import { escapedIo, processIo, type Io } from './io';
 import { UsageError } from './parseArguments';
 import { UnusableInput } from './readSource';
+import { statsCommand } from './statsCommand';
 import { trustCommand } from './trustCommand';
 import { usage } from './usage';
 import { verifyCommand } from './verifyCommand';
@@ -16,6 +17,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['verify', verifyCommand],
   ['trust', (args, io) => withHelp(args, io, trustCommand)],
   ['export', (args, io) => withHelp(args, io, exportCommand)],
+  ['stats', statsCommand],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);
@@ -26,7 +28,7 @@ export function isCommandWord(word: string): boolean {
 }
 
 /**
- * The CLI: verify, trust, export. Gives the exit code. Every line it prints is escaped,
+ * The CLI: verify, trust, export, stats. Gives the exit code. Every line it prints is escaped,
  * so text from a file or a server cannot forge output lines; bad input is a message and
  * exit code 2, never a stack trace.
  */

@@ -49,5 +49,6 @@ export const CreateGameBody = z.strictObject({
   title: playerText(200).optional().describe('shown to players; one line of printable text'),
   options: z.record(z.string(), z.unknown()).optional(),
   public: z.boolean().optional().describe('anyone may read the game without a token'),
+  publicStats: z.boolean().optional().describe("false keeps the game's dice out of the public statistics (GET /stats); counted by default once sealed"),
 });
 export type CreateGameBody = z.infer<typeof CreateGameBody>;

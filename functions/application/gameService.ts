@@ -3,11 +3,13 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 import type { ExportBundle, VerificationReport } from '../../domain/verify/verifyBundle';
 import type { EventStore } from '../ports/eventStore';
+import type { PublicStatsStore } from '../ports/publicStatsStore';
 import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import { CommitFeed } from './commitFeed';
+import { FairnessStats, noPublicStats } from './fairnessStats';
 import type { CreationQuota } from './creationQuota';
 import { Credentials, type ReadAccess } from './credentials';
 import { GameCommands } from './gameCommands';
@@ -32,6 +34,8 @@ export { IDEMPOTENCY_SECONDS, type CreatedGame, type TournamentEntry } from './g
 export interface ServiceDeps {
   store: EventStore;
   signer: Signer;
+  /** Where sealed games add their dice to the public statistics (GET /stats); none: nothing is added (noPublicStats). */
+  publicStats?: PublicStatsStore;
   /** Opens the server seeds the store keeps encrypted; functions that never roll get noSeedVault. */
   seedVault: SeedVault;
   /** Derives the tokens of a creation sent with an Idempotency-Key; functions that never create games get none. */
@@ -78,6 +82,7 @@ export class GameService {
   private readonly links: SpectatorLinks;
   private readonly tournamentGames: TournamentGames;
   readonly tournaments: Tournaments;
+  readonly stats: FairnessStats;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
@@ -125,6 +130,7 @@ export class GameService {
     this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
+    this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
     this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, deps.creationQuota);
   }
 
@@ -165,8 +171,10 @@ export class GameService {
   }
 
   /** POST /games/{id}/commands. */
-  submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
-    return this.commands.submit(gameId, token, body);
+  async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
+    const outcome = await this.commands.submit(gameId, token, body);
+    await this.stats.afterCommit(outcome.commit);
+    return outcome;
   }
 
   /** POST /games/{id}/tokens/{role}. */

@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   version_conflict: { status: 409, listedByDefault: true },
   game_sealed: { status: 409, listedByDefault: true },
   command_id_reused: { status: 409, listedByDefault: true },
+  game_not_sealed: { status: 409 },
   idempotency_key_reused: { status: 422 },
   idempotency_key_in_use: { status: 409, retryAfter: true },
   game_abandoned: { status: 410, listedByDefault: true },

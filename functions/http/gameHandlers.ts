@@ -74,6 +74,8 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       return noContent();
     }, observer),
 
+    gameStats: route(async (event) => json(200, await (await service()).stats.ofGame(gameIdOf(event), bearerToken(event))), observer),
+    publicStats: route(async () => json(200, await (await service()).stats.publicFigures()), observer),
     head: route(async (event) => json(200, await (await service()).head(gameIdOf(event), bearerToken(event))), observer),
 
     keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),

@@ -17,6 +17,8 @@ export const HANDLER_NAMES = [
   'exportGame',
   'verifyGame',
   'head',
+  'gameStats',
+  'publicStats',
   'addViewer',
   'listViewers',
   'revokeViewer',

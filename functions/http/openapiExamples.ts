@@ -233,6 +233,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   not_found: { message: 'No such game.' },
   version_conflict: { message: 'The game is at version 13, not the expected one.', details: { currentVersion: 13 } },
   game_sealed: { message: 'This game is sealed: it accepts no more commands.' },
+  game_not_sealed: { message: 'Dice statistics are shown once the organizer seals the game: while it is played, they would only feed suspicion on too few rolls.' },
   idempotency_key_in_use: { message: 'Another request with this Idempotency-Key is creating its game right now. Send the same request again in a moment: it answers that game.' },
   idempotency_key_reused: { message: 'This Idempotency-Key created a game from a different request. Use a new key for a new game.', details: { gameId: 'g-7rT2kQ9xLmN4pW8vYc3Z' } },
   command_id_reused: { message: 'This commandId was already used, at seq 3, for a different command. Use a new commandId for a new command.', details: { seq: 3 } },

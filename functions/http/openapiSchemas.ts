@@ -29,6 +29,7 @@ import {
   ViewerListShape,
 } from './apiShapes';
 import { componentPrefix, jsonSchema } from './catalogue';
+import { GameStatsShape, PublicStatsShape } from './statsShapes';
 import { ref, type Json } from './openapiParts';
 
 
@@ -94,6 +95,8 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('PublicKey', toJson(PublicKeyShape));
   schemas.add('Keys', withProperties(toJson(KeysShape), { keys: { type: 'array', items: ref('PublicKey') }, log: { type: 'array', items: ref('KeyRotation'), description: 'the key log: each statement signed by the key it retires' } }));
   schemas.add('Verification', toJson(VerificationShape));
+  schemas.add('GameStats', toJson(GameStatsShape));
+  schemas.add('PublicStats', toJson(PublicStatsShape));
   schemas.add('GameCreated', toJson(GameCreatedShape));
   schemas.add('ViewerRequest', toJson(ViewerRequest));
   schemas.add('ViewerCreated', toJson(ViewerCreatedShape));

@@ -2,6 +2,7 @@ import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tou
 import type { HandlerName } from './handlerNames';
 import type { LambdaGroup } from './lambdaGroups';
 import * as example from './openapiExamples';
+import { gameStatsExample, publicStatsExample } from './statsShapes';
 import { jsonContent, one, ref, type ErrorSpec, type Json } from './openapiParts';
 import { headerParameter, integerQuery, pathParameter, textQuery, type Parameter } from './parameters';
 
@@ -309,6 +310,32 @@ export const OPERATIONS: readonly Operation[] = [
     parameters: [gameIdParameter],
     responses: { 200: { description: 'the report', content: jsonContent(ref('Verification'), one(example.verification)) } },
     errors: [401, 404, 503],
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/stats',
+    operationId: 'getGameStats',
+    handler: 'gameStats',
+    group: 'reads',
+    role: 'read',
+    tag: 'trust',
+    summary: "The sealed game's dice statistics: counts per face against expectation, χ² and plain words (docs/fairness-stats.md)",
+    description: 'By die size, every role together and each role (the side or organizer that sent the rolling commands); the verifier prints the same figures from the export (`node verifier.mjs stats export.json`).',
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the statistics', content: jsonContent(ref('GameStats'), one(gameStatsExample)) } },
+    errors: [401, 404, [409, 'game_not_sealed: the statistics are shown once the game is sealed', ['game_not_sealed']], 503],
+  },
+  {
+    method: 'GET',
+    path: '/stats',
+    operationId: 'getPublicStats',
+    handler: 'publicStats',
+    group: 'reads',
+    role: 'anyone',
+    tag: 'trust',
+    summary: 'The dice of every sealed game that did not opt out ("publicStats": false), by die size, with the same figures',
+    responses: { 200: { description: 'the public statistics', content: jsonContent(ref('PublicStats'), one(publicStatsExample)) } },
+    errors: [503],
   },
   {
     method: 'GET',

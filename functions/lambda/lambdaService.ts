@@ -10,6 +10,7 @@ import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
+import { DynamoPublicStats } from '../store/dynamoPublicStats';
 import { KeyRingStore } from '../store/keyRingStore';
 import { unavailableWhenTransient } from '../store/transientErrors';
 import { lambdaSettings } from './lambdaSettings';
@@ -79,6 +80,8 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
       signer: await unavailableWhenTransient(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
       ...(settings.seedKeyId ? { seedVault: kmsSeedVault(keys, settings.seedKeyId) } : {}),
       leases: new DynamoGameLeases(client, tableName),
+      // The commands function adds a sealed game's dice (conditional puts); the reads function answers GET /stats (a Query).
+      publicStats: new DynamoPublicStats(client, tableName),
       // Every function reads snapshots; the one that commits writes them.
       snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
       ...(tokenMinter ? { tokenMinter, creationCounter: new DynamoCreationCounter(client, tableName) } : {}),

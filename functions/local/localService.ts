@@ -26,6 +26,7 @@ import { AbandonedGames } from '../application/abandonedGames';
 import type { QuotaPolicy } from '../application/creationQuota';
 import type { ExpiryPolicy } from '../application/gameExpiry';
 import { DynamoCreationCounter } from '../store/dynamoCreationCounter';
+import { DynamoPublicStats } from '../store/dynamoPublicStats';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { LocalSweeper } from './localSweeper';
@@ -105,6 +106,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       now,
       leases,
       creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
+      publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
       snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
     },
   );

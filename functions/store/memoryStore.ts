@@ -3,6 +3,8 @@ import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import type { CreationCounter } from '../application/creationQuota';
 import type { Snapshot, SnapshotStore } from '../application/snapshots';
+import type { DieSizeAggregate } from '../../domain/stats/publicStats';
+import type { PublicStatsStore } from '../ports/publicStatsStore';
 import { appendItem, commitItem } from './commitItems';
 import { checkItemSize } from './itemSize';
 import { GameIdTaken, IdempotencyKeyTaken, TournamentIdTaken, type IdempotencyRecord, type AppendResult, type EventStore, type GameSecrets, type IssuedToken, type TournamentRecord, type ViewerRecord } from '../ports/eventStore';
@@ -224,5 +226,24 @@ export class MemorySnapshots implements SnapshotStore {
   async write(gameId: string, snapshot: Snapshot): Promise<void> {
     this.writes += 1;
     this.stored.set(gameId, JSON.stringify(snapshot));
+  }
+}
+
+/** The public dice statistics in memory, for tests: each die size's counts and the games in them. */
+export class MemoryPublicStats implements PublicStatsStore {
+  private readonly bySides = new Map<number, { counts: number[]; gameIds: Set<string> }>();
+
+  async addGame(gameId: string, countsBySides: ReadonlyMap<number, readonly number[]>): Promise<void> {
+    for (const [sides, counts] of countsBySides) {
+      const stored = this.bySides.get(sides) ?? { counts: new Array<number>(sides).fill(0), gameIds: new Set<string>() };
+      if (stored.gameIds.has(gameId)) continue;
+      stored.gameIds.add(gameId);
+      stored.counts = stored.counts.map((n, i) => n + counts[i]);
+      this.bySides.set(sides, stored);
+    }
+  }
+
+  async readAll(): Promise<DieSizeAggregate[]> {
+    return [...this.bySides].map(([sides, { counts, gameIds }]) => ({ sides, counts: [...counts], games: gameIds.size }));
   }
 }

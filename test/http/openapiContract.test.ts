@@ -24,6 +24,7 @@ import {
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
 import { matchRoute, ROUTES } from '../../functions/http/routes';
+import { GameStatsShape, PublicStatsShape } from '../../functions/http/statsShapes';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { FaultyStore } from '../support/faultyStore';
 import { TestClient, useTestServer, type Reply } from '../support/httpClient';
@@ -57,6 +58,8 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   exportGame: ExportBundleShape,
   verifyGame: VerificationShape,
   getGameHead: strict(GameHeadShape),
+  getGameStats: GameStatsShape,
+  getPublicStats: PublicStatsShape,
   createViewer: ViewerCreatedShape,
   listViewers: ViewerListShape,
   getKeys: KeysShape,
@@ -192,6 +195,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('POST', commands, { token: player1, body: { commandId: 'e2', type: 'ContributeEntropy', payload: { entropy: 'late' } } });
     await call('POST', commands, { token: player1, body: { commandId: 'x', type: 'Fly' } });
     await call('POST', commands, { token: player1, body: { commandId: 's', type: 'Seal' } });
+    await call('GET', `/games/${gameId}/stats`, { token: player1 });
     await call('POST', commands, { token: player1, body: { commandId: 'a', type: 'Roll', payload: { dice: 'd6', purpose: 'p' }, as: 'player2' } });
     await call('POST', commands, { body: { commandId: 'n', type: 'Roll', payload: { dice: 'd6', purpose: 'p' } } });
 
@@ -220,6 +224,8 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('DELETE', `/games/${gameId}/tokens/player1`);
 
     await call('POST', commands, { token: tokens.organizer, body: { commandId: 'seal', type: 'Seal' }, ruleset: 'dice' });
+    await call('GET', `/games/${gameId}/stats`, { token: tokens.organizer });
+    await call('GET', '/stats');
     await call('POST', commands, { token: tokens.organizer, body: { commandId: 'late', type: 'Roll', payload: { dice: 'd6', purpose: 'p' }, as: 'player2' } });
     await call('POST', `/games/${gameId}/tokens/player2`, { token: tokens.organizer });
     await call('GET', `/games/${gameId}/export`, { token: tokens.organizer, ruleset: 'dice' });

@@ -3,10 +3,12 @@
 //   #/games/{gameId}?token={token} the live timeline (and the command box for players)
 //   #/verify                       verify an export in the browser
 //   #/tournaments[/{id}?token=…]   create a tournament; its games, export and verification
+//   #/stats                        dice statistics of all sealed games
 import './styles.css';
 import { parseGameLink } from './api';
 import { el } from './dom';
 import { organizerPage } from './organizerPage';
+import { statsPage } from './statsPage';
 import { timelinePage } from './timelinePage';
 import { tournamentPage } from './tournamentPage';
 import { verifyPage } from './verifyPage';
@@ -32,6 +34,9 @@ function route(): void {
   } else if (path === '/tournaments' || path.startsWith('/tournaments/')) {
     document.title = 'Tournament — Arbiter';
     dispose = tournamentPage(root, path, new URLSearchParams(query));
+  } else if (path === '/stats') {
+    document.title = 'Dice statistics — Arbiter';
+    dispose = statsPage(root);
   } else if (path === '/organize' || path === '/') {
     document.title = 'Create a game — Arbiter';
     dispose = organizerPage(root);

@@ -20,6 +20,7 @@ export function organizerPage(root: HTMLElement): () => void {
   const title = el('input', { type: 'text', maxlength: 200, autocomplete: 'off', placeholder: 'e.g. Club night, game 3' });
   const isPublic = el('input', { type: 'checkbox' });
   isPublic.id = 'public-game';
+  const countsPublicly = el('input', { type: 'checkbox', id: 'public-stats', checked: true });
   const optionsSlot = el('div');
   const create = el('button', { type: 'submit' }, 'Create the game');
   const form = el('form', { class: 'create-game', 'aria-labelledby': 'create-title' },
@@ -28,6 +29,7 @@ export function organizerPage(root: HTMLElement): () => void {
     field('Title', title),
     optionsSlot,
     el('div', { class: 'field checkbox' }, isPublic, el('label', { for: isPublic.id }, 'Public: anyone with the game id may read it')),
+    el('div', { class: 'field checkbox' }, countsPublicly, el('label', { for: countsPublicly.id }, 'Count its dice in the public dice statistics once sealed')),
     create, status);
   const result = el('section', { class: 'created', 'aria-live': 'polite' });
   const tournaments = el('p', { class: 'hint' }, 'Running a tournament or a club round? ', el('a', { href: '#/tournaments' }, 'Open the tournament page'), ': it creates the games under one token, shows them all, and exports and verifies the round.');
@@ -66,6 +68,7 @@ export function organizerPage(root: HTMLElement): () => void {
       ...(title.value.trim() ? { title: title.value.trim() } : {}),
       ...(chosen && Object.keys(chosen).length ? { options: chosen } : {}),
       ...(isPublic.checked ? { public: true } : {}),
+      ...(countsPublicly.checked ? {} : { publicStats: false }),
     };
     create.disabled = true;
     status.say('Creating…');

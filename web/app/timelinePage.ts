@@ -9,6 +9,7 @@ import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
 import { organizerTools } from './organizerTools';
 import { followByPush, pushUrl, type PushHandlers } from './push';
+import { showGameStats } from './statsView';
 
 interface GameView {
   gameId: string;
@@ -136,6 +137,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     turnTerm.hidden = facts.turn.hidden = turn.length === 0;
     set(facts.sealed, game.sealed ? 'sealed: every die can be checked' : 'not sealed: in play');
     facts.sealed.className = game.sealed ? 'sealed' : 'open';
+    if (game.sealed) showGameStats(table, gameId, token);
     set(facts.fingerprint, signedBy());
     set(facts.role, game.role ?? 'a reader of a public game');
   };
