@@ -1,6 +1,5 @@
 // One row of the timeline per commit.
-import { resultTextOf } from '../../domain/ruleset';
-import { findRuleset } from '../../domain/rulesets/registry';
+import { displayedResultText } from '../../domain/rulesets/resultTexts';
 import { el } from './dom';
 import { diceView, type Die } from './diceView';
 
@@ -18,7 +17,7 @@ export interface Commit {
 
 /** What came of the commit, as its ruleset says it in a few words ("C", "hit, hit, flag", "total 9"); '' when nothing was resolved. */
 export function resultOf(rulesetId: string, commit: Commit): string {
-  return resultTextOf(findRuleset(rulesetId), commit.command, commit.events.map((e) => ({ type: e.type, data: e.data ?? {} })));
+  return displayedResultText(rulesetId, commit.command, commit.events.map((e) => ({ type: e.type, data: e.data ?? {} })));
 }
 
 /** The commit's date and time in the reader's locale ("27 Nov 2026, 14:05:09"); the recorded text when it is not a date. */

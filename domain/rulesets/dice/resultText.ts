@@ -1,6 +1,6 @@
 import type { EventOf } from '../../defineRuleset';
 import type { diceEvents } from './events';
-import { successesOnly } from './rollText';
+import { successesOnly } from './successes';
 
 /** A roll's result: its total, or its number of successes when every term counts them ("6d6>=5"). */
 export function diceResultText(events: readonly EventOf<typeof diceEvents>[]): string {

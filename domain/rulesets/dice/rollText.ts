@@ -1,5 +1,6 @@
 import { parseDiceExpression } from './diceExpression';
 import { evaluate, type Reading, type RollOutcome } from './roll';
+import { successesOnly } from './successes';
 
 /**
  * "4 2 6 +1 = 13": the dice in order (subtracted ones with "-"), the modifier, the total.
@@ -51,14 +52,4 @@ function readingsOf(outcome: RollOutcome): Reading[] | undefined {
 function shown(r: Reading): string {
   const text = `${r.sign < 0 ? '-' : ''}${r.value}${r.exploded ? '!' : ''}${r.success ? '*' : ''}`;
   return r.dropped ? `(${text})` : text;
-}
-
-/** Every term counts successes: the total is a number of successes, and the line says so. */
-export function successesOnly(outcome: RollOutcome): boolean {
-  if (outcome.notation !== 2) return false;
-  try {
-    return parseDiceExpression(outcome.dice, 2).terms.every((t) => t.target);
-  } catch {
-    return false;
-  }
 }

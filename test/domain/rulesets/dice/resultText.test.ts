@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
 import { diceRuleset } from '../../../../domain/rulesets/dice';
+import { resultTextShown } from '../shownOnTheTimeline';
 
 const rolled = (dice: string, faces: number[]) => {
   const options = diceRuleset.options.parse({ rulesVersion: 2 });
   const state = diceRuleset.initialState(options, options.sides);
   const command = { type: 'Roll', payload: { dice, purpose: 'test' } };
-  return diceRuleset.resultText(command, diceRuleset.decide(state, command, { actor: 'player1', dice: new GivenDice(faces), now: '' }));
+  return resultTextShown(diceRuleset, command, diceRuleset.decide(state, command, { actor: 'player1', dice: new GivenDice(faces), now: '' }));
 };
 
 describe('the result text of a dice roll', () => {

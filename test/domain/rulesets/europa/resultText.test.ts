@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
 import { apply, given, p47Fire, withTestTable } from './harness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
-const text = (type: string, events: ReturnType<typeof apply>['events']) => europaRuleset.resultText({ type, payload: {} }, events);
+const text = (type: string, events: ReturnType<typeof apply>['events']) => resultTextShown(europaRuleset, { type, payload: {} }, events);
 
 describe('the result text of a europa commit', () => {
   it("is the AA fire table's result with what became of the air units", () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { france44Ruleset } from '../../../../domain/rulesets/france44';
 import { COMBAT_KINDS, ODDS_COLUMNS, REVISED_COMBAT_TABLE } from '../../../../domain/rulesets/france44/tables';
 import { apply, declaration, given } from './harness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
 const turn: [string, string, unknown] = ['organizer', 'StartTurn', { turn: 1 }];
-const text = (type: string, payload: unknown, events: ReturnType<typeof apply>['events']) => france44Ruleset.resultText({ type, payload }, events);
+const text = (type: string, payload: unknown, events: ReturnType<typeof apply>['events']) => resultTextShown(france44Ruleset, { type, payload }, events);
 
 describe('the result text of a France 1944 commit', () => {
   it('is the Revised Combat Table letter of each cell, a C with its step losses', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoir44Ruleset } from '../../../../domain/rulesets/memoir44';
 import { harness } from '../../../support/rulesetHarness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
 const { given, apply } = harness(memoir44Ruleset);
-const text = (type: string, events: ReturnType<typeof apply>['events']) => memoir44Ruleset.resultText({ type, payload: {} }, events);
+const text = (type: string, events: ReturnType<typeof apply>['events']) => resultTextShown(memoir44Ruleset, { type, payload: {} }, events);
 const unit = (unitId: string, type = 'infantry', figures = 4) => ({ unitId, type, figures });
 const battle = (dice: number[], target = unit('Grenadiers'), range = 2): Parameters<typeof apply>[1] => ['allies', 'Battle', { attacker: unit('2nd Rangers'), target, range }, dice];
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { normandy44Ruleset } from '../../../../domain/rulesets/normandy44';
 import { COMBAT_RESULTS_TABLE, ODDS_COLUMNS } from '../../../../domain/rulesets/normandy44/tables';
 import { apply, declaration, given } from './harness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
-const text = (type: string, events: ReturnType<typeof apply>['events']) => normandy44Ruleset.resultText({ type, payload: {} }, events);
+const text = (type: string, events: ReturnType<typeof apply>['events']) => resultTextShown(normandy44Ruleset, { type, payload: {} }, events);
 
 /** What each code of the Combat Results Table reads as, a defender of 3 steps engaged. */
 const EXPECTED: Record<string, string> = {

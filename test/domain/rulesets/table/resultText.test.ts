@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { tableRuleset } from '../../../../domain/rulesets/table';
 import type { TableDefinition } from '../../../../domain/tables';
 import { harness } from '../../../support/rulesetHarness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
 const { given, apply } = harness(tableRuleset);
 const setPiece: TableDefinition = JSON.parse(readFileSync(new URL('../../../../docs/examples/tables/france44-crt-set-piece.json', import.meta.url), 'utf8'));
-const text = (events: ReturnType<typeof apply>['events']) => tableRuleset.resultText({ type: 'Resolve', payload: {} }, events);
+const text = (events: ReturnType<typeof apply>['events']) => resultTextShown(tableRuleset, { type: 'Resolve', payload: {} }, events);
 
 /** A table of one column and two rows whose cells carry effects, as a game may bring. */
 const withEffects: TableDefinition = {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import { apply, given } from './harness';
+import { resultTextShown } from '../shownOnTheTimeline';
 
-const text = (type: string, events: ReturnType<typeof apply>['events']) => warsAndBattlesRuleset.resultText({ type, payload: {} }, events);
+const text = (type: string, events: ReturnType<typeof apply>['events']) => resultTextShown(warsAndBattlesRuleset, { type, payload: {} }, events);
 
 /** The manual's §7.3.3 example: 12 against 2 with Rommel is 6:1 (as examples.test.ts plays it). */
 const sixToOne = {
