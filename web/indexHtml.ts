@@ -11,7 +11,7 @@ export function indexHtml(): string {
 <script type="module" src="/assets/app.js"></script>
 </head>
 <body>
-<header class="site"><nav aria-label="Arbiter"><a class="brand" href="#/organize">Arbiter</a> <a href="#/organize">New game</a> <a href="#/verify">Verify an export</a> <a href="#/stats">Dice statistics</a></nav></header>
+<header class="site"><nav aria-label="Arbiter"><a class="brand" href="#/organize">Arbiter</a> <a href="#/organize">New game</a> <a href="#/tournaments">Tournaments</a> <a href="#/verify">Verify an export</a> <a href="#/stats">Dice statistics</a></nav></header>
 <main id="app" tabindex="-1"><p>Loading…</p></main>
 <noscript><p>This page needs JavaScript. The API works without it: see /openapi.json.</p></noscript>
 </body>

@@ -46,6 +46,5 @@ function route(): void {
   }
 }
 
-document.querySelector('header.site nav')?.append(' ', el('a', { href: '#/tournaments' }, 'Tournaments'));
 window.addEventListener('hashchange', route);
 route();
