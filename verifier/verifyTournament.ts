@@ -1,5 +1,6 @@
 import { EXIT, type ExitCode } from '../domain/verify/verifierReport';
-import { examineTournament, type TournamentExamination, type TournamentGameResult } from '../domain/verify/tournamentExport';
+import { examineTournament, type TournamentExamination } from '../domain/verify/tournamentExport';
+import { tournamentGameVerdict } from '../domain/verify/tournamentVerdict';
 import type { VerifyOptions } from '../domain/verify/verifyExport';
 import type { Io } from './io';
 import { printableJson } from './printable';
@@ -15,7 +16,7 @@ const BAR_WIDTH = 24;
 export async function verifyTournament(lines: string | AsyncIterable<string>, options: VerifyOptions & { json: boolean }, io: Io): Promise<ExitCode> {
   const examination = await examineTournament(lines, options, (done, total, result) => {
     if (io.progress) io.progress(`${bar(done, total)} ${done}/${total} games verified`);
-    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${inCommandWords(verdict(result), io.command)}`);
+    else io.err(`verified ${done}/${total}: ${result.examination.report.gameId ?? `line ${result.line}`} ${inCommandWords(tournamentGameVerdict(result), io.command)}`);
   });
   if (io.progress) io.progress('');
   if (options.json) {
@@ -32,27 +33,12 @@ function bar(done: number, total: number): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
 }
 
-function verdict({ examination }: TournamentGameResult): string {
-  const { report } = examination;
-  switch (report.exitCode) {
-    case EXIT.ok:
-      return report.sealed ? 'OK' : 'OK so far (not sealed)';
-    case EXIT.failed: {
-      const [first] = report.failures;
-      return `FAILED${first.seq ? ` at seq ${first.seq}` : ''} (${first.check}): ${first.reason}`;
-    }
-    case EXIT.unusable:
-      return `UNUSABLE: ${report.failures[0]?.reason ?? 'not an export'}`;
-    default:
-      return report.signers.some((s) => !s.trusted) ? 'NOT VERIFIED (no trusted key configured)' : 'NOT SEALED (dice not checked yet)';
-  }
-}
 
 function summaryTable(examination: TournamentExamination, trustConfigured: boolean, command: string): string[] {
   const { header, games, problems } = examination;
   const rows = games.map((game) => {
     const { report } = game.examination;
-    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', inCommandWords(verdict(game), command)];
+    return [report.gameId ?? `(line ${game.line})`, report.ruleset ?? '-', String(report.commits), report.sealed ? 'yes' : 'no', inCommandWords(tournamentGameVerdict(game), command)];
   });
   const titles = ['game', 'ruleset', 'commits', 'sealed', 'result'];
   const widths = titles.map((title, i) => Math.max(title.length, ...rows.slice(0, 10_000).map((row) => (i === 4 ? 0 : row[i].length))));

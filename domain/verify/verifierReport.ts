@@ -1,17 +1,7 @@
 import * as z from 'zod';
 
-/** trust.md §5 exit codes. */
-export const EXIT = {
-  /** Every check passed, everything is signed by trusted keys, and the game is sealed (or unsealed is allowed). */
-  ok: 0,
-  /** A check failed, including a signature by a key the trusted fingerprints do not reach. */
-  failed: 1,
-  /** The input or the arguments cannot be used. */
-  unusable: 2,
-  /** Consistent, but no trusted fingerprint is configured, or the game is not sealed yet. */
-  inconclusive: 3,
-} as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+export { EXIT, type ExitCode } from './exitCodes';
+import { EXIT } from './exitCodes';
 
 export const VerificationFailureSchema = z.strictObject({
   seq: z.int().min(0).describe("the commit's position from 1; 0 for the export as a whole (its shape, head, keys or key log)"),

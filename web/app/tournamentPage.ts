@@ -1,13 +1,14 @@
 // /#/tournaments: create a tournament. /#/tournaments/{id}?token={token}: its games at a
 // glance, new games, the round's export and its verification in this browser. The token
 // stays in the fragment, so the page can be bookmarked and no server log ever sees it.
-import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
+import type { TournamentExamination } from '../../domain/verify/tournamentExport';
 import { ApiError, api, gameLink, gamePath, request, serverKeyDocument } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
-import { EXIT, type ExitCode } from './exitCodes';
+import { EXIT, type ExitCode } from '../../domain/verify/exitCodes';
+import { tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 import { when } from './organizerTools';
 import { schemaForm, type FormPart } from './schemaForm';
 
@@ -279,7 +280,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
         return;
       }
       const { examination } = answer;
-      verdicts = new Map(examination.games.flatMap((g) => (g.examination.report.gameId ? [[g.examination.report.gameId, gameVerdict(g)] as [string, string]] : [])));
+      verdicts = new Map(examination.games.flatMap((g) => (g.examination.report.gameId ? [[g.examination.report.gameId, tournamentGameVerdict(g)] as [string, string]] : [])));
       if (listed) renderGames(listed.games, currentTurns(body));
       renderRoundReport(report, examination);
       status.say(`Checked the round’s export (${examination.games.length} games).`, examination.exitCode === EXIT.ok ? 'ok' : 'info');
@@ -312,22 +313,6 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
 const currentTurns = (body: HTMLElement) =>
   new Map(Array.from(body.querySelectorAll<HTMLElement>('tr[data-game-id]'), (row) => [row.dataset.gameId!, row.querySelector('[data-field="turn"]')?.textContent ?? '—'] as [string, string]).filter(([, turn]) => turn !== '—'));
 
-/** A game's line, in the words `arbiter verify` prints for a tournament. */
-export function gameVerdict({ examination }: TournamentGameResult): string {
-  const { report } = examination;
-  switch (report.exitCode) {
-    case EXIT.ok:
-      return report.sealed ? 'OK' : 'OK so far (not sealed)';
-    case EXIT.failed: {
-      const [first] = report.failures;
-      return `FAILED${first?.seq ? ` at #${first.seq}` : ''} (${first?.check}): ${first?.reason}`;
-    }
-    case EXIT.unusable:
-      return `UNUSABLE: ${report.failures[0]?.reason ?? 'not an export'}`;
-    default:
-      return examination.signers.some((s) => !s.trusted) ? 'NOT VERIFIED (no trusted key)' : 'NOT SEALED (dice not checked yet)';
-  }
-}
 
 const ROUND_VERDICTS: Record<ExitCode, string> = {
   0: 'Verified: every game passed every check, the tournament’s signed list matches the file, and everything is signed by a key you trust.',
@@ -352,7 +337,7 @@ function renderRoundReport(report: HTMLElement, examination: TournamentExaminati
     el('p', { class: `verdict exit-${examination.exitCode}`, 'data-exit-code': examination.exitCode }, ROUND_VERDICTS[examination.exitCode]),
     el('p', {}, `${header.games} game${header.games === 1 ? '' : 's'} exported ${when(header.exportedAt)}: ${totals.join(', ')}.`),
     examination.headSigner ? el('p', { class: examination.headSigner.trusted ? 'hint' : 'untrusted' }, `Tournament head signed by ${examination.headSigner.fingerprint}: ${examination.headSigner.trusted ? 'a key you trust' : 'NOT a key you trust'}.`) : '',
-    el('ul', { class: 'round-games' }, ...examination.games.map((g) => el('li', { class: g.examination.report.exitCode === EXIT.ok ? 'ok' : 'bad', 'data-game-id': g.examination.report.gameId ?? '' }, `${g.examination.report.gameId ?? `line ${g.line}`}: ${gameVerdict(g)}`))),
+    el('ul', { class: 'round-games' }, ...examination.games.map((g) => el('li', { class: g.examination.report.exitCode === EXIT.ok ? 'ok' : 'bad', 'data-game-id': g.examination.report.gameId ?? '' }, `${g.examination.report.gameId ?? `line ${g.line}`}: ${tournamentGameVerdict(g)}`))),
   );
   if (examination.problems.length) {
     report.append(el('h3', {}, 'The file as a whole'), el('ul', {}, ...examination.problems.map((p) => el('li', { class: 'bad' }, p.failures[0]?.reason ?? 'a problem'))));

@@ -3,25 +3,11 @@
 // tournament head's verdict (trust.md §7).
 import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { clear, el } from './dom';
-import { EXIT } from './exitCodes';
+import { EXIT } from '../../domain/verify/exitCodes';
+import { tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 
 
-/** A game's result as verifier/verifyTournament.ts prints it. */
-export function gameResult({ examination }: TournamentGameResult): string {
-  const { report } = examination;
-  switch (report.exitCode) {
-    case EXIT.ok:
-      return report.sealed ? 'OK' : 'OK so far (not sealed)';
-    case EXIT.failed: {
-      const [first] = report.failures;
-      return `FAILED${first.seq ? ` at seq ${first.seq}` : ''} (${first.check}): ${first.reason}`;
-    }
-    case EXIT.unusable:
-      return `UNUSABLE: ${report.failures[0]?.reason ?? 'not an export'}`;
-    default:
-      return report.signers.some((s) => !s.trusted) ? 'NOT VERIFIED (no trusted key configured)' : 'NOT SEALED (dice not checked yet)';
-  }
-}
+const gameResult = tournamentGameVerdict;
 
 const gameName = (game: TournamentGameResult) => game.examination.report.gameId ?? `(line ${game.line})`;
 

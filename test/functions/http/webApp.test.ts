@@ -26,7 +26,7 @@ describe('the web app build (web/build.ts)', () => {
   it('loads nothing from another origin and has no inline script', () => {
     const html = assets.get('/')!.body;
     const refs = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(refs.sort()).toEqual(['#/organize', '#/organize', '#/stats', '#/verify', '/assets/app.css', '/assets/app.js', 'data:,']);
+    expect(refs.sort()).toEqual(['#/organize', '#/organize', '#/stats', '#/tournaments', '#/verify', '/assets/app.css', '/assets/app.js', 'data:,']);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\bstyle=|<style/);
     expect(assets.get('/assets/app.css')!.body).not.toMatch(/url\(|@import/);
