@@ -40,13 +40,24 @@ function webAppLink(url: URL): { kind: string; id: string; token: string } | und
   const route = url.hash.replace(/^#/, '');
   if (!route.startsWith('/')) return undefined;
   const page = WEB_APP_ROUTE.exec(route);
-  if (page && (page[2] === '.' || page[2] === '..')) throw new UsageError(`${url.origin}/#/${page[1]}/${page[2]} names no ${page[1] === 'games' ? 'game' : 'tournament'}`);
-  if (page) return { kind: page[1], id: page[2], token: new URLSearchParams(page[3] ?? '').get('token') ?? '' };
+  if (page) return { kind: page[1], id: checkedId(url, page[1], page[2]), token: new URLSearchParams(page[3] ?? '').get('token') ?? '' };
   const verify = VERIFY_PAGE_ROUTE.exec(route);
   const params = new URLSearchParams(verify?.[1] ?? '');
   const game = params.get('game');
-  if (verify && game) return { kind: 'games', id: encodeURIComponent(game), token: params.get('token') ?? '' };
+  const tournament = params.get('tournament');
+  if (verify && game) return { kind: 'games', id: checkedId(url, 'games', encodeURIComponent(game)), token: params.get('token') ?? '' };
+  if (verify && tournament) return { kind: 'tournaments', id: checkedId(url, 'tournaments', encodeURIComponent(tournament)), token: params.get('token') ?? '' };
   throw new UsageError(`${url.origin}/#${withoutTokens(route.split('?')[0])} is a page of the web app, not a game: give a game's link (…/#/games/{id}?token=…), its export file, or the API's URL of the game`);
+}
+
+/**
+ * A game's or tournament's id as a link names it, percent-encoded: only the characters of the
+ * ids the server makes, so that a link can never point the token at another path (`..`,
+ * `%2e%2e`, a slash).
+ */
+function checkedId(url: URL, kind: string, id: string): string {
+  if (/^[A-Za-z0-9_-]{1,80}$/.test(id)) return id;
+  throw new UsageError(`${url.origin}/#/${kind}/${withoutTokens(id)} names no ${kind === 'games' ? 'game' : 'tournament'}: an id is letters, digits, - and _`);
 }
 
 /** Text to show, with the value of anything named token (`token=…`) left out. */

@@ -3,19 +3,22 @@ import { gameStatsLines } from '../domain/stats/statsText';
 import { EXIT } from '../domain/verify/verifierReport';
 import { BundleShape, firstIssue } from '../domain/verify/bundleShape';
 import type { Commit } from '../domain/fairness/hashChain';
-import { verifyBundle, type ExportBundle } from '../domain/verify/verifyBundle';
+import type { ExportBundle } from '../domain/verify/verifyBundle';
+import { examineExport } from '../domain/verify/verifyExport';
 import { inputLimit } from './inputLimit';
 import type { Io } from './io';
 import { exportSource } from './exportSource';
 import { exportText, parseExport } from './loadExport';
 import { lastValue, parseArguments, UsageError } from './parseArguments';
 import { UnusableInput } from './readSource';
+import { trustedFingerprints } from './verifyCommand';
 
-export const STATS_USAGE = `stats FILE|LINK|URL [--json] [--token TOKEN] [--max-bytes N]
+export const STATS_USAGE = `stats FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--json] [--token TOKEN] [--max-bytes N]
 prints a sealed game's dice statistics from its export (docs/fairness-stats.md): the same
 figures as GET /games/{id}/stats, re-derived here with no network. The export is verified
-first (hashes, signatures, every die from the sealed seed, the rules): statistics of a file
-that does not verify are not printed. --json prints the object the server answers.`;
+first, as verify does it, against the keys you trust (--trust, --trust-file, trust add):
+statistics of a file that does not verify, or that no key you trust signed, are not
+printed. --json prints the object the server answers.`;
 
 /**
  * `stats FILE|URL`: a game's dice statistics, from its export. Exit 0 with the figures; 1
@@ -26,7 +29,7 @@ export async function statsCommand(args: readonly string[], io: Io): Promise<num
     for (const line of STATS_USAGE.split('\n')) io.out(line);
     return EXIT.ok;
   }
-  const parsed = parseArguments(args, { '--json': 'boolean', '--token': 'string', '--max-bytes': 'string' });
+  const parsed = parseArguments(args, { '--trust': 'strings', '--trust-file': 'strings', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string' });
   const [source, ...extra] = parsed.positionals;
   if (source === undefined || extra.length > 0) throw new UsageError('stats takes one export: a file or a URL');
   const resolved = exportSource(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
@@ -35,8 +38,10 @@ export async function statsCommand(args: readonly string[], io: Io): Promise<num
   const shape = BundleShape.safeParse(value);
   if (!shape.success) throw new UnusableInput(`${resolved.shown} is not one game's export (${firstIssue(shape.error)}); stats reads one game at a time`);
   const bundle = value as ExportBundle;
-  const report = verifyBundle(bundle);
-  if (!report.ok) {
+  const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
+  const { report } = examineExport(bundle, { trusted, keyLogs, allowUnsealed: false });
+  if (report.exitCode === EXIT.unusable) throw new UnusableInput(`${resolved.shown} is not an Arbiter export: ${report.failures[0]?.reason ?? 'unreadable'}`);
+  if (report.exitCode === EXIT.failed) {
     const failure = report.failures[0];
     io.err(`the export does not verify (commit ${failure.seq}, ${failure.check}: ${failure.reason}): its statistics would say nothing about the dice the server drew`);
     return EXIT.failed;
@@ -44,6 +49,10 @@ export async function statsCommand(args: readonly string[], io: Io): Promise<num
   const commits = bundle.commits as Commit[];
   if (!isSealed(commits)) {
     io.err(`game ${bundle.gameId} is not sealed: its dice statistics are shown once the organizer seals it`);
+    return EXIT.inconclusive;
+  }
+  if (report.exitCode !== EXIT.ok) {
+    io.err(`no key you trust signed game ${bundle.gameId}: give the server's fingerprint with --trust (or ${io.command} trust add), or anyone's file with made-up dice would pass`);
     return EXIT.inconclusive;
   }
   const stats = gameStats(bundle.gameId, commits);

@@ -7,7 +7,7 @@ usage:
   ${command} trust add FINGERPRINT|URL|FILE
   ${command} trust list
   ${command} export LINK|URL [--token TOKEN] [-o FILE] [--max-bytes N]
-  ${command} stats FILE|LINK|URL [--json] [--token TOKEN]   a sealed game's dice statistics (${command} stats --help)
+  ${command} stats FILE|LINK|URL [--trust FINGERPRINT]... [--json] [--token TOKEN]   a sealed game's dice statistics (${command} stats --help)
   ${command} --help
 
 verify checks every hash, link and signature; once the game is sealed, the seed and

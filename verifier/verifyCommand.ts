@@ -62,7 +62,7 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
  * --trust, --trust-file and the person's own trust file, together (trust.md §5), with the
  * key logs the files keep: the retirements they state hold whatever the export says (§6).
  */
-async function trustedFingerprints(given: readonly string[], files: readonly string[], io: Io): Promise<{ trusted: string[]; keyLogs: unknown[] }> {
+export async function trustedFingerprints(given: readonly string[], files: readonly string[], io: Io): Promise<{ trusted: string[]; keyLogs: unknown[] }> {
   const all = new Set<string>();
   const keyLogs: unknown[] = [];
   for (const fingerprint of given) {

@@ -31,7 +31,8 @@ export function evaluateProcedure(rulesetId: string, body: unknown) {
   }
   const input = procedure.input.safeParse(request.data.input ?? {}, IN_WORDS);
   if (!input.success) throw invalidRequest(fieldIssues(input.error, 'input'));
-  const options = ruleset.options.safeParse(request.data.options ?? {}, IN_WORDS);
+  // A new game's options where the request gives none (gameCreation.ts does the same): the calculators play what a game created now plays.
+  const options = ruleset.options.safeParse({ ...ruleset.newGameOptions, ...request.data.options }, IN_WORDS);
   if (!options.success) throw invalidRequest(fieldIssues(options.error, 'options'));
   const given = request.data.dice;
   const run = (dice: DiceSource) => ({ ...procedure.evaluate(input.data, options.data, dice), dice: dice.drawn });

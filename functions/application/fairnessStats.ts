@@ -42,10 +42,15 @@ export class FairnessStats {
    */
   async afterCommit(commit: Commit): Promise<void> {
     if (!commit.events.some((event) => event.type === 'GameSealed')) return;
-    const commits = await this.deps.store.read(commit.gameId, 0);
+    await this.addSealedGame(commit.gameId);
+  }
+
+  /** Adds a sealed game's dice to the public statistics, unless it opted out; adding a game twice counts it once. */
+  async addSealedGame(gameId: string): Promise<void> {
+    const commits = await this.deps.store.read(gameId, 0);
     if (!isSealed(commits) || !countsPublicly(commits)) return;
     const counts = new Map([...tallyDice(commits)].map(([sides, byRole]) => [sides, totalCounts(sides, byRole)]));
-    if (counts.size > 0) await this.deps.publicStats.addGame(commit.gameId, counts);
+    if (counts.size > 0) await this.deps.publicStats.addGame(gameId, counts);
   }
 
   /** GET /stats. */

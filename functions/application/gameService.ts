@@ -10,6 +10,7 @@ import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import { CommitFeed } from './commitFeed';
 import { FairnessStats, noPublicStats } from './fairnessStats';
+import { GameSealed } from '../../domain/errors';
 import type { CreationQuota } from './creationQuota';
 import { Credentials, type ReadAccess } from './credentials';
 import { GameCommands } from './gameCommands';
@@ -172,7 +173,15 @@ export class GameService {
 
   /** POST /games/{id}/commands. */
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
-    const outcome = await this.commands.submit(gameId, token, body);
+    let outcome: CommandOutcome;
+    try {
+      outcome = await this.commands.submit(gameId, token, body);
+    } catch (error) {
+      // A seal whose statistics failed after it was stored (a 503) and is sent again with a new commandId meets the sealed
+      // game: add its dice now (adding is idempotent by game), or it would never be counted. The refusal stands either way.
+      if (error instanceof GameSealed && isSeal(body)) await this.stats.addSealedGame(gameId).catch(() => undefined);
+      throw error;
+    }
     await this.stats.afterCommit(outcome.commit);
     return outcome;
   }
@@ -243,3 +252,5 @@ export class GameService {
     return this.links.revokeViewer(gameId, token, viewerId);
   }
 }
+
+const isSeal = (body: unknown) => typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'Seal';

@@ -74,4 +74,14 @@ describe('Wars and Battles rules version 2 over HTTP (issue 31)', () => {
     const events = (await client.get(`/games/${game.gameId}/events`, allied)).body.commits as unknown[];
     expect(events).toHaveLength(2);
   });
+
+  it('the calculator plays what a new game plays: a fight in the open, with no options, on the bundled terrain list (7.4.8)', async () => {
+    const reply = await server.client.post('/rulesets/wars-and-battles/evaluate', {
+      procedure: 'combat',
+      input: { attackerSide: 'allied', attackers: [{ kind: 'armored', attack: 8 }], defenders: [{ kind: 'infantry', defence: 2 }], terrain: 'clear', tables: { combat: TEST_COMBAT_TABLE } },
+      dice: [3, 4],
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.breakdown.shifts).toContainEqual({ source: 'clear terrain: armored attacker against infantry', value: 2 });
+  });
 });

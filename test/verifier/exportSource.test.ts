@@ -10,10 +10,10 @@ const url = (source: string, token?: string) => {
 
 describe('exportSource: where verify and export read from', () => {
   it("reads a web app link's export from the link's origin, with the fragment's token, shown without it", () => {
-    expect(url('https://arbiter.example.org/#/games/g-1%2Fx?token=arb_abc', 'from-flag')).toEqual({
-      href: 'https://arbiter.example.org/games/g-1%2Fx/export',
+    expect(url('https://arbiter.example.org/#/games/g-1x?token=arb_abc', 'from-flag')).toEqual({
+      href: 'https://arbiter.example.org/games/g-1x/export',
       token: 'arb_abc',
-      shown: 'https://arbiter.example.org/#/games/g-1%2Fx',
+      shown: 'https://arbiter.example.org/#/games/g-1x',
     });
     expect(url('https://arbiter.example.org/#/tournaments/t-9?token=arb_t').href).toBe('https://arbiter.example.org/tournaments/t-9/export');
     expect(url('https://arbiter.example.org/#/verify?game=g-2&token=arb_v')).toMatchObject({ href: 'https://arbiter.example.org/games/g-2/export', token: 'arb_v' });
@@ -40,5 +40,21 @@ describe('exportSource: where verify and export read from', () => {
 
   it('names a file without the value of a token its name may hold', () => {
     expect(exportSource('game-token=arb_x.json', undefined)).toEqual({ kind: 'file', path: 'game-token=arb_x.json', shown: '"game-token=…"' });
+  });
+
+  it("reads the verify page's tournament link too", () => {
+    expect(url('https://arbiter.example.org/#/verify?tournament=t-7&token=arb_t')).toMatchObject({ href: 'https://arbiter.example.org/tournaments/t-7/export', token: 'arb_t' });
+  });
+
+  it('refuses a link whose id could point the token at another path: .., %2e%2e, an encoded slash', () => {
+    for (const id of ['..', '%2e%2e', '%2E%2E', 'g-1%2Fx', 'g-1%3Fx']) {
+      expect(() => exportSource(`https://arbiter.example.org/#/games/${id}?token=SECRET`, undefined), id).toThrow(UsageError);
+      try {
+        exportSource(`https://arbiter.example.org/#/games/${id}?token=SECRET`, undefined);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('SECRET');
+      }
+    }
+    expect(() => exportSource('https://arbiter.example.org/#/verify?game=..&token=SECRET', undefined)).toThrow(UsageError);
   });
 });

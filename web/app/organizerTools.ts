@@ -138,10 +138,12 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
   dialog.addEventListener('close', () => {
     if (!sealed) seal.focus();
   });
+  // One commandId for every try: a seal stored but answered with a 503 is answered, when tried again, as stored.
+  const sealCommandId = newCommandId();
   confirmSeal.addEventListener('click', async () => {
     confirmSeal.disabled = true;
     try {
-      const reply = await api<{ commit: { seq: number } }>('POST', gamePath(gameId, '/commands'), { token, body: { commandId: newCommandId(), type: 'Seal', payload: {} } });
+      const reply = await api<{ commit: { seq: number } }>('POST', gamePath(gameId, '/commands'), { token, body: { commandId: sealCommandId, type: 'Seal', payload: {} } });
       showSealed();
       dialog.close();
       status.say(`Sealed at #${reply.commit.seq}: the server seed is revealed, every die can be checked.`, 'ok');

@@ -1,5 +1,5 @@
 import { entryOf, idRecord, withEntry, withoutEntry, type IdRecord } from '../idRecord';
-import { AIR_RETURN_TURNS, HEAVY_BOMBER_WAIT, type AvailabilityRole, type AvailabilityTables } from './availability';
+import { AIR_RETURN_TURNS, EXAMPLE_AVAILABILITY, HEAVY_BOMBER_WAIT, type AvailabilityRole, type AvailabilityTables } from './availability';
 import type { WarsAndBattlesEvent } from './events';
 import type { RulesVersion } from './rulesVersion';
 import type { WarsAndBattlesOptions } from './schemas';
@@ -29,7 +29,7 @@ export interface WithAir {
 }
 
 export const airFromOptions = (options: WarsAndBattlesOptions): AirState => ({
-  availability: options.availability,
+  availability: options.availability ?? EXAMPLE_AVAILABILITY,
   destroyedInTurn: idRecord(),
   lastMission: idRecord(),
   unavailable: idRecord(),

@@ -93,6 +93,9 @@ export const EXAMPLE_TABLES = {
  * ground, and §7.4.3 says only "some types of terrain impact combat"), so that a fight in the
  * open is not refused. Each entry says where it comes from.
  */
+/** The bundled terrain of games created before rules version 2 (the options schema's default, so that they replay). */
+export const FIRST_EXAMPLE_TERRAIN = [{ terrain: 'marshes', c: 2 }];
+
 export const EXAMPLE_TERRAIN = [
   { terrain: 'marshes', c: 2, note: 'manual 7.4.3, worked example: a defender in marshes benefits from C2' },
   { terrain: 'clear', c: 0, note: 'ruling on manual 7.4.3 and 7.4.8: clear terrain has no effect for the defender; 7.4.8 gives the attacker its bonus there' },

@@ -3,8 +3,8 @@ import { KINDS, SIDES, WEATHER } from './vocabulary';
 import { RULES_VERSIONS } from './rulesVersion';
 import { playerId, playerText } from '../../playerText';
 import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
-import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
-import { AvailabilityTables, EXAMPLE_AVAILABILITY } from './availability';
+import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, FIRST_EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
+import { AvailabilityTables } from './availability';
 
 export { KINDS, SIDES, WEATHER, type Kind, type Side, type Weather } from './vocabulary';
 export const side = z.enum(SIDES);
@@ -48,7 +48,7 @@ export const Unit = z
     energy: z.int().min(0).max(100).default(100).describe('per cent; fatigue is 100 - energy'),
     attack: values.default(0),
     defence: values.default(0),
-    tiger: z.boolean().optional().describe('a Tiger unit: C1 when it attacks (Axis only)'),
+    tiger: z.boolean().optional().describe('a Tiger unit (Axis): C1 to its side, attacking or (rules version 2) defending'),
     commander: playerText(64).optional().describe('a commander unit: its name in the commanders table'),
     outOfSupply: z.boolean().optional().describe('out of supply at the start of the game (its first turn out of supply)'),
     replenishable: z.boolean().optional().describe('default true: the unit can be replenished'),
@@ -150,7 +150,9 @@ export const WarsAndBattlesOptions = z
   .strictObject({
     units: z.array(Unit).max(300).default([]).describe('every unit of the game, both sides'),
     tables: Tables.default(EXAMPLE_TABLES),
-    terrain: TerrainTable.default(EXAMPLE_TERRAIN).describe('terrain (and river) effects for the defender, as data; the bundled list holds marshes C2 (the manual\'s example) and clear C0 (ruling)'),
+    // The default is the list of games created before clear was bundled: commit 1 replays through this schema, and a
+    // game that named no terrain must replay with the list it had. New games are given EXAMPLE_TERRAIN (index.ts).
+    terrain: TerrainTable.default(FIRST_EXAMPLE_TERRAIN).describe('terrain (and river) effects for the defender, as data; new games get the bundled list: marshes C2 (the manual\'s example) and clear C0 (ruling)'),
     commanders: CommanderTable.default(EXAMPLE_COMMANDERS).describe('commander bonuses, as data'),
     impulses: z.union([z.literal(1), z.literal(2)]).default(1).describe('impulses per turn'),
     firstSide: side.default('allied').describe('the side that plays first in each impulse'),
@@ -172,7 +174,8 @@ export const WarsAndBattlesOptions = z
       .optional()
       .describe('2: the current rules (docs/rulesets/wars-and-battles.md, "Rules versions"); 1: as first published. A game recorded without it plays 1; /evaluate uses 2 unless told'),
     weather: z.enum(WEATHER).optional().describe('the weather of turn 1 (rules version 2; default sunny); EndTurn sets the next turn\'s. In a storm every air unit is grounded (4.2.2)'),
-    availability: AvailabilityTables.default(EXAMPLE_AVAILABILITY).describe('rules version 2: availability of air units (weather, maintenance) and ships, rolled at each turn change; the bundled tables hold only what the manual\'s text says'),
+    // No default: commit 1 of a game created before version 2 records none, and must replay as it was recorded. New games are given EXAMPLE_AVAILABILITY (index.ts).
+    availability: AvailabilityTables.optional().describe('rules version 2: availability of air units (weather, maintenance) and ships, rolled at each turn change; the bundled tables hold only what the manual\'s text says'),
   })
   .superRefine((options, ctx) => {
     uniqueNames(options.units, (u) => u.unitId, 'unitId', 'the unitId of units', ctx, ['units']);

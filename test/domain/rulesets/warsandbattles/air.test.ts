@@ -201,7 +201,10 @@ describe('availability of air units, heavy bombers and ships, rolled at the turn
       expect(table.example).toBe(true);
       for (const weather of ['sunny', 'overcast', 'rain', 'storm'] as const) expect(check(table, weather)).toEqual(['unproven', true, true]);
     }
-    expect(warsAndBattlesRuleset.options.parse({}).availability).toEqual(EXAMPLE_AVAILABILITY);
+    // New games are given them (the creation's options, recorded in commit 1); a game recorded without any plays them too.
+    expect(warsAndBattlesRuleset.newGameOptions?.availability).toEqual(EXAMPLE_AVAILABILITY);
+    expect(warsAndBattlesRuleset.options.parse({})).not.toHaveProperty('availability');
+    expect(warsAndBattlesRuleset.initialState(warsAndBattlesRuleset.options.parse({}), ['allied', 'axis']).air.availability).toEqual(EXAMPLE_AVAILABILITY);
   });
 });
 

@@ -227,7 +227,9 @@ describe('Cherbourg (7.4.7) and clear terrain (7.4.8), version 2', () => {
       { terrain: 'marshes', c: 2, note: expect.stringMatching(/7\.4\.3, worked example/) },
       { terrain: 'clear', c: 0, note: expect.stringMatching(/^ruling/) },
     ]);
-    const bundled = { units: options().units, tables: TEST_TABLES, commanders: TEST_COMMANDERS, rulesVersion: 2 };
+    // A new game's options (index.ts newGameOptions): the bundled terrain list, with the test tables in place of the examples.
+    const bundled = { ...warsAndBattlesRuleset.newGameOptions, units: options().units, tables: TEST_TABLES, commanders: TEST_COMMANDERS };
+    expect(bundled).toMatchObject({ terrain: EXAMPLE_TERRAIN, rulesVersion: 2 });
     const { events } = apply(given([], bundled), declared('a', { attackers: [{ unitId: 'us-arm', hex: 'g' }], terrain: 'clear' }));
     expect(shiftsOf(events)).toEqual([{ source: 'terrain: clear', value: -0 }, { source: 'clear terrain: armored attacker against infantry', value: 2 }]);
   });
