@@ -1,6 +1,6 @@
 import { EXIT, type ExitCode } from '../domain/verify/verifierReport';
 import { examineTournament, type TournamentExamination } from '../domain/verify/tournamentExport';
-import { tournamentGameVerdict } from '../domain/verify/tournamentVerdict';
+import { tournamentCounts, tournamentGameVerdict } from '../domain/verify/tournamentVerdict';
 import type { VerifyOptions } from '../domain/verify/verifyExport';
 import type { Io } from './io';
 import { printableJson } from './printable';
@@ -49,14 +49,7 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     ...rows.map(format),
   ];
   for (const problem of problems) lines.push(`FILE: ${inCommandWords(problem.failures[0].reason, command)}`);
-  const count = (code: ExitCode) => games.filter((g) => g.examination.report.exitCode === code).length;
-  const totals = [
-    `${count(EXIT.ok)} OK`,
-    count(EXIT.failed) ? `${count(EXIT.failed)} FAILED` : '',
-    count(EXIT.unusable) ? `${count(EXIT.unusable)} unusable` : '',
-    count(EXIT.inconclusive) ? `${count(EXIT.inconclusive)} ${trustConfigured ? 'not sealed' : 'not verified'}` : '',
-  ].filter(Boolean);
-  lines.push(`${games.length} games: ${totals.join(', ')}`);
+  lines.push(`${games.length} games: ${tournamentCounts(examination, trustConfigured).join(', ')}`);
   if (!trustConfigured && (games.length > 0 || examination.headSigner)) {
     const headSigner = examination.headSigner ? [examination.headSigner.fingerprint] : [];
     const fingerprints = [...new Set([...games.flatMap((g) => g.examination.signers.map((s) => s.fingerprint)), ...headSigner])];

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { consoleObserver, type Observer } from './observe';
 import { notFound } from '../application/errors';
-import { acceptsGzip, text, type HttpEvent, type HttpResult } from './respond';
+import { acceptsGzip, text, type HttpResult } from './respond';
 import type { ParsedEvent } from './middleware';
 import { pathOf } from './parameters';
 import { route } from './route';

@@ -1,5 +1,4 @@
 import { CreateTableCommand, ScanCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { GameService } from '../../functions/application/gameService';

@@ -8,7 +8,7 @@ import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
 import { EXIT, type ExitCode } from '../../domain/verify/exitCodes';
-import { tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
+import { tournamentCounts, tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 import { when } from './organizerTools';
 import { schemaForm, type FormPart } from './schemaForm';
 
@@ -282,7 +282,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
       const { examination } = answer;
       verdicts = new Map(examination.games.flatMap((g) => (g.examination.report.gameId ? [[g.examination.report.gameId, tournamentGameVerdict(g)] as [string, string]] : [])));
       if (listed) renderGames(listed.games, currentTurns(body));
-      renderRoundReport(report, examination);
+      renderRoundReport(report, examination, trusted.length > 0);
       status.say(`Checked the round’s export (${examination.games.length} games).`, examination.exitCode === EXIT.ok ? 'ok' : 'info');
       report.focus();
     } catch (error) {
@@ -321,16 +321,10 @@ const ROUND_VERDICTS: Record<ExitCode, string> = {
   3: 'Consistent, but not conclusive: a game is not sealed yet, or no trusted key is pinned.',
 };
 
-function renderRoundReport(report: HTMLElement, examination: TournamentExamination): void {
+function renderRoundReport(report: HTMLElement, examination: TournamentExamination, trustConfigured: boolean): void {
   clear(report);
   report.hidden = false;
-  const count = (code: ExitCode) => examination.games.filter((g) => g.examination.report.exitCode === code).length;
-  const totals = [
-    `${count(EXIT.ok)} OK`,
-    count(EXIT.failed) ? `${count(EXIT.failed)} failed` : '',
-    count(EXIT.unusable) ? `${count(EXIT.unusable)} unusable` : '',
-    count(EXIT.inconclusive) ? `${count(EXIT.inconclusive)} not conclusive` : '',
-  ].filter(Boolean);
+  const totals = tournamentCounts(examination, trustConfigured);
   const { header } = examination;
   report.append(
     el('h2', { id: 'round-report-title' }, 'The round’s verification'),

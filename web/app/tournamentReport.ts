@@ -4,7 +4,7 @@
 import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { clear, el } from './dom';
 import { EXIT } from '../../domain/verify/exitCodes';
-import { tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
+import { tournamentCounts, tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 
 
 const gameResult = tournamentGameVerdict;
@@ -83,13 +83,6 @@ function headVerdict({ headSigner, problems }: TournamentExamination, trustConfi
 }
 
 /** The CLI's totals line: "2 games: 1 OK, 1 FAILED". */
-function totals({ games }: TournamentExamination, trustConfigured: boolean): string {
-  const count = (code: number) => games.filter((g) => g.examination.report.exitCode === code).length;
-  const parts = [
-    `${count(EXIT.ok)} OK`,
-    count(EXIT.failed) ? `${count(EXIT.failed)} FAILED` : '',
-    count(EXIT.unusable) ? `${count(EXIT.unusable)} unusable` : '',
-    count(EXIT.inconclusive) ? `${count(EXIT.inconclusive)} ${trustConfigured ? 'not sealed' : 'not verified'}` : '',
-  ].filter(Boolean);
-  return `${games.length} games: ${parts.join(', ')}`;
+function totals(examination: TournamentExamination, trustConfigured: boolean): string {
+  return `${examination.games.length} games: ${tournamentCounts(examination, trustConfigured).join(', ')}`;
 }

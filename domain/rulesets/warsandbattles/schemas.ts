@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { KINDS, SIDES, WEATHER } from './vocabulary';
 import { RULES_VERSIONS } from './rulesVersion';
 import { playerId, playerText } from '../../playerText';
-import { tableDefinitionSchema, tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
+import { tableDefinitionSchemaFor, type TableDefinition } from '../../tables';
 import { EXAMPLE_COMMANDERS, EXAMPLE_TABLES, FIRST_EXAMPLE_TERRAIN, NOT_IN_SOURCE } from './exampleTables';
 import { AvailabilityTables } from './availability';
 

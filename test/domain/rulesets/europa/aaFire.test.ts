@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
-import { RuleViolation } from '../../../../domain/errors';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
 import { aircraftShift, resolveAAFire, type AAFireInput } from '../../../../domain/rulesets/europa/aaFire';
 import { aaStrength } from '../../../../domain/rulesets/europa/aaStrength';

@@ -1,7 +1,6 @@
 import { rulesetEntry } from '../../../../functions/http/catalogue';
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
-import { RuleViolation } from '../../../../domain/errors';
 import { europaRuleset } from '../../../../domain/rulesets/europa';
 import { EXAMPLE_AA_TABLE, NOT_IN_SOURCE, resolveOnAATable } from '../../../../domain/rulesets/europa/aaTable';
 import { shortTableHash, tableDefinitionSchema, tableHash, type TableDefinition } from '../../../../domain/tables';

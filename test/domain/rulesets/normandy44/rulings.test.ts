@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
-import { normandy44Ruleset } from '../../../../domain/rulesets/normandy44';
 import { checkAttack, resolveAttack } from '../../../../domain/rulesets/normandy44/attackResolution';
 import { rollDeterminedDefense } from '../../../../domain/rulesets/normandy44/otherRolls';
 import type { ExportBundle } from '../../../../domain/verify/exportBundle';

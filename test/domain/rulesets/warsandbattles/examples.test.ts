@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import { EXAMPLE_TABLES } from '../../../../domain/rulesets/warsandbattles/exampleTables';
-import { apply, endBothImpulses, given, options, TEST_COMBAT_TABLE, unitOf } from './harness';
+import { apply, endBothImpulses, given, SIX_TO_ONE as sixToOne, TEST_COMBAT_TABLE, unitOf } from './harness';
 
 /** The manual's worked examples (§7.3.3, §7.4.3, §7.4.4, §7.5.2, §8.3.2), each through a procedure and through a game. */
 const defaults = warsAndBattlesRuleset.options.parse({});
@@ -11,17 +11,6 @@ const evaluate = (procedure: string, input: unknown, dice: number[] = []) => {
   return spec.evaluate(spec.input.parse(input), defaults, new GivenDice(dice)) as { result: Record<string, any>; breakdown: Record<string, any> };
 };
 
-/** An Axis armored unit with Rommel (L2 in attack) against one Allied infantry unit of 16 LP: 12 against 2 is 6:1. */
-const sixToOne = {
-  units: [
-    { unitId: 'pz', side: 'axis', kind: 'armored', quality: 'elite', maxLp: 8, attack: 12, defence: 6 },
-    { unitId: 'rommel', side: 'axis', kind: 'commander', quality: 'elite', maxLp: 2, commander: 'Rommel' },
-    { unitId: 'us', side: 'allied', kind: 'infantry', quality: 'veteran', maxLp: 16, attack: 4, defence: 2 },
-  ],
-  terrain: [{ terrain: 'hedgerows', c: 0 }],
-  commanders: [{ commander: 'Rommel', attack: { l: 2 } }],
-  firstSide: 'axis',
-};
 
 describe('the worked examples, on the bundled example tables', () => {
   it('§7.3.3: 6:1, a roll of 5 with +2 is 7: the attacker loses 1 LP, the defender 13 LP and retreats one hex (procedure)', () => {

@@ -157,3 +157,15 @@ export const plainFight = (over: Partial<Fight> = {}): Fight => ({
   divisionalIntegrity: { attacker: false, defender: false },
   ...over,
 });
+
+/** An Axis armored unit with Rommel (L2 in attack) against one Allied infantry unit of 16 LP: 12 against 2 is 6:1, the manual's §7.3.3 example. */
+export const SIX_TO_ONE = {
+  units: [
+    { unitId: 'pz', side: 'axis', kind: 'armored', quality: 'elite', maxLp: 8, attack: 12, defence: 6 },
+    { unitId: 'rommel', side: 'axis', kind: 'commander', quality: 'elite', maxLp: 2, commander: 'Rommel' },
+    { unitId: 'us', side: 'allied', kind: 'infantry', quality: 'veteran', maxLp: 16, attack: 4, defence: 2 },
+  ],
+  terrain: [{ terrain: 'hedgerows', c: 0 }],
+  commanders: [{ commander: 'Rommel', attack: { l: 2 } }],
+  firstSide: 'axis',
+};

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
-import { apply, given } from './harness';
+import { apply, given, SIX_TO_ONE as sixToOne } from './harness';
 import { resultTextShown } from '../shownOnTheTimeline';
 
 const text = (type: string, events: ReturnType<typeof apply>['events']) => resultTextShown(warsAndBattlesRuleset, { type, payload: {} }, events);
 
-/** The manual's §7.3.3 example: 12 against 2 with Rommel is 6:1 (as examples.test.ts plays it). */
-const sixToOne = {
-  units: [
-    { unitId: 'pz', side: 'axis', kind: 'armored', quality: 'elite', maxLp: 8, attack: 12, defence: 6 },
-    { unitId: 'rommel', side: 'axis', kind: 'commander', quality: 'elite', maxLp: 2, commander: 'Rommel' },
-    { unitId: 'us', side: 'allied', kind: 'infantry', quality: 'veteran', maxLp: 16, attack: 4, defence: 2 },
-  ],
-  terrain: [{ terrain: 'hedgerows', c: 0 }],
-  commanders: [{ commander: 'Rommel', attack: { l: 2 } }],
-  firstSide: 'axis',
-};
 const declared = () =>
   given([['axis', 'DeclareAttack', { attackId: 'a1', targetHex: '1010', attackers: [{ unitId: 'pz', hex: '1009' }, { unitId: 'rommel', hex: '1009' }], defenders: ['us'], terrain: 'hedgerows' }]], sixToOne);
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../../domain/dice';
-import { RuleViolation } from '../../../../domain/errors';
 import { warsAndBattlesRuleset } from '../../../../domain/rulesets/warsandbattles';
 import { EXAMPLE_TABLES, EXAMPLE_TERRAIN } from '../../../../domain/rulesets/warsandbattles/exampleTables';
 import { tableDefinitionSchema, tableHash } from '../../../../domain/tables';
