@@ -64,3 +64,22 @@ export class CountingDice extends RecordingDice {
     return 1;
   }
 }
+
+/** Thrown by ProbeDice at its first draw: the command has passed every check before its first die. */
+export class FirstDieDrawn extends Error {
+  constructor() {
+    super('the command reached its first die');
+    this.name = 'FirstDieDrawn';
+  }
+}
+
+/**
+ * beacon.md §4: dice that stop a decider at its first draw. Rulesets check every input
+ * before they draw, so a refusal before it is a refusal, and a first draw means "accepted,
+ * pending the beacon".
+ */
+export class ProbeDice extends RecordingDice {
+  protected draw(): number {
+    throw new FirstDieDrawn();
+  }
+}

@@ -67,3 +67,17 @@ export class InvalidDieValue extends DomainError {
     this.details = { issues: [{ field: `dice[${index}]`, message: `must be an integer from 1 to ${sides}` }] };
   }
 }
+
+/** beacon.md §2.2: a command waits for a beacon; nothing else is appended meanwhile: 409 beacon_pending. */
+export class BeaconPending extends DomainError {
+  readonly code = 'beacon_pending';
+  constructor(
+    readonly round: number,
+    readonly roundAt: string,
+    readonly period: number,
+  ) {
+    super(`A roll waits for drand round ${round} (published at ${roundAt}); the game takes no other command until it is revealed. Try again in a few seconds.`);
+    this.name = 'BeaconPending';
+    this.details = { round, roundAt };
+  }
+}

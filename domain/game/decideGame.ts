@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DiceSource } from '../dice';
-import { EntropyLocked, Forbidden, GameSealed, RuleViolation } from '../errors';
+import type { BeaconChain } from '../beacon/chain';
+import { BeaconPending, EntropyLocked, Forbidden, GameSealed, RuleViolation } from '../errors';
 import { mayEverSend, ORGANIZER, type Command, type CommandSpec, type DomainEvent, type Role, type Ruleset } from '../ruleset';
 import { gameCommands, SERVICE_COMMANDS, type CreateGameBody } from './gameCommands';
 import type { GameState } from './gameState';
@@ -49,6 +50,7 @@ export function authorize(state: GameState, type: string, actor: Role, viaOrgani
 /** decide for a whole game: the game's own commands, then the ruleset's. */
 export function decideGame(state: GameState, command: Command, ctx: GameContext): DomainEvent[] {
   if (state.sealed) throw new GameSealed();
+  if (state.pending) throw new BeaconPending(state.pending.round, state.pending.roundAt, state.beacon?.period ?? 1);
   switch (command.type) {
     case 'ContributeEntropy': {
       if (state.diceRolled) throw new EntropyLocked();
@@ -88,11 +90,18 @@ function checkTokenRole(state: GameState, role: string): void {
  * tournament (trust.md §7); games of no tournament, and those created before, carry no
  * `tournamentId`. Throws the zod error of bad options.
  */
-export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment: string, tournamentId?: string): DomainEvent {
+export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment: string, tournamentId?: string, beacon?: BeaconChain): DomainEvent {
   const options = ruleset.options.parse(body.options ?? {}) as Record<string, unknown>;
   return {
     type: 'GameCreated',
-    data: { ruleset: ruleset.id, sides: [...ruleset.sides(options)], options, commitment, ...(tournamentId !== undefined ? { tournamentId } : {}) },
+    data: {
+      ruleset: ruleset.id,
+      sides: [...ruleset.sides(options)],
+      options,
+      commitment,
+      ...(tournamentId !== undefined ? { tournamentId } : {}),
+      ...(beacon ? { beacon: { ...beacon } } : {}),
+    },
   };
 }
 
@@ -112,7 +121,14 @@ export function summarizeCommit(state: GameState | undefined, command: Command, 
       return `new token for ${String(first?.data.role ?? '')} (${String(first?.data.tokenId ?? '')}); the old one no longer works`;
     case 'RevokeToken':
       return `token of ${String(first?.data.role ?? '')} revoked`;
+    case 'RevealBeacon': {
+      // The pending command is in the commit before: the line names it and what the rules made of the beacon's dice.
+      const { pending, round } = command.payload as { pending: number; round: number };
+      const outcome = first?.type === 'BeaconRollRefused' ? `refused: ${String(first.data.message)}` : events.map((e) => e.type).join(', ');
+      return `drand round ${round} reveals #${pending}: ${outcome}`;
+    }
     default:
+      if (first?.type === 'BeaconRollPending') return `waits for drand round ${String(first.data.round)} (${String(first.data.roundAt)})`;
       return state ? state.ruleset.summarize(command, events) : '';
   }
 }

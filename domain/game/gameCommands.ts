@@ -18,8 +18,21 @@ const TokenRole = z.string().min(1).max(64);
 export const ReissueToken = z.strictObject({ role: TokenRole, tokenId: TokenId });
 export const RevokeToken = z.strictObject({ role: TokenRole });
 
+/** beacon.md §2.3: the server's reveal of a pending roll, with the drand beacon it waited for. */
+export const RevealBeacon = z.strictObject({
+  pending: z.number().int().min(2).describe('the seq of the pending commit'),
+  round: z.number().int().min(1),
+  signature: z.string().regex(/^[0-9a-f]{96}$/, 'a drand signature is 48 bytes in lowercase hex'),
+});
+
+/** The actor of a reveal commit: no role of the game. */
+export const SERVER_ACTOR = 'server';
+
+/** The commandId of the reveal of pending commit `seq`: a "/" that no client's commandId may hold. */
+export const revealCommandId = (pendingSeq: number): string => `beacon/${pendingSeq}`;
+
 /** Commands the service builds itself (POST and DELETE /games/{id}/tokens/{role}): never accepted at /commands. */
-export const SERVICE_COMMANDS: ReadonlySet<string> = new Set(['ReissueToken', 'RevokeToken']);
+export const SERVICE_COMMANDS: ReadonlySet<string> = new Set(['ReissueToken', 'RevokeToken', 'RevealBeacon']);
 
 export const gameCommands: Record<string, CommandSpec> = {
   ContributeEntropy: {
@@ -42,6 +55,11 @@ export const gameCommands: Record<string, CommandSpec> = {
     who: { sides: 'none', organizer: true },
     description: "Withdraw a side's bearer token until it is reissued. Sent by DELETE /games/{id}/tokens/{role}.",
   },
+  RevealBeacon: {
+    schema: RevealBeacon,
+    who: { sides: 'none', organizer: false },
+    description: 'In a beacon game, the server resolves a pending roll with the drand round it waited for (beacon.md §2.3). Sent by the server alone.',
+  },
 };
 
 export const CreateGameBody = z.strictObject({
@@ -49,6 +67,10 @@ export const CreateGameBody = z.strictObject({
   title: playerText(200).optional().describe('shown to players; one line of printable text'),
   options: z.record(z.string(), z.unknown()).optional(),
   public: z.boolean().optional().describe('anyone may read the game without a token'),
+  randomness: z
+    .strictObject({ beacon: z.string().min(1).max(32).describe('a drand chain by name: "quicknet", or one the operator configured') })
+    .optional()
+    .describe("a beacon game (docs/beacon.md): each roll also waits for a drand round published after the server accepted the command, so nobody, the server's operator included, can know a die in advance"),
   publicStats: z.boolean().optional().describe("false keeps the game's dice out of the public statistics (GET /stats); counted by default once sealed"),
 });
 export type CreateGameBody = z.infer<typeof CreateGameBody>;

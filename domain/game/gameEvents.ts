@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { beaconChainSchema } from '../beacon/chain';
 import type { Ruleset } from '../ruleset';
 
 /**
@@ -14,6 +15,15 @@ export const gameEvents = {
     options: z.record(z.string(), z.unknown()).describe("the ruleset's options with their defaults applied"),
     commitment: z.string().describe('hex SHA-256 of the server seed, revealed by GameSealed'),
     tournamentId: z.string().optional().describe('the tournament the game was created in (trust.md §7); absent for a game of no tournament'),
+    beacon: beaconChainSchema.optional().describe('a beacon game (beacon.md §1): the drand chain whose rounds its dice also depend on; absent in other games'),
+  }),
+  BeaconRollPending: z.strictObject({
+    round: z.number().int().min(1).describe('the drand round the roll waits for: the first at least one period after the commit was recorded'),
+    roundAt: z.string().describe('ISO-8601 time at which that round is published'),
+  }),
+  BeaconRollRefused: z.strictObject({
+    code: z.string(),
+    message: z.string().describe('why the rules refused the pending command at its reveal (beacon.md §4: never expected)'),
   }),
   EntropyContributed: z.strictObject({
     by: z.string().describe('the role that contributed'),

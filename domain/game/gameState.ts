@@ -1,5 +1,6 @@
+import type { BeaconChain } from '../beacon/chain';
 import type { EntropyEntry } from '../fairness/gameKey';
-import type { Commit } from '../fairness/hashChain';
+import type { Commit, RecordedCommand } from '../fairness/hashChain';
 import type { Ruleset } from '../ruleset';
 import { findRuleset } from '../rulesets/registry';
 import { CommandIdIndex, type CommandIds } from './commandIds';
@@ -31,6 +32,23 @@ export interface GameState {
   /** commandId → seq, so that a retried command finds its commit. */
   commandIds: CommandIds;
   rules: unknown;
+  /** A beacon game's chain (beacon.md §1); absent in other games. */
+  beacon?: BeaconChain;
+  /** The roll that waits for its beacon (beacon.md §2.2): nothing else is appended until its reveal. */
+  pending?: PendingRoll;
+}
+
+/** A pending commit, as its reveal needs it: the command decided again, as its sender sent it. */
+export interface PendingRoll {
+  seq: number;
+  commandId: string;
+  actor: string;
+  /** Sent by the organizer for the side `actor`. */
+  viaOrganizer: boolean;
+  command: RecordedCommand;
+  recordedAt: string;
+  round: number;
+  roundAt: string;
 }
 
 /**
@@ -48,8 +66,26 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
     diceRolled: state.diceRolled || commit.dice.length > 0,
     commandIds: CommandIdIndex.from(state.commandIds).with(commit.commandId, commit.seq),
   };
+  // beacon.md §2.3: a reveal resolves the pending roll; its events are the ruleset's.
+  if (commit.command.type === 'RevealBeacon') next.pending = undefined;
   for (const event of commit.events) {
     switch (event.type) {
+      case 'BeaconRollPending':
+        next.pending = {
+          seq: commit.seq,
+          commandId: commit.commandId,
+          actor: commit.actor,
+          viaOrganizer: commit.as === 'organizer',
+          command: commit.command,
+          recordedAt: commit.recordedAt,
+          round: Number(event.data.round),
+          roundAt: String(event.data.roundAt),
+        };
+        // Entropy is locked from the first pending roll, as from the first die (beacon.md §2.2).
+        next.diceRolled = true;
+        break;
+      case 'BeaconRollRefused':
+        break;
       case 'EntropyContributed':
         next.entropy = [...next.entropy, [String(event.data.by), String(event.data.entropy)]];
         break;
@@ -75,7 +111,7 @@ function createdState(commit: Commit): GameState {
   if (commit.seq !== 1 || created?.type !== 'GameCreated') {
     throw new Error(`commit 1 must be GameCreated, found ${created?.type ?? 'nothing'} at seq ${commit.seq}`);
   }
-  const data = created.data as { ruleset: string; sides: string[]; options: unknown; commitment: string };
+  const data = created.data as { ruleset: string; sides: string[]; options: unknown; commitment: string; beacon?: BeaconChain };
   const ruleset = findRuleset(data.ruleset);
   if (!ruleset) throw new Error(`unknown ruleset ${data.ruleset}`);
   const body = commit.command.payload as CreateGameBody;
@@ -96,6 +132,7 @@ function createdState(commit: Commit): GameState {
     credentials: new Map(),
     commandIds: CommandIdIndex.of([[commit.commandId, 1]]),
     rules: ruleset.initialState(data.options, data.sides),
+    ...(data.beacon ? { beacon: data.beacon } : {}),
   };
 }
 
