@@ -106,7 +106,7 @@ export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment:
 }
 
 /** The `<summary>` of a text line (http-api.md "Text for chat logs"). */
-export function summarizeCommit(state: GameState | undefined, command: Command, events: readonly DomainEvent[]): string {
+export function summarizeCommit(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string {
   const first = events[0];
   switch (command.type) {
     case 'CreateGame': {
@@ -122,10 +122,13 @@ export function summarizeCommit(state: GameState | undefined, command: Command, 
     case 'RevokeToken':
       return `token of ${String(first?.data.role ?? '')} revoked`;
     case 'RevealBeacon': {
-      // The pending command is in the commit before: the line names it and what the rules made of the beacon's dice.
+      // The command it resolves is the pending commit's: with it, the line reads as that command's would.
       const { pending, round } = command.payload as { pending: number; round: number };
-      const outcome = first?.type === 'BeaconRollRefused' ? `refused: ${String(first.data.message)}` : events.map((e) => e.type).join(', ');
-      return `drand round ${round} reveals #${pending}: ${outcome}`;
+      const outcome =
+        first?.type === 'BeaconRollRefused'
+          ? `refused: ${String(first.data.message)}`
+          : (revealed && state ? state.ruleset.summarize(revealed, events) : '') || events.map((e) => e.type).join(', ');
+      return `drand round ${round} for #${pending}: ${outcome}`;
     }
     default:
       if (first?.type === 'BeaconRollPending') return `waits for drand round ${String(first.data.round)} (${String(first.data.roundAt)})`;
