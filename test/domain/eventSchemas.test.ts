@@ -8,6 +8,7 @@ import { memoir44Ruleset } from '../../domain/rulesets/memoir44';
 import { normandy44Ruleset } from '../../domain/rulesets/normandy44';
 import { allRulesets } from '../../domain/rulesets/registry';
 import { harness, type Step } from '../support/rulesetHarness';
+import { buildBeaconGame } from '../support/beaconGame';
 import { memoryService } from '../support/memoryService';
 import { randomCombats } from './rulesets/france44/randomCombats';
 import { randomBattles } from './rulesets/memoir44/randomBattles';
@@ -200,7 +201,16 @@ describe("the game's own events", () => {
     });
     expect(problems).toEqual([]);
     expect(events.map((e) => e.type)).toEqual(['GameCreated', 'EntropyContributed', 'DiceRolled', 'TokenReissued', 'TokenRevoked', 'GameSealed']);
-    expect(Object.keys(gameEvents).sort()).toEqual([...new Set(events.map((e) => e.type))].filter((t) => t !== 'DiceRolled').sort());
+    // A beacon game's pending rolls and reveals, and the refusal a reveal would record should the rules ever refuse after a die.
+    const beacon = buildBeaconGame().bundle.commits.flatMap((c) => c.events);
+    const refused = { type: 'BeaconRollRefused', data: { code: 'insufficient_dice', message: 'This needs at least 1 dice.' } };
+    const more = [...beacon, refused].flatMap((e) => {
+      const parsed = eventDataSchema(diceRuleset, e.type)?.safeParse(e.data);
+      return parsed?.success ? [] : [`${e.type}: ${parsed ? parsed.error.message : 'no schema'}`];
+    });
+    expect(more).toEqual([]);
+    const seen = new Set([...events, ...beacon, refused].map((e) => e.type));
+    expect(Object.keys(gameEvents).sort()).toEqual([...seen].filter((t) => t !== 'DiceRolled').sort());
   });
 
   it('no ruleset reuses the name of a game event for its own', () => {
