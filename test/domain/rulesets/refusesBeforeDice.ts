@@ -47,12 +47,12 @@ export type Outcome = 'not a command' | 'schema' | 'forbidden' | 'refused before
 
 const NOW = '2026-11-27T06:00:00.000Z';
 
-type Attempt = { events: DomainEvent[]; error?: undefined } | { events?: undefined; error: unknown };
+type Attempt = { ok: true; events: DomainEvent[] } | { ok: false; error: unknown };
 function attempt(run: () => DomainEvent[]): Attempt {
   try {
-    return { events: run() };
+    return { ok: true, events: run() };
   } catch (error) {
-    return { error };
+    return { ok: false, error };
   }
 }
 
@@ -76,25 +76,26 @@ export function decideBothWays(ruleset: Ruleset, sides: readonly string[], state
   const real = dice();
   const rolled = attempt(() => ruleset.decide(state, command, { actor: step.actor, dice: real, now: NOW }));
 
-  if (probe.error instanceof FirstDieDrawn) {
-    if (rolled.error instanceof DomainError) {
+  if (!probe.ok && probe.error instanceof FirstDieDrawn) {
+    if (!rolled.ok && rolled.error instanceof DomainError) {
       throw new Error(`refused after its first die (${real.drawn.length} drawn): ${said(rolled.error)} — ${where}`);
     }
-    if (rolled.error) throw rolled.error;
+    if (!rolled.ok) throw rolled.error;
     if (real.drawn.length === 0) throw new Error(`the probe stopped at a first die, yet the dice drew none — ${where}`);
     return { outcome: 'reached a die', events: rolled.events };
   }
-  if (probe.error !== undefined && !(probe.error instanceof DomainError)) throw probe.error;
+  if (!probe.ok && !(probe.error instanceof DomainError)) throw probe.error;
   if (real.drawn.length > 0) {
-    const probeSaw = probe.error ? `refused it (${said(probe.error)})` : 'drew no die';
+    const probeSaw = probe.ok ? 'drew no die' : `refused it (${said(probe.error)})`;
     throw new Error(`the dice drew ${real.drawn.length} where the probe ${probeSaw}: something caught the probe's first die — ${where}`);
   }
-  if (probe.error) {
-    const same = rolled.error instanceof DomainError && rolled.error.code === probe.error.code && rolled.error.message === probe.error.message;
-    if (!same) throw new Error(`the probe was refused (${said(probe.error)}) but the dice gave ${rolled.error ? said(rolled.error) : 'events'} — ${where}`);
+  if (!probe.ok) {
+    const refusal = probe.error as DomainError;
+    const same = !rolled.ok && rolled.error instanceof DomainError && rolled.error.code === refusal.code && rolled.error.message === refusal.message;
+    if (!same) throw new Error(`the probe was refused (${said(refusal)}) but the dice gave ${rolled.ok ? 'events' : said(rolled.error)} — ${where}`);
     return { outcome: 'refused before a die', events: [] };
   }
-  if (rolled.error) throw new Error(`the probe was accepted with no die, but the dice gave ${said(rolled.error)} — ${where}`);
+  if (!rolled.ok) throw new Error(`the probe was accepted with no die, but the dice gave ${said(rolled.error)} — ${where}`);
   if (!isDeepStrictEqual(rolled.events, probe.events)) throw new Error(`the probe and the dice decided different events with no die drawn — ${where}`);
   return { outcome: 'accepted, no die', events: rolled.events };
 }

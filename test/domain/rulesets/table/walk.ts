@@ -22,7 +22,7 @@ export const tableWalk: Walk<Material> = {
   ).chain((list) =>
     fc
       .record({
-        accepted: list.length ? fc.tuple(...list.map((t) => fc.array(inputFor(t).map((x) => x.input), { minLength: 3, maxLength: 3 }))) : fc.constant([]),
+        accepted: fc.tuple(...list.map((t) => fc.array(inputFor(t).map((x) => x.input), { minLength: 3, maxLength: 3 }))).map((perTable): TableInput[][] => [...perTable]),
         wild: fc.array(anyInput(), { minLength: 3, maxLength: 3 }),
       })
       .map(({ accepted, wild }) => ({ options: { tables: list }, material: { tables: list, accepted, wild } })),
