@@ -44,9 +44,11 @@ describe('no ruleset refuses after its first die (beacon.md §4)', () => {
         }),
         { numRuns: plan.numRuns, seed: plan.seed },
       );
-      // Never vacuous: each rolling command reached its dice, and the rules refused some of them before their dice.
+      // Never vacuous: the games got somewhere (every command of the ruleset was accepted), each rolling command
+      // reached its dice, and the rules refused some of them before their dice.
+      for (const type of Object.keys(ruleset.commands)) expect(tally.of('accepted, no die', type) + tally.of('reached a die', type), `${type} accepted`).toBeGreaterThan(0);
       for (const type of plan.walk.rolling) expect(tally.of('reached a die', type), `${type} reached a die`).toBeGreaterThanOrEqual(10);
-      expect(plan.walk.rolling.reduce((n, type) => n + tally.of('refused before a die', type), 0)).toBeGreaterThanOrEqual(10);
+      expect(plan.walk.rolling.reduce((n, type) => n + tally.of('refused before a die', type), 0), 'rolling commands refused before their dice').toBeGreaterThanOrEqual(10);
     });
   }
 });

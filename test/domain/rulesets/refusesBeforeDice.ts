@@ -39,7 +39,7 @@ export function drawWith(g: fc.GeneratorValue): Draw {
 export interface Walk<M = unknown> {
   game: fc.Arbitrary<{ options: Record<string, unknown>; material: M }>;
   next(state: any, draw: Draw, material: M, seq: number, sides: readonly string[]): Step;
-  /** The commands that roll dice: every one must reach a die in the runs, and be refused before one too. */
+  /** The commands that roll dice: every one must reach a die in the runs. */
   rolling: readonly string[];
 }
 
