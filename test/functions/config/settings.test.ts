@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, required, SETTING_DEFINITIONS, SettingsError } from '../../../functions/config/settings';
@@ -7,6 +8,12 @@ import { generateSigningKey, signerFromKey } from '../../../functions/applicatio
 import { hmacTokenMinter } from '../../../functions/application/tokenMinter';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
+import { beaconChainsFileText } from '../../support/loopbackRelay';
+import { testBeaconChain } from '../../support/testBeaconChain';
+
+const testChain = testBeaconChain({ genesis: 1_700_000_000 }).chain;
+const chainsFile = join(mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-settings-')), 'chains.json');
+writeFileSync(chainsFile, beaconChainsFileText([testChain]));
 
 const refusal = (env: Record<string, string>): string => {
   try {
@@ -43,6 +50,8 @@ describe('the settings', () => {
       ARBITER_SIGNS: 'true',
       ARBITER_SEED_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/seed',
       ARBITER_TOKEN_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/token',
+      ARBITER_DRAND_RELAYS: 'https://api.drand.sh/, https://drand.cloudflare.com',
+      ARBITER_BEACON_CHAINS: chainsFile,
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -67,6 +76,8 @@ describe('the settings', () => {
       signs: true,
       seedKeyId: 'arn:aws:kms:eu-west-3:1:key/seed',
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
+      drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
+      beaconChains: [testChain],
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -90,6 +101,8 @@ describe('the settings', () => {
       ARBITER_EXPORT_ORIGIN: ['exports'],
       ARBITER_EXPORT_ENDPOINT: ['s3://bucket'],
       ARBITER_SIGNS: ['yes', '1'],
+      ARBITER_DRAND_RELAYS: ['api.drand.sh', 'ftp://api.drand.sh', 'https://api.drand.sh,', 'https://a.test,,https://b.test', 'https://key:secret@api.drand.sh', 'https://api.drand.sh/?key=1'],
+      ARBITER_BEACON_CHAINS: ['/nonexistent/arbiter-chains.json'],
     };
     for (const [name, values] of Object.entries(bad)) {
       for (const value of values) expect(refusal({ [name]: value, AWS_REGION: 'eu-west-1', ARBITER_SIGNING_KEY_ID: 'k' }), `${name}=${value}`).toContain(name);
