@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { beaconChainSchema, KNOWN_BEACON_CHAINS, type BeaconChain } from '../../domain/beacon/chain';
 import { fieldIssues, IN_WORDS } from '../application/zodIssues';
+import { SETTING_NAMES, SettingsError } from './settingNames';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_CHAINS = 100;
@@ -54,7 +55,19 @@ export function beaconChainsFromFile(path: string, setting: string): BeaconChain
   return parsed.data.map(({ name, ...rest }) => ({ chain: name, ...rest }));
 }
 
-/** The chains this server offers, by name: the ones every server knows (quicknet), then the operator's. */
-export function beaconChainsOf(settings: { beaconChains?: readonly BeaconChain[] }): ReadonlyMap<string, BeaconChain> {
-  return new Map([...KNOWN_BEACON_CHAINS, ...(settings.beaconChains ?? [])].map((chain) => [chain.chain, chain]));
+/**
+ * The chains this server offers, by name: the ones every server knows (quicknet), then those of
+ * the file ARBITER_BEACON_CHAINS names, read now. Call it once where the server starts, beside
+ * readSettings: a file it refuses is a SettingsError naming the file and the field.
+ */
+export function beaconChainsOf(settings: { beaconChains?: string }): ReadonlyMap<string, BeaconChain> {
+  let configured: BeaconChain[] = [];
+  if (settings.beaconChains !== undefined) {
+    try {
+      configured = beaconChainsFromFile(settings.beaconChains, SETTING_NAMES.beaconChains.name);
+    } catch (error) {
+      throw new SettingsError([(error as Error).message]);
+    }
+  }
+  return new Map([...KNOWN_BEACON_CHAINS, ...configured].map((chain) => [chain.chain, chain]));
 }

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
 import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
 import { relayBaseOf } from '../application/beaconRelay';
-import { beaconChainsFromFile } from './beaconChains';
 import { publicUrlOf } from './publicUrl';
 import { present, rawSetting, SettingsError, SETTING_NAMES, type Environment, type SettingDefinition, type SettingKey } from './settingNames';
 
@@ -86,7 +85,8 @@ const SCHEMAS = {
   seedKeyId: text,
   tokenKeyId: text,
   drandRelays: relayList,
-  beaconChains: checked((value, name) => beaconChainsFromFile(value, name)),
+  // The path only: the file is read by beaconChainsOf (beaconChains.ts), which only the functions that offer beacon games import.
+  beaconChains: text,
 } satisfies Record<SettingKey, (name: string) => z.ZodType<unknown, string>>;
 
 export type Settings = { -readonly [K in SettingKey]?: z.output<ReturnType<(typeof SCHEMAS)[K]>> };

@@ -21,7 +21,7 @@ const entryOf = ({ chain, ...rest }: typeof one) => ({ name: chain, ...rest });
 
 const refusal = (path: string): string => {
   try {
-    readSettings({ ARBITER_BEACON_CHAINS: path });
+    beaconChainsOf(readSettings({ ARBITER_BEACON_CHAINS: path }).settings);
   } catch (error) {
     expect(error).toBeInstanceOf(SettingsError);
     return (error as Error).message;
@@ -31,8 +31,9 @@ const refusal = (path: string): string => {
 
 describe('ARBITER_BEACON_CHAINS', () => {
   it('offers quicknet and the chains of the file, by name', () => {
-    const { settings } = readSettings({ ARBITER_BEACON_CHAINS: fileOf(beaconChainsFileText([one, two])) });
-    expect(settings.beaconChains).toEqual([one, two]);
+    const file = fileOf(beaconChainsFileText([one, two]));
+    const { settings } = readSettings({ ARBITER_BEACON_CHAINS: ` ${file} ` });
+    expect(settings.beaconChains).toBe(file);
     const offered = beaconChainsOf(settings);
     expect([...offered.keys()]).toEqual(['quicknet', 'club-net', 'lan-party']);
     expect(offered.get('lan-party')).toEqual(two);
@@ -57,11 +58,11 @@ describe('ARBITER_BEACON_CHAINS', () => {
       [[{ ...entryOf(one), publicKey: 'ab' }], '[0].publicKey: 96 bytes in lowercase hex'],
       [[entryOf(one), { ...entryOf(two), chainHash: two.chainHash.toUpperCase() }], '[1].chainHash: 32 bytes in lowercase hex'],
       [[{ ...entryOf(one), period: 0 }], '[0].period: must be a whole number from 1 to 3600'],
-      [[{ ...entryOf(one), genesis: '2023-08-23' }], '[0].genesis: must be a whole number'],
+      [[{ ...entryOf(one), genesis: '2023-08-23' }], '[0].genesis: must be a whole number, not text'],
       [[{ ...entryOf(one), scheme: 'pedersen-bls-chained' }], '[0].scheme: must be bls-unchained-g1-rfc9380'],
       [[{ ...entryOf(one), name: 'Club Net' }], '[0].name: a chain name is 1 to 32 lowercase letters, digits or -'],
       [[{ ...entryOf(one), chain: 'club-net' }], '[0]: does not take the field "chain"'],
-      [[{ chainHash: one.chainHash }], '[0].name: is required'],
+      [[{ chainHash: one.chainHash }], '[0].name: is required: text'],
     ];
     for (const [content, field] of cases) {
       const message = refusal(fileOf(JSON.stringify(content)));

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, required, SETTING_DEFINITIONS, SettingsError } from '../../../functions/config/settings';
@@ -8,12 +7,9 @@ import { generateSigningKey, signerFromKey } from '../../../functions/applicatio
 import { hmacTokenMinter } from '../../../functions/application/tokenMinter';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
-import { beaconChainsFileText } from '../../support/loopbackRelay';
-import { testBeaconChain } from '../../support/testBeaconChain';
 
-const testChain = testBeaconChain({ genesis: 1_700_000_000 }).chain;
-const chainsFile = join(mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-settings-')), 'chains.json');
-writeFileSync(chainsFile, beaconChainsFileText([testChain]));
+// Read when the chains are asked for (beaconChains.test.ts), not with the other settings.
+const chainsFile = '/srv/arbiter/beacon-chains.json';
 
 const refusal = (env: Record<string, string>): string => {
   try {
@@ -77,7 +73,7 @@ describe('the settings', () => {
       seedKeyId: 'arn:aws:kms:eu-west-3:1:key/seed',
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
       drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
-      beaconChains: [testChain],
+      beaconChains: chainsFile,
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -102,7 +98,6 @@ describe('the settings', () => {
       ARBITER_EXPORT_ENDPOINT: ['s3://bucket'],
       ARBITER_SIGNS: ['yes', '1'],
       ARBITER_DRAND_RELAYS: ['api.drand.sh', 'ftp://api.drand.sh', 'https://api.drand.sh,', 'https://a.test,,https://b.test', 'https://key:secret@api.drand.sh', 'https://api.drand.sh/?key=1'],
-      ARBITER_BEACON_CHAINS: ['/nonexistent/arbiter-chains.json'],
     };
     for (const [name, values] of Object.entries(bad)) {
       for (const value of values) expect(refusal({ [name]: value, AWS_REGION: 'eu-west-1', ARBITER_SIGNING_KEY_ID: 'k' }), `${name}=${value}`).toContain(name);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,15 +35,6 @@ describe('npm start and its settings', () => {
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/^Arbiter could not start: ARBITER_ABANDONED_GAME_DAYS .*; ARBITER_PUSH_CONNECTIONS_PER_ADDRESS .*\n$/);
     expect(both.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('refuses a beacon chains file that lists a chain wrongly, naming the file and the field, before it opens its data directory', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-start-')), 'chains.json');
-    writeFileSync(file, JSON.stringify([{ name: 'quicknet', chainHash: 'ab', publicKey: 'cd', period: 3, genesis: 0, scheme: 'bls-unchained-g1-rfc9380' }]));
-    const chains = await refused({ ARBITER_PORT: '0', ARBITER_BEACON_CHAINS: file });
-    expect(chains.code).toBe(1);
-    expect(chains.created).toBe(false);
-    expect(chains.stderr).toMatch(new RegExp(`^Arbiter could not start: ARBITER_BEACON_CHAINS names ${file}, which is not a list of chains .*\\[0\\]\\.chainHash: 32 bytes in lowercase hex.*\n$`));
   });
 
   it('still starts on the old names PORT and HOST, warning on stderr, and says nothing of them under the new names', async () => {
