@@ -1,8 +1,14 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { beaconSignatureValid } from '../../../domain/beacon/blsSignature';
 import { QUICKNET, roundTimeMs } from '../../../domain/beacon/chain';
 import { beaconRandomness } from '../../../domain/beacon/randomness';
 import { BeaconRelay, type BeaconRelayOptions } from '../../../functions/application/beaconRelay';
+import { beaconChainsOf } from '../../../functions/config/beaconChains';
+import { readSettings } from '../../../functions/config/settings';
 import { BeaconNotPublished, BeaconUnavailable } from '../../../functions/ports/beaconSource';
 import { QUICKNET_BEACONS } from '../../domain/beacon/vector';
 import { startLoopbackRelay, type LoopbackRelay, type Misbehaviour } from '../../support/loopbackRelay';
@@ -57,6 +63,35 @@ describe('the loopback relay', () => {
     expect((await fetch(`${r.url}/${'0'.repeat(64)}/public/1`)).status).toBe(404);
     expect((await fetch(`${r.url}/${chain.chainHash}/public/latest`)).status).toBe(400);
     expect(r.count(path(101))).toBe(1);
+  });
+
+  it('runs as a program for a server in another process: its URL on stdout, its chain in the ARBITER_BEACON_CHAINS file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-cli-')), 'chains.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/loopbackRelay.ts', '--chains', file, '--port', '0', '--name', 'cli-net'], {
+      cwd: join(import.meta.dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (chunk) => {
+          out += chunk;
+          if (out.includes('\n')) resolve(out.split('\n')[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`the relay stopped (${code}) before printing its URL`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const cliChain = beaconChainsOf(readSettings({ ARBITER_BEACON_CHAINS: file, ARBITER_DRAND_RELAYS: url }).settings).get('cli-net')!;
+      expect(cliChain).toMatchObject({ chain: 'cli-net', period: 1 });
+      expect(await client([url]).round(cliChain, 2)).toMatchObject({ round: 2 });
+      const stopped = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await stopped).toBe(0);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 });
 
