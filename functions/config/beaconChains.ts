@@ -18,17 +18,16 @@ const fileSchema = z.array(fileEntrySchema).min(1).max(MAX_CHAINS);
  * is not JSON or not such an array, a name or chain hash every server knows already (quicknet)
  * or that the file gives twice.
  */
-export function beaconChainsFromFile(path: string, setting: string): BeaconChain[] {
+function beaconChainsFromFile(path: string, setting: string): BeaconChain[] {
   const file = resolve(path.trim());
   const refused = (what: string) => new Error(`${setting} names ${file}, which ${what}`);
-  let text: string;
+  let text: string | undefined;
   try {
-    if (statSync(file).size > MAX_FILE_BYTES) throw refused(`is larger than ${MAX_FILE_BYTES} bytes: a list of chains is a few hundred bytes each`);
-    text = readFileSync(file, 'utf8');
+    if (statSync(file).size <= MAX_FILE_BYTES) text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as Error).message.startsWith(setting)) throw error;
     throw refused(`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  if (text === undefined) throw refused(`is larger than ${MAX_FILE_BYTES} bytes: a list of chains is a few hundred bytes each`);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -49,6 +49,8 @@ describe('ARBITER_BEACON_CHAINS', () => {
     const notJson = fileOf('[{ name: club-net }]');
     expect(refusal(notJson)).toMatch(new RegExp(`^ARBITER_BEACON_CHAINS names ${notJson}, which is not JSON \\(`));
     expect(refusal(folder)).toContain('cannot be read (EISDIR)');
+    const large = fileOf(' '.repeat(1024 * 1024 + 1));
+    expect(refusal(large)).toBe(`ARBITER_BEACON_CHAINS names ${large}, which is larger than 1048576 bytes: a list of chains is a few hundred bytes each`);
   });
 
   it('refuses a chain that is not one, naming the field', () => {
