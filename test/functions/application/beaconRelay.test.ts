@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,7 +66,8 @@ describe('the loopback relay', () => {
   });
 
   it('runs as a program for a server in another process: its URL on stdout, its chain in the ARBITER_BEACON_CHAINS file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-cli-')), 'chains.json');
+    const folder = mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-cli-'));
+    const file = join(folder, 'chains.json');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/loopbackRelay.ts', '--chains', file, '--port', '0', '--name', 'cli-net'], {
       cwd: join(import.meta.dirname, '../../..'),
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -91,6 +92,7 @@ describe('the loopback relay', () => {
     } finally {
       clearTimeout(killer);
       if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { QUICKNET } from '../../../domain/beacon/chain';
 import { beaconChainsOf } from '../../../functions/config/beaconChains';
 import { readSettings, SettingsError } from '../../../functions/config/settings';
@@ -9,6 +9,7 @@ import { beaconChainsFileText } from '../../support/loopbackRelay';
 import { testBeaconChain } from '../../support/testBeaconChain';
 
 const folder = mkdtempSync(join(tmpdir(), 'arbiter-b32-relay-chains-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 const fileOf = (text: string) => {
   const path = join(folder, `chains-${++files}.json`);
