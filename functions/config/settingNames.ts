@@ -37,6 +37,8 @@ export const SETTING_NAMES = {
   signs: { name: 'ARBITER_SIGNS', oldNames: [], where: 'aws', byDefault: 'false', meaning: 'true for the one function that signs commits (commands); the others only publish public keys.' },
   seedKeyId: { name: 'ARBITER_SEED_KEY_ID', oldNames: ['SEED_KEY_ID'], where: 'aws', byDefault: 'none: the function opens no seed', meaning: 'The KMS key that encrypts each game\'s server seed.' },
   tokenKeyId: { name: 'ARBITER_TOKEN_KEY_ID', oldNames: ['TOKEN_KEY_ID'], where: 'aws', byDefault: 'none: the function mints no token', meaning: 'The KMS key that derives the tokens of a repeated creation and the keyed hash of client addresses.' },
+  drandRelays: { name: 'ARBITER_DRAND_RELAYS', oldNames: [], where: 'both', byDefault: 'none: games with beacon dice are refused', meaning: 'Base URLs of drand relays (https://api.drand.sh, …), separated by commas, asked in this order for the beacon rounds of beacon games (docs/beacon.md).' },
+  beaconChains: { name: 'ARBITER_BEACON_CHAINS', oldNames: [], where: 'both', byDefault: 'none: quicknet only', meaning: 'The path of a JSON file listing extra drand chains a beacon game may name (a private network, tests): a list of { name, chainHash, publicKey, period, genesis, scheme }.' },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof SETTING_NAMES;

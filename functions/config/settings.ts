@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { expiryPolicyOf, type ExpiryPolicy } from '../application/gameExpiry';
 import { quotaPolicyOf, type QuotaPolicy } from '../application/creationQuota';
+import { relayBaseOf } from '../application/beaconRelay';
 import { publicUrlOf } from './publicUrl';
 import { present, rawSetting, SettingsError, SETTING_NAMES, type Environment, type SettingDefinition, type SettingKey } from './settingNames';
 
@@ -48,6 +49,18 @@ const urlOf = (protocols: readonly string[]) =>
     return value.trim();
   });
 
+const relayList = checked((value, name) => {
+  const relays = value.split(',').map((r) => r.trim());
+  if (relays.some((r) => r === '')) throw new Error(`${name} is a list of relay URLs separated by commas, with none empty: got ${JSON.stringify(value.slice(0, 64))}`);
+  return relays.map((relay) => {
+    try {
+      return relayBaseOf(relay);
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message} (each relay is an http or https base URL such as https://api.drand.sh)`);
+    }
+  });
+});
+
 /** Each setting read from its text by a zod schema that names the setting in its refusal. */
 const SCHEMAS = {
   port: wholeNumber(0, 65535, 'the port; 0 for any free one'),
@@ -71,6 +84,9 @@ const SCHEMAS = {
   signs: flag,
   seedKeyId: text,
   tokenKeyId: text,
+  drandRelays: relayList,
+  // The path only: the file is read by beaconChainsOf (beaconChains.ts), which only the functions that offer beacon games import.
+  beaconChains: text,
 } satisfies Record<SettingKey, (name: string) => z.ZodType<unknown, string>>;
 
 export type Settings = { -readonly [K in SettingKey]?: z.output<ReturnType<(typeof SCHEMAS)[K]>> };

@@ -8,6 +8,9 @@ import { hmacTokenMinter } from '../../../functions/application/tokenMinter';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 
+// Read when the chains are asked for (beaconChains.test.ts), not with the other settings.
+const chainsFile = '/srv/arbiter/beacon-chains.json';
+
 const refusal = (env: Record<string, string>): string => {
   try {
     readSettings(env);
@@ -43,6 +46,8 @@ describe('the settings', () => {
       ARBITER_SIGNS: 'true',
       ARBITER_SEED_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/seed',
       ARBITER_TOKEN_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/token',
+      ARBITER_DRAND_RELAYS: 'https://api.drand.sh/, https://drand.cloudflare.com',
+      ARBITER_BEACON_CHAINS: chainsFile,
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -67,6 +72,8 @@ describe('the settings', () => {
       signs: true,
       seedKeyId: 'arn:aws:kms:eu-west-3:1:key/seed',
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
+      drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
+      beaconChains: chainsFile,
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -90,6 +97,7 @@ describe('the settings', () => {
       ARBITER_EXPORT_ORIGIN: ['exports'],
       ARBITER_EXPORT_ENDPOINT: ['s3://bucket'],
       ARBITER_SIGNS: ['yes', '1'],
+      ARBITER_DRAND_RELAYS: ['api.drand.sh', 'ftp://api.drand.sh', 'https://api.drand.sh,', 'https://a.test,,https://b.test', 'https://key:secret@api.drand.sh', 'https://api.drand.sh/?key=1'],
     };
     for (const [name, values] of Object.entries(bad)) {
       for (const value of values) expect(refusal({ [name]: value, AWS_REGION: 'eu-west-1', ARBITER_SIGNING_KEY_ID: 'k' }), `${name}=${value}`).toContain(name);
