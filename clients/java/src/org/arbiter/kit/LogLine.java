@@ -230,6 +230,12 @@ public final class LogLine {
             out.append(' ').append((String) data.get("odds"));
             if (data.get("column") instanceof String) out.append(", column ").append((String) data.get("column"));
         }
+        if ("RevealBeacon".equals(r.commandType) && payload != null && payload.get("pending") instanceof Json.JsonNumber) {
+            out.append(" #").append(payload.get("pending")).append(" with drand round ").append(payload.get("round"));
+        }
+        if (data != null && events.size() == 1 && "BeaconRollPending".equals(events.get(0).get("type"))) {
+            out.append(" waits for drand round ").append(data.get("round")).append(" at ").append(data.get("roundAt"));
+        }
         if (!r.dice.isEmpty()) out.append(r.dice.size() == 1 ? ", die " : ", dice ").append(r.dieFaces());
         if (data != null) {
             if (data.get("total") instanceof Json.JsonNumber) out.append(" = ").append(data.get("total"));
