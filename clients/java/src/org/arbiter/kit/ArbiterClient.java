@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  * java.net.http). A command's commandId is chosen before the first attempt and sent again
  * unchanged on every retry, so a retry after a timeout returns the stored commit: it can never
  * roll again. Retries are bounded: I/O failures (refused, timed out) and 503 (honouring
- * Retry-After, up to a cap). Call it off the UI thread: it blocks.
+ * Retry-After, up to a cap), and in a beacon game 409 beacon_pending (another roll waits for its
+ * beacon: nothing was stored; sent again after Retry-After, up to a total). Call it off the UI
+ * thread: it blocks.
  */
 public final class ArbiterClient {
     private static final Pattern ID = Pattern.compile("^[A-Za-z0-9._:-]{1,128}$");
@@ -106,9 +108,15 @@ public final class ArbiterClient {
 
     /** POST /games: returns the answer (gameId, sides, commitment, tokens — shown once). */
     public Map<String, Object> createGame(String ruleset, String optionsJson) throws ArbiterException {
+        return createGame(ruleset, optionsJson, null);
+    }
+
+    /** As {@link #createGame(String, String)}; with {@code beaconChain} ("quicknet", or a chain the operator configured), a beacon game (docs/beacon.md). */
+    public Map<String, Object> createGame(String ruleset, String optionsJson, String beaconChain) throws ArbiterException {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("ruleset", ruleset);
         if (optionsJson != null) body.put("options", parse(optionsJson));
+        if (beaconChain != null) body.put("randomness", Map.of("beacon", beaconChain));
         return object(request("POST", "/games", null, body, "application/json"));
     }
 

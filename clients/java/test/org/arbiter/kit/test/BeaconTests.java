@@ -110,7 +110,7 @@ public final class BeaconTests {
         String pendingLine = chat(map(commits.get(2)), (String) games.get("fingerprint"), commits);
         T.check(pendingLine.matches("✓ #3 player1 Roll \"assault on Carentan\" 3d6 waits for drand round \\d+ at \\S+Z \\[ed25519:.{8}\\]"), "pending chat line: " + pendingLine);
         String revealLine = chat(map(commits.get(3)), (String) games.get("fingerprint"), commits);
-        T.check(revealLine.matches("✓ #4 server RevealBeacon \"assault on Carentan\" #3 with drand round \\d+, dice \\d \\d \\d = \\d+ \\[ed25519:.{8}\\]"), "reveal chat line: " + revealLine);
+        T.check(revealLine.matches("✓ #4 server RevealBeacon of #3 \\(drand round \\d+\\) \"assault on Carentan\", dice \\d \\d \\d = \\d+ \\[ed25519:.{8}\\]"), "reveal chat line: " + revealLine);
         System.out.println("   " + pendingLine);
         System.out.println("   " + revealLine);
     }
