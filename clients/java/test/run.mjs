@@ -294,6 +294,11 @@ const beaconCases = [
     commits[i].dice = [{ sides: 6, value: 3 }];
     return i;
   }),
+  tampered('a reveal that also adds entropy', 'a reveal holds the game event', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i].events.push({ type: 'EntropyContributed', data: { by: 'player1', entropy: 'after the beacon' } });
+    return i;
+  }),
   tampered("quicknet's name with another public key", 'differs from quicknet', (commits) => {
     commits[0].events[0].data.beacon.publicKey = 'a' + commits[0].events[0].data.beacon.publicKey.slice(1);
     return 0;

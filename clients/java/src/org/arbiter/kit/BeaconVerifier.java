@@ -30,6 +30,8 @@ public final class BeaconVerifier {
     public static final String RULES_NOT_CHECKED = "reveal events: not replayed by this kit (it has no rulesets); the CLI replays them";
     private static final Pattern SIGNATURE = Pattern.compile("^[0-9a-f]{96}$");
     private static final Pattern SEED = Pattern.compile("^[0-9a-f]{64}$");
+    /** Events of the game itself, which a reveal never holds (it holds what the ruleset decided). */
+    private static final Set<Object> GAME_EVENTS = Set.of("GameCreated", "BeaconRollPending", "EntropyContributed", "GameSealed", "TokenReissued", "TokenRevoked");
 
     public static final class Result {
         /** False for a game created without a beacon: nothing here applies to it. */
@@ -150,7 +152,12 @@ public final class BeaconVerifier {
                 Reveal reveal = revealOf(c, pending, pendingRound, at, problems);
                 pending = null;
                 if (reveal != null) reveals.add(reveal);
-                if (reveal != null || "RevealBeacon".equals(c.commandType)) continue;
+                if (reveal != null || "RevealBeacon".equals(c.commandType)) {
+                    for (Map<String, Object> event : c.events()) {
+                        if (GAME_EVENTS.contains(event.get("type"))) problems.add(at + "a reveal holds the game event " + Canonical.escapeForMessage(String.valueOf(event.get("type"))) + "; it holds the ruleset's events only");
+                    }
+                    continue;
+                }
                 // Not the reveal: a problem already; the commit is still read below for what it says.
             } else if ("RevealBeacon".equals(c.commandType)) {
                 problems.add(at + "a reveal, but no commit was waiting for a beacon");
