@@ -284,10 +284,9 @@ const beaconCases = [
     return i;
   }),
   tampered('entropy added after the first pending roll', 'entropy added after the first pending roll', (commits) => {
-    const e = seqOf(commits, 'ContributeEntropy');
-    const [entropy] = commits.splice(e, 1);
-    commits.splice(e + 2, 0, entropy);
-    return e;
+    const seal = seqOf(commits, 'Seal');
+    commits.splice(seal, 0, { ...structuredClone(commits[seqOf(commits, 'ContributeEntropy')]), commandId: 'late-entropy', recordedAt: commits[seal].recordedAt });
+    return seal;
   }),
   tampered('a commit that draws dice without a beacon (the seal)', 'draws dice outside a reveal', (commits) => {
     const i = seqOf(commits, 'Seal');

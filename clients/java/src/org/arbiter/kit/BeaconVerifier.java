@@ -182,7 +182,7 @@ public final class BeaconVerifier {
                     if ("server".equals(c.actor)) problems.add(at + "a pending commit sent by the server itself");
                 } else if ("EntropyContributed".equals(type)) {
                     if (rolled) problems.add(at + "entropy added after the first pending roll (it is locked from then on)");
-                    if (data != null) entropy.add(List.of(String.valueOf(data.get("by")), String.valueOf(data.get("entropy"))));
+                    else if (data != null) entropy.add(List.of(String.valueOf(data.get("by")), String.valueOf(data.get("entropy"))));
                 } else if ("GameSealed".equals(type)) {
                     Object s = data == null ? null : data.get("serverSeed");
                     sealSeed = s instanceof String ? (String) s : null;
