@@ -27,6 +27,10 @@ import { walkKeyLog } from '../../../domain/trust/keyLog.ts';
 import { buildKeyRotation } from '../../../domain/trust/keyRotation.ts';
 import { statementHash } from '../../../domain/trust/signedStatement.ts';
 import { VECTOR } from '../../../test/domain/fairness/vector.ts';
+import { BEACON_VECTOR } from '../../../test/domain/beacon/vector.ts';
+import { buildBeaconGame } from '../../../test/support/beaconGame.ts';
+import { testBeaconChain } from '../../../test/support/testBeaconChain.ts';
+import { roundTimeMs } from '../../../domain/beacon/chain.ts';
 import { generateSigningKey, publicJwkOf, signWith } from '../../../functions/application/signer.ts';
 import { startLocalService } from '../../../functions/local/localService.ts';
 
@@ -224,6 +228,94 @@ writeFileSync(vectorFile, JSON.stringify({
   noEntropyGameKeyInput: { gameId: VECTOR.gameId, entropy: [] },
 }));
 
+// Beacon games (docs/beacon.md): the §3 test vector as docs/beacon.md publishes it, a sealed
+// beacon game built by the domain on the spec's real quicknet rounds, and that game as a
+// dishonest server would sign it (each variant re-chained and re-signed with the game's own key,
+// so that only the beacon rules can catch it).
+const beaconVectorFile = join(build, 'beacon-vector.json');
+writeFileSync(beaconVectorFile, JSON.stringify(BEACON_VECTOR));
+const beaconGame = buildBeaconGame();
+const resignFrom = (bundle, key, from) => {
+  const sign = signWith(key);
+  for (let i = from; i < bundle.commits.length; i++) {
+    const c = bundle.commits[i];
+    c.seq = i + 1;
+    c.prevHash = i === 0 ? '0'.repeat(64) : bundle.commits[i - 1].hash;
+    const { hash: _h, signature: _s, ...unsigned } = c;
+    c.hash = commitHash(unsigned);
+    c.signature = sign(c.hash);
+  }
+  return bundle;
+};
+const tampered = (name, expect, change) => {
+  const bundle = structuredClone(beaconGame.bundle);
+  const from = change(bundle.commits);
+  return { name, expect, export: resignFrom(bundle, beaconGame.key, from) };
+};
+const seqOf = (commits, type) => commits.findIndex((c) => c.command.type === type);
+const pendingIndex = (commits) => commits.findIndex((c) => c.events[0]?.type === 'BeaconRollPending');
+const beaconCases = [
+  tampered('a die of a reveal changed', 'the seed and round', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    const die = commits[i].dice[0];
+    die.value = (die.value % die.sides) + 1;
+    return i;
+  }),
+  tampered("a reveal's round changed", 'it reveals round', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i].command.payload.round += 1;
+    return i;
+  }),
+  tampered('a pending commit and its round moved one round later, reveal alike', 'the first round at least one period after', (commits) => {
+    const i = pendingIndex(commits);
+    const r = commits[i].events[0].data.round + 1;
+    commits[i].events[0].data = { round: r, roundAt: new Date(roundTimeMs(beaconGame.chain, r)).toISOString() };
+    commits[i + 1].command.payload.round = r;
+    return i;
+  }),
+  tampered('the reveal before its pending commit (the pair swapped)', 'a reveal, but no commit was waiting', (commits) => {
+    const i = pendingIndex(commits);
+    [commits[i], commits[i + 1]] = [commits[i + 1], commits[i]];
+    return i;
+  }),
+  tampered('a pending commit naming a round already published (recorded after it)', 'the server may have known that beacon', (commits) => {
+    const i = pendingIndex(commits);
+    commits[i].recordedAt = new Date(roundTimeMs(beaconGame.chain, commits[i].events[0].data.round) + 500).toISOString();
+    return i;
+  }),
+  tampered('entropy added after the first pending roll', 'entropy added after the first pending roll', (commits) => {
+    const seal = seqOf(commits, 'Seal');
+    commits.splice(seal, 0, { ...structuredClone(commits[seqOf(commits, 'ContributeEntropy')]), commandId: 'late-entropy', recordedAt: commits[seal].recordedAt });
+    return seal;
+  }),
+  tampered('a commit that draws dice without a beacon (the seal)', 'draws dice outside a reveal', (commits) => {
+    const i = seqOf(commits, 'Seal');
+    commits[i].dice = [{ sides: 6, value: 3 }];
+    return i;
+  }),
+  tampered('a reveal that also adds entropy', 'a reveal holds the game event', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i].events.push({ type: 'EntropyContributed', data: { by: 'player1', entropy: 'after the beacon' } });
+    return i;
+  }),
+  tampered("quicknet's name with another public key", 'differs from quicknet', (commits) => {
+    commits[0].events[0].data.beacon.publicKey = 'a' + commits[0].events[0].data.beacon.publicKey.slice(1);
+    return 0;
+  }),
+];
+// A game on a chain of the tests' own (its own BLS key): refused unless its hash is pinned.
+const ownChain = testBeaconChain({ genesis: 1_700_000_000, period: 1 });
+const ownGame = buildBeaconGame({ chain: ownChain.chain, beacons: [100, 110, 120, 130].map((round) => ({ round, signature: ownChain.sign(round) })) });
+const unsealedGame = buildBeaconGame({ sealed: false });
+const beaconGamesFile = join(build, 'beacon-games.json');
+writeFileSync(beaconGamesFile, JSON.stringify({
+  game: beaconGame.bundle,
+  fingerprint: beaconGame.fingerprint,
+  tampered: beaconCases,
+  ownChain: { game: ownGame.bundle, fingerprint: ownGame.fingerprint, chainHash: ownChain.chain.chainHash },
+  unsealed: { game: unsealedGame.bundle, fingerprint: unsealedGame.fingerprint },
+}));
+
 // 3. The local server, in this process, on an ephemeral loopback port.
 const local = await startLocalService({ host: '127.0.0.1', port: 0 });
 const fingerprint = local.service.signer.fingerprint;
@@ -254,6 +346,7 @@ try {
   }
   results.push(await runJava('OfflineTests', []));
   results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
+  results.push(await runJava('BeaconTests', [beaconVectorFile, beaconGamesFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));
 } finally {
   await local.close();

@@ -220,6 +220,9 @@ public final class LogLine {
         List<Map<String, Object>> events = r.events();
         Map<?, ?> data = events.isEmpty() ? null : asMap(events.get(0).get("data"));
         Map<?, ?> payload = asMap(r.command().get("payload"));
+        if ("RevealBeacon".equals(r.commandType) && payload != null && payload.get("pending") instanceof Json.JsonNumber) {
+            out.append(" of #").append(payload.get("pending")).append(" (drand round ").append(payload.get("round")).append(')');
+        }
         String purpose = firstString("purpose", data, payload);
         if (purpose != null) out.append(' ').append(quote(purpose));
         String combat = firstString("combatId", data, payload);
@@ -229,6 +232,9 @@ public final class LogLine {
         if (data != null && data.get("odds") instanceof String) {
             out.append(' ').append((String) data.get("odds"));
             if (data.get("column") instanceof String) out.append(", column ").append((String) data.get("column"));
+        }
+        if (data != null && events.size() == 1 && "BeaconRollPending".equals(events.get(0).get("type"))) {
+            out.append(" waits for drand round ").append(data.get("round")).append(" at ").append(data.get("roundAt"));
         }
         if (!r.dice.isEmpty()) out.append(r.dice.size() == 1 ? ", die " : ", dice ").append(r.dieFaces());
         if (data != null) {

@@ -21,6 +21,9 @@ public final class RollSession {
     private final String gameId;
     private final String token;
     private Pending pending;
+    /** The game's drand chain, once #1 was read (a beacon game), for the sender's check. */
+    private BeaconChain chain;
+    private long revealWaitMs = 30_000;
     /** The kids of the keys lines this seat has put in the log (or was told are there). */
     private final Set<String> kidsInLog = new HashSet<>();
 
@@ -29,6 +32,10 @@ public final class RollSession {
         final String type;
         final String payloadJson;
         final String what;
+        /** Attempts that got no answer: a later answer's arrival time says nothing of the acceptance's. */
+        int unanswered;
+        /** A beacon game's roll accepted (202) and already in the log: only its reveal is awaited. */
+        Receipt accepted;
 
         Pending(String commandId, String type, String payloadJson, String what) {
             this.commandId = commandId;
@@ -45,6 +52,10 @@ public final class RollSession {
         public final List<Receipt> receipts = new ArrayList<>();
         /** Null on success; else one line to show (and send) in chat: no local roll was made. */
         public String failureChatLine;
+        /** Lines to show (and send) in chat after the log lines: the sender's check of a beacon roll (beacon.md §6), a reveal that is late. */
+        public final List<String> chatLines = new ArrayList<>();
+        /** A beacon game's roll was accepted and waits for its beacon: call {@link RollSession#awaitReveal} (off the UI thread). */
+        public boolean awaitingReveal;
 
         public boolean ok() {
             return failureChatLine == null;
@@ -55,6 +66,22 @@ public final class RollSession {
         this.client = client;
         this.gameId = gameId;
         this.token = token;
+    }
+
+    /** How long {@link #awaitReveal} waits for a beacon roll's reveal (quicknet reveals within a few seconds). */
+    public synchronized RollSession revealWait(long ms) {
+        this.revealWaitMs = ms;
+        return this;
+    }
+
+    /** The game's drand chain (from #1 of a beacon game), when known; set by {@link #history} or by the module. */
+    public synchronized RollSession useChain(BeaconChain chain) {
+        this.chain = chain;
+        return this;
+    }
+
+    public synchronized BeaconChain chain() {
+        return chain;
     }
 
     /** The commandId of a command sent without an answer, or null. */
@@ -68,10 +95,50 @@ public final class RollSession {
      */
     public synchronized Outcome send(String type, String payloadJson, String what) {
         Outcome outcome = new Outcome();
-        if (pending != null && !attempt(pending, outcome)) return outcome;
+        if (pending != null && !attempt(pending, outcome)) {
+            if (!outcome.awaitingReveal) return outcome;
+            // A beacon roll of this seat still waits: its reveal first (bounded), then the new command.
+            Outcome waited = awaitReveal();
+            outcome.logLines.addAll(waited.logLines);
+            outcome.receipts.addAll(waited.receipts);
+            outcome.chatLines.addAll(waited.chatLines);
+            outcome.awaitingReveal = waited.awaitingReveal;
+            if (pending != null) {
+                outcome.failureChatLine = TextLine.escape("✗ Arbiter: " + what + " not sent: #" + pending.accepted.seq + " still waits for its beacon; try again in a moment");
+                return outcome;
+            }
+        }
         Pending next = new Pending(ArbiterClient.newCommandId(), type, payloadJson, what);
         pending = next;
         attempt(next, outcome);
+        return outcome;
+    }
+
+    /**
+     * Waits (bounded) for the reveal of the beacon roll {@link #send} left awaiting: its log line,
+     * or a chat line saying it is late. A late reveal is fetched by the next call first.
+     */
+    public synchronized Outcome awaitReveal() {
+        Outcome outcome = new Outcome();
+        if (pending == null || pending.accepted == null) return outcome;
+        Receipt accepted = pending.accepted;
+        try {
+            Receipt reveal = client.waitForReveal(gameId, token, accepted, revealWaitMs);
+            if (reveal != null) {
+                logReceipt(reveal, outcome);
+                pending = null;
+            } else {
+                outcome.awaitingReveal = true;
+                outcome.chatLines.add(TextLine.escape("⚠ #" + accepted.seq + " " + pending.what + " still waits for its beacon after " + revealWaitMs / 1000
+                        + " s (the server must reveal it; a drand relay may be slow). This module asks for it again before the next roll."));
+            }
+        } catch (ArbiterClient.Unavailable e) {
+            outcome.awaitingReveal = true;
+            outcome.chatLines.add(LogLine.unavailableLine("the reveal of #" + accepted.seq + " " + pending.what, e.getMessage()));
+        } catch (ArbiterClient.ArbiterException | Canonical.CanonicalException e) {
+            outcome.awaitingReveal = true;
+            outcome.chatLines.add(TextLine.escape("✗ Arbiter: cannot read the reveal of #" + accepted.seq + ": " + e.getMessage()));
+        }
         return outcome;
     }
 
@@ -112,6 +179,7 @@ public final class RollSession {
             List<Receipt> page = client.events(gameId, token, after, 1000);
             if (page.isEmpty()) return lines;
             for (Receipt r : page) {
+                if (r.seq == 1) learnChain(r);
                 try {
                     lines.add(LogLine.encode(r));
                 } catch (Canonical.CanonicalException e) {
@@ -122,21 +190,37 @@ public final class RollSession {
         }
     }
 
+    private synchronized void learnChain(Receipt created) {
+        List<Map<String, Object>> events = created.events();
+        Object data = events.isEmpty() ? null : events.get(0).get("data");
+        Object beacon = data instanceof Map ? ((Map<?, ?>) data).get("beacon") : null;
+        if (beacon == null) return;
+        try {
+            chain = BeaconChain.of(beacon);
+        } catch (BeaconChain.MalformedChain e) {
+            chain = null; // the verifier says so; the sender's check then uses the answer's roundAt
+        }
+    }
+
     private boolean attempt(Pending p, Outcome outcome) {
         try {
-            Receipt r = client.command(gameId, token, p.commandId, p.type, p.payloadJson);
-            outcome.receipts.add(r);
-            if (!kidsInLog.contains(r.kid)) {
-                try {
-                    outcome.logLines.add(keysLine()); // a new key (a rotation): its key log goes first
-                } catch (ArbiterClient.ArbiterException e) {
-                    // The receipt is posted anyway; a client that cannot reach its key says so loudly.
+            ArbiterClient.CommandAnswer answer = client.submit(gameId, token, p.commandId, p.type, p.payloadJson, null);
+            if (p.accepted == null) logReceipt(answer.commit, outcome);
+            if (answer.reveal != null) {
+                logReceipt(answer.reveal, outcome);
+            } else if (answer.pending()) {
+                if (p.accepted == null) {
+                    p.accepted = answer.commit;
+                    outcome.chatLines.add(senderCheck(answer, p));
                 }
+                pending = p;
+                outcome.awaitingReveal = true;
+                return false;
             }
-            outcome.logLines.add(LogLine.encode(r));
             pending = null;
             return true;
         } catch (ArbiterClient.Unavailable e) {
+            p.unanswered++;
             outcome.failureChatLine = LogLine.unavailableLine(p.what, e.getMessage());
             return false;
         } catch (ArbiterClient.ArbiterException e) {
@@ -149,5 +233,27 @@ public final class RollSession {
             outcome.failureChatLine = TextLine.escape("✗ Arbiter answered " + p.what + " with a commit that cannot be checked: " + e.getMessage());
             return false;
         }
+    }
+
+    /** beacon.md §6 on the first answer to reach this module; after a lost answer, a past round proves nothing either way. */
+    private String senderCheck(ArbiterClient.CommandAnswer answer, Pending p) {
+        BeaconChain known = chain != null ? chain : "quicknet".equals(answer.chain) ? BeaconChain.QUICKNET : null;
+        SenderCheck check = SenderCheck.of(known, answer.round, answer.roundAt, answer.receivedAtMs);
+        if (!check.inFuture && p.unanswered > 0 && check.line.startsWith("⚠ round " + answer.round + " was already published")) {
+            return TextLine.escape("⚠ round " + answer.round + ": this module cannot tell whether it was still in the future when the server accepted (the first answer was lost; this one came after the round)");
+        }
+        return check.line;
+    }
+
+    private void logReceipt(Receipt r, Outcome outcome) throws Canonical.CanonicalException {
+        outcome.receipts.add(r);
+        if (!kidsInLog.contains(r.kid)) {
+            try {
+                outcome.logLines.add(keysLine()); // a new key (a rotation): its key log goes first
+            } catch (ArbiterClient.ArbiterException e) {
+                // The receipt is posted anyway; a client that cannot reach its key says so loudly.
+            }
+        }
+        outcome.logLines.add(LogLine.encode(r));
     }
 }

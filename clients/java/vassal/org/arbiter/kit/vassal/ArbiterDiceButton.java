@@ -182,10 +182,26 @@ public class ArbiterDiceButton extends AbstractToolbarItem {
             RollSession.Outcome outcome = s.session.send(commandType, payload, what);
             String joinFailure = failure;
             SwingUtilities.invokeLater(() -> {
-                getLaunchButton().setEnabled(true);
                 lines.forEach(this::sendLine);
                 if (joinFailure != null) GameModule.getGameModule().getChatter().show(joinFailure);
                 publish(outcome);
+                if (outcome.awaitingReveal) awaitReveal(s);
+                else getLaunchButton().setEnabled(true);
+            });
+        });
+    }
+
+    /**
+     * On the Swing event thread, after a beacon game's roll was accepted (its pending line and the
+     * sender's check are in the log and chat): waits for the reveal on the network thread, then
+     * posts its line. The button stays disabled meanwhile (a few seconds on quicknet).
+     */
+    private void awaitReveal(Seat s) {
+        network.execute(() -> {
+            RollSession.Outcome revealed = s.session.awaitReveal();
+            SwingUtilities.invokeLater(() -> {
+                getLaunchButton().setEnabled(true);
+                publish(revealed);
             });
         });
     }
@@ -239,6 +255,7 @@ public class ArbiterDiceButton extends AbstractToolbarItem {
     /** On the Swing event thread: lines go to the log (checked and shown on every client); a failure is said in chat to everyone. */
     private void publish(RollSession.Outcome outcome) {
         outcome.logLines.forEach(this::sendLine);
+        outcome.chatLines.forEach(GameModule.getGameModule().getChatter()::send); // the sender's check of a beacon roll, a late reveal
         if (!outcome.ok()) GameModule.getGameModule().getChatter().send(outcome.failureChatLine); // shows it, and sends and logs it
     }
 
