@@ -141,6 +141,11 @@ describe('arbiter verify on a beacon game (beacon.md §5), built on the real qui
     const { code, report } = await verify(withEntropy, 'late-entropy.json');
     expect(code).toBe(1);
     expect(reasonsOf(report, 'entropy')).toEqual(['6: entropy was added after the first roll']);
+    // Between the pending roll and its reveal, before any die: locked all the same (the game key is the one of the pending roll).
+    const beforeTheDie = resigned(game.bundle, key, (commits) => [...commits.slice(0, 2), entropy, ...commits.slice(2)]);
+    const early = await verify(beforeTheDie, 'entropy-while-pending.json');
+    expect(early.code).toBe(1);
+    expect(reasonsOf(early.report, 'entropy')).toEqual(['3: entropy was added after the first roll']);
   });
 
   it('accepts an unsealed export that ends with a pending roll (--allow-unsealed)', async () => {
