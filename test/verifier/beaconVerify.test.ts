@@ -8,6 +8,7 @@ import { VerifierReportSchema, type VerifierReport } from '../../domain/verify/v
 import { publicJwkOf, signWith, type StoredSigningKey } from '../../functions/application/signer';
 import { buildBeaconGame } from '../support/beaconGame';
 import { QUICKNET_BEACONS } from '../domain/beacon/vector';
+import { run } from '../support/runCli';
 import { cli, tempDir, writeJson } from './cliHarness';
 import { resigned, TEST_CHAIN, testChainGame } from './beaconExports';
 
@@ -39,6 +40,12 @@ describe('arbiter verify on a beacon game (beacon.md §5), built on the real qui
     const { code, report } = await verify(honest.bundle, 'beacon-json.json');
     expect(code).toBe(0);
     expect(report).toMatchObject({ ok: true, commits: 11, dice: 8, rulesReplayed: 11, sealed: true, failures: [], beacons: { checked: 4, chain: 'quicknet' } });
+  });
+
+  it('npx arbiter (bin/arbiter.mjs, in its own process) verifies it too: exit 0', async () => {
+    const result = await run('node', ['bin/arbiter.mjs', 'verify', writeJson(dir, 'beacon-process.json', honest.bundle), '--trust', fingerprint]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('  ✓ drand beacons: 4 rounds of quicknet checked');
   });
 
   it('exit 1 for a reveal whose beacon is another round\'s signature, the dice and events made from it: only the BLS check catches it', async () => {

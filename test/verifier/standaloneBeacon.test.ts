@@ -4,11 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifierBundle } from '../../verifier/bundle';
 import { buildBeaconGame } from '../support/beaconGame';
 import { run } from '../support/runCli';
+import { TEST_AA_TABLE } from '../domain/rulesets/europa/harness';
+import { SCRIPT } from '../domain/rulesets/europa/samples';
 import { TEST_CHAIN, testChainGame } from './beaconExports';
 import { tempDir } from './cliHarness';
 
 const quicknetGame = buildBeaconGame();
 const testGame = testChainGame();
+// The Europa sample script, its two AA fires waiting for quicknet rounds: fortifications, turns and fires replayed by the built file.
+const europaGame = buildBeaconGame({ ruleset: 'europa', gameId: 'g-europa', options: { aaTable: TEST_AA_TABLE }, commands: SCRIPT.map(([actor, type, payload]) => ({ actor, type, payload })) });
 const FIXTURES = ['france44/fixtures/game-before-issue-19.json', 'memoir44/fixtures/game-before-issue-19.json', 'normandy44/fixtures/game-before-issue-19.json', 'warsandbattles/fixtures/game-before-issue-31.json'];
 let dir: string;
 let verifier: (args: string[]) => ReturnType<typeof run>;
@@ -19,6 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'verifier.mjs'), await buildVerifierBundle());
   writeFileSync(join(dir, 'beacon.json'), JSON.stringify(quicknetGame.bundle));
   writeFileSync(join(dir, 'test-chain.json'), JSON.stringify(testGame.bundle));
+  writeFileSync(join(dir, 'europa.json'), JSON.stringify(europaGame.bundle));
   verifier = (args) => run('node', ['verifier.mjs', ...args], { ARBITER_TRUST_FILE: join(dir, 'no-trust.json'), NODE_PATH: '' }, dir);
 });
 
@@ -39,7 +44,10 @@ describe('the standalone verifier checks beacon games with its own BLS code', ()
     expect(pinned.code, pinned.stdout).toBe(0);
   });
 
-  it('still replays the rulesets it was slimmed around: recorded games of France 1944, Memoir 44, Normandy 44 and Wars and Battles verify', async () => {
+  it('still replays the rulesets it was slimmed around: a Europa beacon game and recorded games of France 1944, Memoir 44, Normandy 44 and Wars and Battles verify', async () => {
+    const europa = await verifier(['europa.json', '--trust', europaGame.fingerprint]);
+    expect(europa.code, europa.stdout + europa.stderr).toBe(0);
+    expect(europa.stdout).toContain('  ✓ drand beacons: 2 rounds of quicknet checked');
     for (const fixture of FIXTURES) {
       const { trusted, bundle } = JSON.parse(readFileSync(new URL(`../domain/rulesets/${fixture}`, import.meta.url), 'utf8')) as { trusted: string; bundle: unknown };
       const file = `${fixture.split('/')[0]}.json`;
