@@ -34,7 +34,7 @@ export function describeExamination(examination: ExportExamination, suggested: S
   ];
   if (report.sealed) {
     lines.push(`  ${mark(LINES.seed)} seed: SHA-256(serverSeed) equals the commitment published in commit 1`);
-    lines.push(`  ${mark(LINES.dice)} dice: ${report.dice} dice re-derived from the seed and the players' entropy`);
+    lines.push(`  ${mark(LINES.dice)} dice: ${report.dice} dice re-derived from the seed and the players' entropy${report.beacons ? ", with each roll's drand round" : ''}`);
   } else {
     lines.push('  - dice: not checked yet: the seed stays secret until the organizer seals the game');
   }

@@ -35,7 +35,7 @@ describe('arbiter verify on a beacon game (beacon.md §5), built on the real qui
     expect(run.lines).toContain(
       '  ✓ drand beacons: 4 rounds of quicknet checked (each named a round still in the future when its roll was accepted, and its BLS signature verifies)',
     );
-    expect(run.lines).toContain("  ✓ dice: 8 dice re-derived from the seed and the players' entropy");
+    expect(run.lines).toContain("  ✓ dice: 8 dice re-derived from the seed and the players' entropy, with each roll's drand round");
     expect(run.lines.at(-1)).toBe('OK');
     const { code, report } = await verify(honest.bundle, 'beacon-json.json');
     expect(code).toBe(0);
