@@ -1,17 +1,20 @@
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
  * The standalone verifier must stay small enough to read, fetch and audit. It replays every
  * ruleset's rules, so it grows with each game system (the table format and Wars and Battles
- * brought it from about 250 to 310 KB).
+ * brought it from about 250 to 310 KB; drand's BLS12-381 check for beacon games, about 73 KB,
+ * is paid for by leaving out what it never runs: zod's JSON Schema generation, the schemas'
+ * descriptions, and the rulesets' text lines and event schemas).
  */
 export const MAX_VERIFIER_BYTES = 400 * 1024;
 
 /**
  * The standalone verifier as one self-contained ES module: the verifier, the domain
  * and zod, with no imports but Node's built-ins, for `node verifier.mjs game.json`
- * on Node 20+. Built in memory (~0.2 s): cache the text when serving it.
+ * on Node 20+. Built in memory (~0.3 s): cache the text when serving it.
  */
 export async function buildVerifierBundle(): Promise<string> {
   const result = await build({
@@ -23,8 +26,63 @@ export async function buildVerifierBundle(): Promise<string> {
     target: 'node20',
     minify: true,
     legalComments: 'none',
+    charset: 'utf8',
     banner: { js: '#!/usr/bin/env node\n// Arbiter standalone verifier: node verifier.mjs game.json --trust ed25519:… (--help for more)' },
+    plugins: [withoutJsonSchema, withoutTextAndEventSchemas],
     logLevel: 'silent',
   });
-  return result.outputFiles[0].text;
+  return withoutDescriptions(result.outputFiles[0].text);
+}
+
+const JSON_SCHEMA_MODULES = /zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/;
+
+/**
+ * zod's JSON Schema generation (~18 KB): every schema reaches it through methods the
+ * verifier never calls (toJSONSchema, `~standard`.jsonSchema, the minLength-style getters),
+ * so each export becomes a function that says so if it ever is called.
+ */
+const withoutJsonSchema: Plugin = {
+  name: 'without-json-schema',
+  setup(b) {
+    b.onLoad({ filter: JSON_SCHEMA_MODULES }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const names = [...source.matchAll(/^export (?:function|const) ([\w$]+)/gm)].map((m) => m[1]);
+      if (/^export \{ processSchema as process \}/m.test(source)) names.push('process');
+      const unavailable = "const unavailable = () => { throw new Error('JSON Schema is not part of the standalone verifier'); };";
+      return { contents: [unavailable, ...names.map((name) => `export const ${name} = unavailable;`)].join('\n'), loader: 'js' };
+    });
+  },
+};
+
+const TEXT_AND_EVENT_SCHEMAS = /domain[\\/]rulesets[\\/][^\\/]+[\\/](summary|resultText|events)\.ts$/;
+
+/**
+ * A ruleset's text lines (`summarize`, `resultText`: the chat log's line and the timeline's
+ * Result column) and its event schemas (the OpenAPI document; a result text checks events
+ * against them), ~29 KB: the server's, never run by a verifier, which replays `decide` and
+ * `evolve` and compares events as JSON. Each of these modules exports one value, used by its
+ * ruleset's index alone: the event schemas become none (a ruleset may have none), the text
+ * functions throw if ever called.
+ */
+const withoutTextAndEventSchemas: Plugin = {
+  name: 'without-text-and-event-schemas',
+  setup(b) {
+    b.onLoad({ filter: TEXT_AND_EVENT_SCHEMAS }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const names = [...source.matchAll(/^export (?:function|const) ([\w$]+)/gm)].map((m) => m[1]);
+      const stub = args.path.endsWith('events.ts')
+        ? (name: string) => `export const ${name} = undefined;`
+        : (name: string) => `export const ${name} = () => { throw new Error('${name} is not part of the standalone verifier'); };`;
+      return { contents: names.map(stub).join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Schema descriptions (`.describe("…")`, ~21 KB once minified) are for the OpenAPI document
+ * and the catalogue: the verifier never reads them, and a schema parses the same without.
+ * Only calls with a plain string are removed.
+ */
+export function withoutDescriptions(code: string): string {
+  return code.replace(/\.describe\((?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\$]|\$(?!\{))*`)\)/g, '');
 }

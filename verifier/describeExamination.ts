@@ -8,6 +8,7 @@ const LINES = {
   seed: ['serverSeed', 'commitment'],
   dice: ['dice', 'entropy'],
   rules: ['rules'],
+  beacons: ['beacon'],
   head: ['head'],
   signers: ['trust', 'keyLog', 'retired'],
 };
@@ -33,7 +34,7 @@ export function describeExamination(examination: ExportExamination, suggested: S
   ];
   if (report.sealed) {
     lines.push(`  ${mark(LINES.seed)} seed: SHA-256(serverSeed) equals the commitment published in commit 1`);
-    lines.push(`  ${mark(LINES.dice)} dice: ${report.dice} dice re-derived from the seed and the players' entropy`);
+    lines.push(`  ${mark(LINES.dice)} dice: ${report.dice} dice re-derived from the seed and the players' entropy${report.beacons ? ", with each roll's drand round" : ''}`);
   } else {
     lines.push('  - dice: not checked yet: the seed stays secret until the organizer seals the game');
   }
@@ -42,6 +43,7 @@ export function describeExamination(examination: ExportExamination, suggested: S
       ? `  ${mark(LINES.rules)} rules: every command replayed through the ${report.ruleset} ruleset gives the recorded events (${report.rulesReplayed} commits)`
       : `  ✗ rules: ${report.rulesReplayed} of ${report.commits} commits replayed through the ${report.ruleset} ruleset as recorded`,
   );
+  if (report.beacons) lines.push(`  ${mark(LINES.beacons)} ${beaconLine(report.beacons)}`);
   lines.push(
     report.head
       ? `  ${mark(LINES.head)} head: the server's signed head says the game ends at seq ${report.head.seq} (${report.head.at})${failed.has('head') ? '' : ', as the file does'}`
@@ -70,6 +72,11 @@ export function describeExamination(examination: ExportExamination, suggested: S
   }
   if (report.exitCode === EXIT.ok) lines.push(report.sealed ? 'OK' : 'OK so far: not sealed, so its dice are not checked yet');
   return lines;
+}
+
+/** A beacon game's line (beacon.md §5): the drand rounds whose signatures were checked, each named by a pending roll still in the future when it was accepted. */
+export function beaconLine({ checked, chain }: { checked: number; chain: string }): string {
+  return `drand beacons: ${checked} round${checked === 1 ? '' : 's'} of ${chain} checked (each named a round still in the future when its roll was accepted, and its BLS signature verifies)`;
 }
 
 function signerMark(signer: Signer, trustConfigured: boolean): string {

@@ -12,13 +12,14 @@ import { exportText, parseExport } from './loadExport';
 import { lastValue, parseArguments, UsageError } from './parseArguments';
 import { UnusableInput } from './readSource';
 import { trustedFingerprints } from './verifyCommand';
+import { beaconOptions } from './beaconTrust';
 
-export const STATS_USAGE = `stats FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--json] [--token TOKEN] [--max-bytes N]
+export const STATS_USAGE = `stats FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH]... [--json] [--token TOKEN] [--max-bytes N]
 prints a sealed game's dice statistics from its export (docs/fairness-stats.md): the same
 figures as GET /games/{id}/stats, re-derived here with no network. The export is verified
 first, as verify does it, against the keys you trust (--trust, --trust-file, trust add):
 statistics of a file that does not verify, or that no key you trust signed, are not
-printed. --json prints the object the server answers.`;
+printed (a beacon game's drand signatures are checked too; --trust-beacon as for verify). --json prints the object the server answers.`;
 
 /**
  * `stats FILE|URL`: a game's dice statistics, from its export. Exit 0 with the figures; 1
@@ -29,7 +30,7 @@ export async function statsCommand(args: readonly string[], io: Io): Promise<num
     for (const line of STATS_USAGE.split('\n')) io.out(line);
     return EXIT.ok;
   }
-  const parsed = parseArguments(args, { '--trust': 'strings', '--trust-file': 'strings', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string' });
+  const parsed = parseArguments(args, { '--trust': 'strings', '--trust-file': 'strings', '--trust-beacon': 'strings', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string' });
   const [source, ...extra] = parsed.positionals;
   if (source === undefined || extra.length > 0) throw new UsageError('stats takes one export: a file or a URL');
   const resolved = exportSource(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
@@ -39,7 +40,7 @@ export async function statsCommand(args: readonly string[], io: Io): Promise<num
   if (!shape.success) throw new UnusableInput(`${resolved.shown} is not one game's export (${firstIssue(shape.error)}); stats reads one game at a time`);
   const bundle = value as ExportBundle;
   const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
-  const { report } = examineExport(bundle, { trusted, keyLogs, allowUnsealed: false });
+  const { report } = examineExport(bundle, { trusted, keyLogs, allowUnsealed: false, beacon: beaconOptions(parsed.strings.get('--trust-beacon') ?? []) });
   if (report.exitCode === EXIT.unusable) throw new UnusableInput(`${resolved.shown} is not an Arbiter export: ${report.failures[0]?.reason ?? 'unreadable'}`);
   if (report.exitCode === EXIT.failed) {
     const failure = report.failures[0];

@@ -3,7 +3,7 @@ export function usage(command: string): string {
   return `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
 
 usage:
-  ${command} verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
+  ${command} verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH]... [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
   ${command} trust add FINGERPRINT|URL|FILE
   ${command} trust list
   ${command} export LINK|URL [--token TOKEN] [-o FILE] [--max-bytes N]
@@ -23,6 +23,11 @@ only in the Authorization header, and is never printed. Put a link in quotes ('â
 shell reads its # ? and &.
 Input over 50 MB (a compressed answer counted unpacked) is refused; --max-bytes N (or
 $ARBITER_MAX_BYTES), in bytes or with K, M or G (200M), changes that.
+
+A beacon game (docs/beacon.md) is checked against drand's public beacons: each roll named a
+round still in the future when it was accepted, each round's BLS signature verifies, and the
+dice come from the seed and that round. quicknet is known; another chain (a private server's)
+fails until you pin its hash with --trust-beacon CHAINHASH (64 hex digits, repeatable).
 
 A tournament's export (GET /tournaments/{id}/export, one game per line) is verified
 game by game, with a progress bar on a terminal, then a table with a line per game;
@@ -44,5 +49,6 @@ exit status:
   2  the input or the arguments cannot be used
   3  consistent, but no trusted fingerprint is configured, or the game is not sealed yet
 --json prints one object: { ok, exitCode, gameId, ruleset, commits, dice, rulesReplayed,
-sealed, signers: [{ fingerprint, trusted }], head: { seq, at }, failures: [{ seq, check, reason }] }`;
+sealed, signers: [{ fingerprint, trusted }], head: { seq, at }, failures: [{ seq, check, reason }],
+beacons: { checked, chain } (beacon games only) }`;
 }

@@ -16,10 +16,11 @@ import { keptKeyLogs, readTrustStore } from './trustStore';
 import { usage } from './usage';
 import { exportSource, type ExportSource } from './exportSource';
 import { shellWord } from './commandName';
+import { beaconOptions } from './beaconTrust';
 
-const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
+const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--trust-beacon': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
 
-/** `verify FILE|LINK|URL (a game's export, or a tournament's; a web app link) [--trust FP]... [--trust-file F] [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
+/** `verify FILE|LINK|URL (a game's export, or a tournament's; a web app link) [--trust FP]... [--trust-file F] [--trust-beacon CHAINHASH]... [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
 export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
   const json = args.includes('--json');
   const unusable = (reason: string) => {
@@ -36,12 +37,13 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? 'give one export: a file, a link or a URL' : "which export? give a file, a game's link or a URL");
     const source = exportSource(parsed.positionals[0], lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
     const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
+    const beacon = beaconOptions(parsed.strings.get('--trust-beacon') ?? []);
     const limit = inputLimit(lastValue(parsed, '--max-bytes'), io.env);
     const opened = await openExport(source, limit);
     const allowUnsealed = parsed.booleans.has('--allow-unsealed');
-    if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, keyLogs, allowUnsealed, json }, io);
+    if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, keyLogs, allowUnsealed, beacon, json }, io);
     const { bundle } = opened;
-    const examination = examineExport(bundle, { trusted, keyLogs, allowUnsealed });
+    const examination = examineExport(bundle, { trusted, keyLogs, allowUnsealed, beacon });
     const { report } = examination;
     if (report.exitCode === EXIT.unusable) {
       const why = isObject(bundle) ? (report.failures[0]?.reason ?? '').replace(/^not an export bundle: /, '') : `it holds ${shown(bundle)}, not an object`;

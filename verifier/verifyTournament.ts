@@ -48,6 +48,13 @@ function summaryTable(examination: TournamentExamination, trustConfigured: boole
     format(titles),
     ...rows.map(format),
   ];
+  const beaconGames = games.filter((game) => game.examination.report.beacons);
+  if (beaconGames.length > 0) {
+    const failed = beaconGames.filter((game) => game.examination.report.failures.some((f) => f.check === 'beacon')).length;
+    const rounds = beaconGames.reduce((sum, game) => sum + (game.examination.report.beacons?.checked ?? 0), 0);
+    const chains = [...new Set(beaconGames.map((game) => game.examination.report.beacons?.chain))].join(', ');
+    lines.push(`${failed ? '✗' : '✓'} drand beacons: ${beaconGames.length} beacon game${beaconGames.length === 1 ? '' : 's'}, ${rounds} rounds of ${chains} checked${failed ? `; ${failed} game${failed === 1 ? '' : 's'} failed a beacon check` : ''}`);
+  }
   for (const problem of problems) lines.push(`FILE: ${inCommandWords(problem.failures[0].reason, command)}`);
   lines.push(`${games.length} games: ${tournamentCounts(examination, trustConfigured).join(', ')}`);
   if (!trustConfigured && (games.length > 0 || examination.headSigner)) {

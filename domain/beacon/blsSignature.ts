@@ -3,6 +3,8 @@ import { bytesOfHex } from '../crypto/encoding';
 import { sha256 } from '../crypto/primitives';
 import type { BeaconChain } from './chain';
 
+export type { BeaconSignatureCheck } from './chain';
+
 // About 74 KB of code once minified: imported by the surfaces that check beacons (the
 // relay client, the CLI, the standalone verifier, the web page's beacon chunk), never by
 // domain/verify itself, which takes the check as an argument.
@@ -32,6 +34,3 @@ export function beaconSignatureValid(chain: Pick<BeaconChain, 'publicKey' | 'sch
     return false;
   }
 }
-
-/** Checks one beacon signature: what domain/verify is given to check BLS (beaconSignatureValid, or a cache of it). */
-export type BeaconSignatureCheck = (chain: BeaconChain, round: number, signatureHex: string) => boolean;

@@ -20,6 +20,12 @@ export const beaconChainSchema = z.strictObject({
 });
 export type BeaconChain = z.infer<typeof beaconChainSchema>;
 
+/**
+ * Checks one beacon signature: what domain/verify is given to check BLS (beaconSignatureValid,
+ * or a cache of it). Declared here so that domain/verify names it without importing the BLS code.
+ */
+export type BeaconSignatureCheck = (chain: BeaconChain, round: number, signatureHex: string) => boolean;
+
 /** League of Entropy's quicknet: a round every 3 s (beacon.md §1). */
 export const QUICKNET: BeaconChain = Object.freeze({
   chain: 'quicknet',

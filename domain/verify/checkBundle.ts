@@ -1,6 +1,7 @@
 import { commitmentOf, parseSeedHex } from '../fairness/gameKey';
 import type { Commit } from '../fairness/hashChain';
 import { BundleShape, CommitShape, firstIssue } from './bundleShape';
+import { checkBeacons, gameBeaconChain, type BeaconVerifyOptions } from './checkBeacons';
 import { checkChain } from './checkChain';
 import { noProgress, type CheckProgress } from './checkProgress';
 import { checkDice } from './checkDice';
@@ -17,15 +18,18 @@ export interface BundleCheck {
   /** How many commits replayed through the ruleset as recorded, from the first. */
   rulesReplayed: number;
   sealed: boolean;
+  /** A beacon game's chain, and how many distinct drand rounds had their signature checked (beacon.md §5). */
+  beacons?: { checked: number; chain: string };
   failures: VerificationFailure[];
 }
 
 /**
  * fairness-v1 §7: the chain (every hash, link and signature), then, once sealed, the
- * seed and every die, then every command replayed through the ruleset. Pure, no
- * network, and it never throws, whatever it is given (`progress` is told where it is).
+ * seed and every die, then every command replayed through the ruleset; in a beacon game,
+ * beacon.md §5 too, with the BLS check `beacon` gives. Pure, no network, and it never
+ * throws, whatever it is given (`progress` is told where it is).
  */
-export function checkBundle(bundle: unknown, progress: CheckProgress = noProgress): BundleCheck {
+export function checkBundle(bundle: unknown, progress: CheckProgress = noProgress, beacon?: BeaconVerifyOptions): BundleCheck {
   const failures: VerificationFailure[] = [];
   const fail = (seq: number, check: string, reason: string) => void failures.push({ seq, check, reason });
   const shape = BundleShape.safeParse(bundle);
@@ -34,9 +38,9 @@ export function checkBundle(bundle: unknown, progress: CheckProgress = noProgres
     return { isExport: false, commits: 0, dice: 0, rulesReplayed: 0, sealed: false, failures };
   }
   const exported = bundle as ExportBundle;
-  const result = { isExport: true, commits: exported.commits.length, dice: 0, rulesReplayed: 0, sealed: false, failures };
+  const result: BundleCheck = { isExport: true, commits: exported.commits.length, dice: 0, rulesReplayed: 0, sealed: false, failures };
   try {
-    checkConsistency(exported, result, fail, progress);
+    checkConsistency(exported, result, fail, progress, beacon);
   } catch (error) {
     fail(0, 'structure', `the export cannot be checked: ${messageOf(error)}`);
   }
@@ -44,7 +48,13 @@ export function checkBundle(bundle: unknown, progress: CheckProgress = noProgres
   return result;
 }
 
-function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq: number, check: string, reason: string) => void, progress: CheckProgress): void {
+function checkConsistency(
+  bundle: ExportBundle,
+  result: BundleCheck,
+  fail: (seq: number, check: string, reason: string) => void,
+  progress: CheckProgress,
+  beaconOptions: BeaconVerifyOptions | undefined,
+): void {
   const commits = bundle.commits;
   // Everything after a malformed commit is checked for its chain only.
   const firstMalformed = commits.findIndex((commit, index) => {
@@ -60,6 +70,7 @@ function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq:
 
   const first = readable[0];
   const created = first.events[0];
+  const beacon = created?.type === 'GameCreated' ? gameBeaconChain(created.data.beacon, beaconOptions, fail) : undefined;
   if (first.command.type !== 'CreateGame' || created?.type !== 'GameCreated') {
     fail(1, 'creation', 'commit 1 is not the creation of the game');
   } else {
@@ -75,8 +86,9 @@ function checkConsistency(bundle: ExportBundle, result: BundleCheck, fail: (seq:
     if (bundle.serverSeed !== sealedSeed) fail(sealedAt, 'serverSeed', 'the bundle seed differs from the one in GameSealed');
     if (!seed) fail(sealedAt, 'serverSeed', 'the server seed is not 64 lowercase hex digits');
     else if (commitmentOf(seed) !== bundle.commitment) fail(sealedAt, 'commitment', 'SHA-256 of the server seed is not the commitment');
-    else result.dice = checkDice(bundle.gameId, seed, readable, fail, progress);
+    else result.dice = checkDice(bundle.gameId, seed, readable, fail, progress, beacon);
   }
+  if (beacon) result.beacons = { checked: checkBeacons(readable, beacon, beaconOptions?.check, fail), chain: beacon.chain };
 
   result.rulesReplayed = replayRules(bundle.commitment, readable, fail, progress);
 }

@@ -1,9 +1,11 @@
+import { beaconChainSchema } from '../beacon/chain';
 import { jsonEqual } from '../canonicalJson';
 import { GivenDice, type Die } from '../dice';
 import { DomainError } from '../errors';
 import type { Commit } from '../fairness/hashChain';
+import { decideAcceptance, decideReveal, RevealMismatch } from '../game/beaconRolls';
 import { authorize, checkPayload, decideCreate, decideGame } from '../game/decideGame';
-import { CreateGameBody } from '../game/gameCommands';
+import { CreateGameBody, RevealBeacon, revealCommandId, SERVER_ACTOR } from '../game/gameCommands';
 import { evolveGame, type GameState } from '../game/gameState';
 import { ORGANIZER } from '../ruleset';
 import { findRuleset } from '../rulesets/registry';
@@ -44,27 +46,56 @@ function replayOne(state: GameState | undefined, commit: Commit, commitment: str
       if (!body.success || !ruleset) return 'the creation command is not a valid game';
       if (commit.actor !== ORGANIZER) return 'a game is created by the organizer';
       if (commit.dice.length) return 'the creation rolls no dice';
-      // The tournament is the server's word, signed with the commit; tournamentExport.ts checks it against the tournament head.
-      const recorded = commit.events[0]?.data?.tournamentId;
-      return sameEvents([decideCreate(ruleset, body.data, commitment, typeof recorded === 'string' ? recorded : undefined)], commit.events);
+      // The tournament and the beacon chain are the server's word, signed with the commit;
+      // tournamentExport.ts checks the first against the tournament head, checkBeacons.ts the second against the known chains.
+      const data = commit.events[0]?.data;
+      const recorded = data?.tournamentId;
+      const beacon = data?.beacon === undefined ? undefined : beaconChainSchema.safeParse(data.beacon).data;
+      if (data?.beacon !== undefined && !beacon) return 'GameCreated records a beacon chain that cannot be read';
+      if (body.data.randomness?.beacon !== beacon?.chain) {
+        return `the creation asks for ${body.data.randomness ? `the drand chain ${JSON.stringify(body.data.randomness.beacon)}` : 'no beacon'}, but GameCreated records ${beacon ? `the chain ${JSON.stringify(beacon.chain)}` : 'none'}`;
+      }
+      return sameEvents([decideCreate(ruleset, body.data, commitment, typeof recorded === 'string' ? recorded : undefined, beacon)], commit.events);
     }
+    if (state.beacon && commit.command.type === 'RevealBeacon') return replayReveal(state, commit);
+    if (state.pending) return `commit ${state.pending.seq} waits for drand round ${state.pending.round}: the next commit must be its reveal`;
     const check = checkPayload(state.ruleset, commit.command.type, commit.command.payload);
     if (!check.ok) return `the command ${commit.command.type} is not valid here`;
     authorize(state, commit.command.type, commit.actor, commit.as === ORGANIZER);
-    const dice = new GivenDice(commit.dice.map((d) => d.value));
     const sealing = commit.events.find((e) => e.type === 'GameSealed');
     const serverSeed = sealing?.data.serverSeed;
-    const events = decideGame(state, { type: commit.command.type, payload: check.payload }, {
-      actor: commit.actor,
-      dice,
-      now: commit.recordedAt,
-      serverSeed: typeof serverSeed === 'string' ? serverSeed : undefined,
-    });
+    const command = { type: commit.command.type, payload: check.payload };
+    const context = { actor: commit.actor, now: commit.recordedAt, serverSeed: typeof serverSeed === 'string' ? serverSeed : undefined };
+    if (state.beacon) {
+      // beacon.md §2.1: decided with probe dice; a command that reaches a die is pending, with the round its recordedAt gives.
+      if (commit.dice.length) return "in a beacon game only the server's reveal of a pending roll draws dice";
+      return sameEvents(decideAcceptance(state, command, context, commit.recordedAt), commit.events);
+    }
+    const dice = new GivenDice(commit.dice.map((d) => d.value));
+    const events = decideGame(state, command, { ...context, dice });
     if (!sameDice(dice.drawn, commit.dice)) return 'the recorded dice are not the dice the rules draw';
     return sameEvents(events, commit.events);
   } catch (error) {
     if (error instanceof DomainError) return `the rules refuse this command: ${error.message}`;
     return `the command cannot be replayed: ${messageOf(error)}`;
+  }
+}
+
+/** beacon.md §2.3: the server's reveal, replayed: the pending command decided again with the recorded dice, every one of them used. */
+function replayReveal(state: GameState, commit: Commit): string | undefined {
+  const payload = RevealBeacon.safeParse(commit.command.payload);
+  if (!payload.success) return 'the reveal does not name its pending commit, round and signature';
+  if (commit.actor !== SERVER_ACTOR || commit.as !== undefined || commit.commandId !== revealCommandId(payload.data.pending)) {
+    return `a reveal is sent by the server alone, with commandId ${JSON.stringify(revealCommandId(payload.data.pending))}`;
+  }
+  const dice = new GivenDice(commit.dice.map((d) => d.value));
+  try {
+    const events = decideReveal(state, payload.data, dice);
+    if (!sameDice(dice.drawn, commit.dice)) return 'the recorded dice are not the dice the rules draw';
+    return sameEvents(events, commit.events);
+  } catch (error) {
+    if (error instanceof RevealMismatch) return error.message;
+    throw error;
   }
 }
 

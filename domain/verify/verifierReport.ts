@@ -5,7 +5,7 @@ import { EXIT } from './exitCodes';
 
 export const VerificationFailureSchema = z.strictObject({
   seq: z.int().min(0).describe("the commit's position from 1; 0 for the export as a whole (its shape, head, keys or key log)"),
-  check: z.string().describe('which check: structure, sequence, gameId, prevHash, hash, signature, sealed, creation, commitment, ruleset, serverSeed, dice, entropy, rules, keys, keyLog, head, trust, retired, tournament, input'),
+  check: z.string().describe('which check: structure, sequence, gameId, prevHash, hash, signature, sealed, creation, commitment, ruleset, serverSeed, dice, entropy, rules, beacon, keys, keyLog, head, trust, retired, tournament, input'),
   reason: z.string().describe('in words'),
 });
 
@@ -24,6 +24,10 @@ export const VerifierReportSchema = z.strictObject({
     .describe('every key that signed a commit or the head, in order of first use'),
   head: z.strictObject({ seq: z.int(), at: z.string() }).nullable().describe('the signed head, null when the export has none'),
   failures: z.array(VerificationFailureSchema),
+  beacons: z
+    .strictObject({ checked: z.int().min(0).describe('distinct drand rounds whose BLS signature was checked'), chain: z.string().describe('the drand chain the game was created with') })
+    .optional()
+    .describe('beacon games only (docs/beacon.md)'),
 });
 export type VerifierReport = z.infer<typeof VerifierReportSchema>;
 

@@ -1,4 +1,5 @@
 import { checkBundle } from './checkBundle';
+import type { BeaconVerifyOptions } from './checkBeacons';
 import type { ExportBundle, VerificationFailure } from './exportBundle';
 
 export type { ExportBundle, VerificationFailure } from './exportBundle';
@@ -17,7 +18,7 @@ export interface VerificationReport {
  * and every command replayed through the ruleset. Whether the signing keys are
  * trusted is verifyExport's question (trust.md). Pure: no network; never throws.
  */
-export function verifyBundle(bundle: ExportBundle): VerificationReport {
-  const check = checkBundle(bundle);
+export function verifyBundle(bundle: ExportBundle, beacon?: BeaconVerifyOptions): VerificationReport {
+  const check = checkBundle(bundle, undefined, beacon);
   return { ok: check.failures.length === 0, checkedCommits: check.commits, checkedDice: check.dice, sealed: check.sealed, failures: check.failures };
 }

@@ -4,6 +4,7 @@ import { fingerprintOf } from '../trust/fingerprint';
 import { walkKeyLog, type TrustedKey } from '../trust/keyLog';
 import { keyLogForks, retirementOf, signedAfterRetirement, type Retirement } from '../trust/retirement';
 import { checkBundle } from './checkBundle';
+import type { BeaconVerifyOptions } from './checkBeacons';
 import { noProgress, type CheckProgress } from './checkProgress';
 import { checkHead } from './checkHead';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
@@ -22,6 +23,12 @@ export interface VerifyOptions {
    * a retired key cannot escape them by leaving its key log out.
    */
   keyLogs?: readonly unknown[];
+  /**
+   * Beacon games (beacon.md §5): the BLS check, which each surface passes in (domain/verify
+   * carries no BLS code), and the chain hashes the person pinned. A beacon game checked
+   * without `check` fails; other games never need it.
+   */
+  beacon?: BeaconVerifyOptions;
 }
 
 export interface Signer {
@@ -60,7 +67,7 @@ export function verifyExport(bundle: unknown, options: VerifyOptions): VerifierR
 
 /** The report with who signed; `progress` is told after each commit of each pass (a page shows it). */
 export function examineExport(bundle: unknown, options: VerifyOptions, progress: CheckProgress = noProgress): ExportExamination {
-  const check = checkBundle(bundle, progress);
+  const check = checkBundle(bundle, progress, options.beacon);
   if (!check.isExport) {
     const report = { ok: false, exitCode: EXIT.unusable, gameId: null, ruleset: null, commits: 0, dice: 0, rulesReplayed: 0, sealed: false, signers: [], head: null, failures: check.failures };
     return { report, signers: [], keyLogUsed: [] };
@@ -91,6 +98,7 @@ export function examineExport(bundle: unknown, options: VerifyOptions, progress:
       signers: signers.map(({ fingerprint, trusted }) => ({ fingerprint, trusted })),
       head,
       failures: sortedFailures(failures),
+      ...(check.beacons ? { beacons: check.beacons } : {}),
     },
     signers,
     rulesetTitle: findRuleset(exported.ruleset)?.title,
