@@ -11,6 +11,11 @@ import { settingName, SettingsError } from './config/settingNames';
 import type { Settings } from './config/settings';
 import type { EventStore } from './ports/eventStore';
 import type { PublicStatsStore } from './ports/publicStatsStore';
+import type { BeaconChain } from '../domain/beacon/chain';
+import type { BeaconSource } from './ports/beaconSource';
+import type { PendingReveals } from './ports/pendingReveals';
+import type { LateReveal } from './application/beaconReveals';
+import { MemoryPendingReveals } from './store/memoryPendingReveals';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
@@ -36,6 +41,17 @@ export interface Adapters {
   maxGroup?: number;
   itemBudget?: number;
   cacheSize?: number;
+  /** The beacon chains the server offers (beaconChainsOf(settings)); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /** Fetches drand rounds (the relay client): with it, this process reveals beacon games' pending commits. */
+  beaconSource?: BeaconSource;
+  /** This process accepts beacon games whose reveals another function performs (AWS's commands function). */
+  revealsElsewhere?: boolean;
+  /** Where pending commits wait for their reveal; in memory by default when this process reveals. */
+  pendingReveals?: PendingReveals;
+  onLateReveal?: (late: LateReveal) => void;
+  revealWait?: (ms: number) => Promise<void>;
+  revealLog?: (line: string) => void;
 }
 
 /**
@@ -56,6 +72,7 @@ export function compose(settings: ServiceSettings, adapters: Adapters): GameServ
     ...deps,
     seedVault: adapters.seedVault ?? noSeedVault,
     now,
+    ...(adapters.beaconSource && !adapters.pendingReveals ? { pendingReveals: new MemoryPendingReveals() } : {}),
     ...(settings.expiry ? { expiry: settings.expiry } : {}),
     ...(settings.creationQuota && creationCounter && adapters.tokenMinter
       ? { creationQuota: new CreationQuota(creationCounter, settings.creationQuota, now, adapters.tokenMinter.clientKey) }

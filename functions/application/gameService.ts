@@ -8,6 +8,13 @@ import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
+import type { BeaconChain } from '../../domain/beacon/chain';
+import type { RevealPayload } from '../../domain/game/beaconRolls';
+import type { BeaconSource } from '../ports/beaconSource';
+import type { PendingReveals } from '../ports/pendingReveals';
+import { answeringBeaconPending } from './beaconAnswers';
+import { knownChains } from './beaconOffer';
+import { BeaconReveals, type LateReveal } from './beaconReveals';
 import { CommitFeed } from './commitFeed';
 import { FairnessStats, noPublicStats } from './fairnessStats';
 import { GameSealed } from '../../domain/errors';
@@ -66,6 +73,20 @@ export interface ServiceDeps {
    * game is always current and reads need not ask the store for newer commits.
    */
   soleWriter?: boolean;
+  /** The beacon chains this server offers by name (quicknet, and the operator's); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /** Where this process fetches beacons to reveal pending commits; none: it reveals nothing. */
+  beaconSource?: BeaconSource;
+  /** Another function reveals this deployment's pending commits (AWS): beacon games are accepted here without a source. */
+  revealsElsewhere?: boolean;
+  /** Where pending commits wait for their reveal; needed with a beacon source or revealsElsewhere. */
+  pendingReveals?: PendingReveals;
+  /** The metric hook of a reveal overdue (beaconReveals.ts). */
+  onLateReveal?: (late: LateReveal) => void;
+  /** How the reveals wait (a test's clock); timers by default. */
+  revealWait?: (ms: number) => Promise<void>;
+  /** Where the reveals' structured lines go; console.log by default. */
+  revealLog?: (line: string) => void;
 }
 
 /**
@@ -82,11 +103,15 @@ export class GameService {
   private readonly reads: GameReads;
   private readonly links: SpectatorLinks;
   private readonly tournamentGames: TournamentGames;
+  private readonly now: () => string;
   readonly tournaments: Tournaments;
   readonly stats: FairnessStats;
+  /** Present where this process reveals beacon games' pending commits. */
+  readonly beaconReveals?: BeaconReveals;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
+    if ((deps.beaconSource || deps.revealsElsewhere) && !deps.pendingReveals) throw new Error('beacon games need a store of pending reveals');
     const { store, signer } = deps;
     const soleWriter = deps.soleWriter === true;
     const now = deps.now ?? (() => new Date().toISOString());
@@ -110,8 +135,28 @@ export class GameService {
       leases: deps.leases,
       gameKey: (game, state) => seeds.gameKey(game, state),
       serverSeed: (game) => seeds.serverSeed(game),
-      stored: (gameId, commits) => this.feed.stored(gameId, commits),
+      pendingReveals: deps.pendingReveals,
+      stored: (gameId, commits) => {
+        this.feed.stored(gameId, commits);
+        this.beaconReveals?.stored(gameId, commits);
+      },
     });
+    const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.beaconSource !== undefined || deps.revealsElsewhere === true };
+    if (deps.beaconSource) {
+      this.beaconReveals = new BeaconReveals({
+        source: deps.beaconSource,
+        pendingReveals: deps.pendingReveals!,
+        reveal: (gameId, payload) => this.groupCommit.reveal(gameId, payload),
+        gameNow: async (gameId) => {
+          const { state } = soleWriter ? (games.peek(gameId) ?? (await games.load(gameId))) : await games.load(gameId, true);
+          return state.beacon ? { chain: state.beacon, pending: state.pending } : undefined;
+        },
+        now,
+        wait: deps.revealWait,
+        onLate: deps.onLateReveal,
+        log: deps.revealLog,
+      });
+    }
     this.creation = new GameCreation({
       store,
       games,
@@ -126,13 +171,15 @@ export class GameService {
       leases: deps.leases,
       creationQuota: deps.creationQuota,
       soleWriter,
+      beacons,
     });
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
-    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter });
+    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
-    this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, deps.creationQuota);
+    this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);
+    this.now = now;
   }
 
   /**
@@ -175,7 +222,7 @@ export class GameService {
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     let outcome: CommandOutcome;
     try {
-      outcome = await this.commands.submit(gameId, token, body);
+      outcome = await answeringBeaconPending(() => this.commands.submit(gameId, token, body), this.now);
     } catch (error) {
       // A seal whose statistics failed after it was stored (a 503) and is sent again with a new commandId meets the sealed
       // game: add its dice now (adding is idempotent by game), or it would never be counted. The refusal stands either way.
@@ -188,12 +235,17 @@ export class GameService {
 
   /** POST /games/{id}/tokens/{role}. */
   reissueToken(gameId: string, token: string | undefined, role: string) {
-    return this.commands.reissueToken(gameId, token, role);
+    return answeringBeaconPending(() => this.commands.reissueToken(gameId, token, role), this.now);
   }
 
   /** DELETE /games/{id}/tokens/{role}. */
   revokeToken(gameId: string, token: string | undefined, role: string) {
-    return this.commands.revokeToken(gameId, token, role);
+    return answeringBeaconPending(() => this.commands.revokeToken(gameId, token, role), this.now);
+  }
+
+  /** The server's reveal of a pending commit (beacon.md §2.3): BeaconReveals calls it, and tests. */
+  reveal(gameId: string, payload: RevealPayload): Promise<CommandOutcome> {
+    return this.groupCommit.reveal(gameId, payload);
   }
 
   /** GET /games/{id}. */

@@ -240,6 +240,13 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
   rule_violation: { message: 'No game turn has started yet: send StartTurn first.', details: { rule: 'france44: commands of a game turn need a started turn (ruling)' } },
   entropy_locked: { message: 'Entropy can only be added before the first die of the game is rolled.' },
+  beacon_pending: {
+    message: 'A roll waits for drand round 28142161 (published at 2026-11-23T19:12:45.000Z); the game takes no other command until it is revealed. Try again in a few seconds.',
+    details: { round: 28142161, roundAt: '2026-11-23T19:12:45.000Z' },
+  },
+  beacon_unavailable: {
+    message: 'This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. Create the game without "randomness".',
+  },
   game_abandoned: {
     message:
       'This game was abandoned: it had no command for 90 days after 2026-08-01T18:04:11.520Z and was not sealed, so it takes no more commands and is being deleted. Sealed games and tournament games are kept.',
