@@ -121,6 +121,27 @@ const revokeCommit = {
 };
 
 export const commandAccepted = { version: 3, commit: rollCommit };
+
+/** A beacon game's roll: pending (202), then revealed by the server. */
+const pendingCommit = {
+  ...rollCommit,
+  events: [{ type: 'BeaconRollPending', data: { round: 28142161, roundAt: '2026-11-23T20:14:09.000Z' } }],
+  dice: [],
+};
+const revealCommit = {
+  ...rollCommit,
+  seq: 4,
+  commandId: 'beacon/3',
+  actor: 'server',
+  command: { type: 'RevealBeacon', payload: { pending: 3, round: 28142161, signature: hex('a5d07c00').repeat(2).slice(0, 96) } },
+  events: rollCommit.events,
+  recordedAt: '2026-11-23T20:14:09.412Z',
+  prevHash: hex('dc51b95a'),
+  hash: hex('3b8e0f42'),
+};
+export const commandPending = { version: 3, commit: pendingCommit, beacon: { chain: 'quicknet', round: 28142161, roundAt: '2026-11-23T20:14:09.000Z' } };
+export const commandPendingText = '#3 player1 Roll waits for drand round 28142161 (2026-11-23T20:14:09.000Z) [dc51b95a]\n';
+export const commandRevealed = { version: 4, commit: pendingCommit, reveal: revealCommit };
 export const commandText = '#3 player1 Roll "bombardment of 2708": 3d6+1 = 1 3 2 +1 = 7 [dc51b95a]\n';
 
 export const eventsPage = { gameId: GAME_ID, version: 3, commits: [createCommit, entropyCommit, rollCommit] };
