@@ -32,6 +32,9 @@ import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { LocalSweeper } from './localSweeper';
 import { reachableUrl } from './publicUrl';
 import { randomBytes } from 'node:crypto';
+import type { BeaconChain } from '../../domain/beacon/chain';
+import type { BeaconSource } from '../ports/beaconSource';
+import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
 
 export interface LocalService {
   /** Where this process answers on this machine (loopback when it listens on every interface). */
@@ -74,6 +77,14 @@ export interface LocalOptions {
   now?: () => string;
   /** How often expired exports are removed while the server runs (hourly); shorter in tests. */
   exportPruneEveryMs?: number;
+  /** The beacon chains this server offers (beaconChainsOf(settings)); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /** Fetches drand rounds (the relay client, ARBITER_DRAND_RELAYS): with it, beacon games are offered and revealed here. */
+  beaconSource?: BeaconSource;
+  /** How often pending commits left by an earlier run (or missed) are looked for and revealed; 5 s by default. */
+  revealDueEveryMs?: number;
+  /** How the reveals wait, where a test moves the clock. */
+  revealWait?: (ms: number) => Promise<void>;
   /** Told when the embedded store's thread ends while the server runs (an error in the store); commands answer 503 from then on. */
   onStoreLost?: (error: Error) => void;
 }
@@ -108,8 +119,18 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
       publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
       snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
+      beaconChains: options.beaconChains,
+      beaconSource: options.beaconSource,
+      pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
+      revealWait: options.revealWait,
     },
   );
+  const reveals = service.beaconReveals;
+  // Pending commits this process did not store (an earlier run stopped before their reveal) are found here.
+  const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
+  revealDue();
+  const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 5_000) : undefined;
+  revealTimer?.unref();
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = options.publicUrl ?? '';
@@ -139,6 +160,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     push,
     sweeper,
     close: async () => {
+      clearInterval(revealTimer);
+      await reveals?.close();
       await sweeper?.stop();
       await push.close();
       server.closeAllConnections();

@@ -26,7 +26,7 @@ describe.each(adapters)('PendingReveals %s', (_name, make) => {
     await reveals.add(game, 2, 102, 2_000);
     await reveals.add(`${game}-b`, 7, 107, 9_000);
     await reveals.add(game, 2, 999, 1);
-    const ours = (entries: { gameId: string }[]) => entries.filter((e) => e.gameId.startsWith(game));
+    const ours = <E extends { gameId: string }>(entries: E[]) => entries.filter((e) => e.gameId.startsWith(game));
     expect(ours(await reveals.due(1_000, 10))).toEqual([]);
     expect(ours(await reveals.due(4_000, 10))).toEqual([
       { gameId: game, seq: 2, round: 102, dueAtMs: 2_000 },
