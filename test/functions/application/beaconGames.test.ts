@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { roundTimeMs } from '../../../domain/beacon/chain';
+import { pendingRoundFor, roundTimeMs } from '../../../domain/beacon/chain';
 import { beaconDice } from '../../../domain/beacon/randomness';
 import { gameKeyOf } from '../../../domain/fairness/gameKey';
 import type { Commit } from '../../../domain/fairness/hashChain';
@@ -30,7 +30,7 @@ function beaconService(extra: Partial<Adapters> = {}, shared?: { store: MemoryEv
     seedVault: aesSeedVault(seedKey),
     randomSeed: () => seedOf(games.n),
     newGameId: () => `g-beacon-${++games.n}`,
-    now: clock.now,
+    now: () => clock.now(),
     soleWriter: true,
     beaconChains: new Map([[FAKE_CHAIN.chain, FAKE_CHAIN]]),
     beaconSource: source,
@@ -96,6 +96,19 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     const dice = beaconDice(gameKeyOf(seedOf(0), game.gameId, []), FAKE_CHAIN, round, fakeSignature(round), 2);
     expect(reveal.dice).toEqual(reveal.dice.map((d) => ({ sides: d.sides, value: dice.roll(d.sides) })));
     expect(reveal.dice).toHaveLength(3);
+  });
+
+  it('names the round from the recordedAt the commit carries, even on a clock that moves between two readings', async () => {
+    const { service, clock } = beaconService();
+    const game = await newBeaconGame(service);
+    const reading = clock.now;
+    // Each reading one period later: a round chosen from another reading than the commit's would be off by one.
+    (clock as { now: () => string }).now = () => {
+      clock.advance(3000);
+      return reading();
+    };
+    const pending = await service.submit(game.gameId, game.p1, roll('r1'));
+    expect(pending.beacon!.round).toBe(pendingRoundFor(FAKE_CHAIN, pending.commit.recordedAt));
   });
 
   it('commits a command that draws no die at once, as in any game', async () => {
