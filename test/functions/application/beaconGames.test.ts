@@ -111,6 +111,18 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     expect(pending.beacon!.round).toBe(pendingRoundFor(FAKE_CHAIN, pending.commit.recordedAt));
   });
 
+  it('wakes a long poll and the commit listeners with the reveal, as with any commit', async () => {
+    const { service, clock } = beaconService();
+    const game = await newBeaconGame(service);
+    const heard: string[] = [];
+    service.onCommit((commit) => heard.push(commit.commandId));
+    await service.submit(game.gameId, game.p1, roll('r1'));
+    const poll = service.events(game.gameId, game.p2, 2, 10, 20);
+    clock.advance(4000);
+    expect((await poll).commits.map((c) => c.commandId)).toEqual(['beacon/2']);
+    expect(heard).toEqual(['r1', 'beacon/2']);
+  });
+
   it('commits a command that draws no die at once, as in any game', async () => {
     const { service } = beaconService();
     const game = await newBeaconGame(service);
@@ -235,6 +247,9 @@ describe('creating beacon games', () => {
     const error = await refusal(service.createGame({ ruleset: 'dice', randomness: { beacon: 'mainnet' } }));
     expect(error).toMatchObject({ status: 400, code: 'invalid_request', details: { issues: [{ field: 'randomness.beacon', valid: ['fake'] }] } });
     expect(error.message).toContain('"mainnet"');
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      expect(await refusal(service.createGame({ ruleset: 'dice', randomness: { beacon: name } }))).toMatchObject({ status: 400, details: { issues: [{ field: 'randomness.beacon' }] } });
+    }
   });
 
   it('refuses beacon games with 422 where nothing reveals them, naming the setting', async () => {
