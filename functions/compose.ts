@@ -12,10 +12,7 @@ import type { Settings } from './config/settings';
 import type { EventStore } from './ports/eventStore';
 import type { PublicStatsStore } from './ports/publicStatsStore';
 import type { BeaconChain } from '../domain/beacon/chain';
-import type { BeaconSource } from './ports/beaconSource';
 import type { PendingReveals } from './ports/pendingReveals';
-import type { LateReveal } from './application/beaconReveals';
-import { MemoryPendingReveals } from './store/memoryPendingReveals';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
@@ -43,15 +40,13 @@ export interface Adapters {
   cacheSize?: number;
   /** The beacon chains the server offers (beaconChainsOf(settings)); quicknet alone by default. */
   beaconChains?: ReadonlyMap<string, BeaconChain>;
-  /** Fetches drand rounds (the relay client): with it, this process reveals beacon games' pending commits. */
-  beaconSource?: BeaconSource;
-  /** This process accepts beacon games whose reveals another function performs (AWS's commands function). */
-  revealsElsewhere?: boolean;
-  /** Where pending commits wait for their reveal; in memory by default when this process reveals. */
+  /**
+   * Beacon games are offered: this process reveals them (composeReveals.ts, with a
+   * BeaconSource) or a reveal function beside it does (AWS's commands function).
+   */
+  revealsBeacons?: boolean;
+  /** Where pending commits wait for their reveal: needed with revealsBeacons. */
   pendingReveals?: PendingReveals;
-  onLateReveal?: (late: LateReveal) => void;
-  revealWait?: (ms: number) => Promise<void>;
-  revealLog?: (line: string) => void;
 }
 
 /**
@@ -72,7 +67,6 @@ export function compose(settings: ServiceSettings, adapters: Adapters): GameServ
     ...deps,
     seedVault: adapters.seedVault ?? noSeedVault,
     now,
-    ...(adapters.beaconSource && !adapters.pendingReveals ? { pendingReveals: new MemoryPendingReveals() } : {}),
     ...(settings.expiry ? { expiry: settings.expiry } : {}),
     ...(settings.creationQuota && creationCounter && adapters.tokenMinter
       ? { creationQuota: new CreationQuota(creationCounter, settings.creationQuota, now, adapters.tokenMinter.clientKey) }

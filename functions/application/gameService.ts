@@ -10,11 +10,9 @@ import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import type { BeaconChain } from '../../domain/beacon/chain';
 import type { RevealPayload } from '../../domain/game/beaconRolls';
-import type { BeaconSource } from '../ports/beaconSource';
 import type { PendingReveals } from '../ports/pendingReveals';
 import { answeringBeaconPending } from './beaconAnswers';
 import { knownChains } from './beaconOffer';
-import { BeaconReveals, type LateReveal } from './beaconReveals';
 import { CommitFeed } from './commitFeed';
 import { FairnessStats, noPublicStats } from './fairnessStats';
 import { GameSealed } from '../../domain/errors';
@@ -75,18 +73,13 @@ export interface ServiceDeps {
   soleWriter?: boolean;
   /** The beacon chains this server offers by name (quicknet, and the operator's); quicknet alone by default. */
   beaconChains?: ReadonlyMap<string, BeaconChain>;
-  /** Where this process fetches beacons to reveal pending commits; none: it reveals nothing. */
-  beaconSource?: BeaconSource;
-  /** Another function reveals this deployment's pending commits (AWS): beacon games are accepted here without a source. */
-  revealsElsewhere?: boolean;
-  /** Where pending commits wait for their reveal; needed with a beacon source or revealsElsewhere. */
+  /**
+   * Something of this deployment reveals beacon games' pending commits: BeaconReveals in this
+   * process (composeReveals.ts), or a reveal function beside it (AWS). Without it, beacon games are refused.
+   */
+  revealsBeacons?: boolean;
+  /** Where pending commits wait for their reveal; needed with revealsBeacons. */
   pendingReveals?: PendingReveals;
-  /** The metric hook of a reveal overdue (beaconReveals.ts). */
-  onLateReveal?: (late: LateReveal) => void;
-  /** How the reveals wait (a test's clock); timers by default. */
-  revealWait?: (ms: number) => Promise<void>;
-  /** Where the reveals' structured lines go; console.log by default. */
-  revealLog?: (line: string) => void;
 }
 
 /**
@@ -104,14 +97,13 @@ export class GameService {
   private readonly links: SpectatorLinks;
   private readonly tournamentGames: TournamentGames;
   private readonly now: () => string;
+  private readonly soleWriter: boolean;
   readonly tournaments: Tournaments;
   readonly stats: FairnessStats;
-  /** Present where this process reveals beacon games' pending commits. */
-  readonly beaconReveals?: BeaconReveals;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
-    if ((deps.beaconSource || deps.revealsElsewhere) && !deps.pendingReveals) throw new Error('beacon games need a store of pending reveals');
+    if (deps.revealsBeacons && !deps.pendingReveals) throw new Error('beacon games need a store of pending reveals');
     const { store, signer } = deps;
     const soleWriter = deps.soleWriter === true;
     const now = deps.now ?? (() => new Date().toISOString());
@@ -136,27 +128,10 @@ export class GameService {
       gameKey: (game, state) => seeds.gameKey(game, state),
       serverSeed: (game) => seeds.serverSeed(game),
       pendingReveals: deps.pendingReveals,
-      stored: (gameId, commits) => {
-        this.feed.stored(gameId, commits);
-        this.beaconReveals?.stored(gameId, commits);
-      },
+      stored: (gameId, commits) => this.feed.stored(gameId, commits),
     });
-    const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.beaconSource !== undefined || deps.revealsElsewhere === true };
-    if (deps.beaconSource) {
-      this.beaconReveals = new BeaconReveals({
-        source: deps.beaconSource,
-        pendingReveals: deps.pendingReveals!,
-        reveal: (gameId, payload) => this.groupCommit.reveal(gameId, payload),
-        gameNow: async (gameId) => {
-          const { state } = soleWriter ? (games.peek(gameId) ?? (await games.load(gameId))) : await games.load(gameId, true);
-          return state.beacon ? { chain: state.beacon, pending: state.pending } : undefined;
-        },
-        now,
-        wait: deps.revealWait,
-        onLate: deps.onLateReveal,
-        log: deps.revealLog,
-      });
-    }
+    const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.revealsBeacons === true };
+    this.soleWriter = soleWriter;
     this.creation = new GameCreation({
       store,
       games,
@@ -246,6 +221,12 @@ export class GameService {
   /** The server's reveal of a pending commit (beacon.md §2.3): BeaconReveals calls it, and tests. */
   reveal(gameId: string, payload: RevealPayload): Promise<CommandOutcome> {
     return this.groupCommit.reveal(gameId, payload);
+  }
+
+  /** A beacon game's chain and pending roll as stored now (not as a cache another process may have moved past); undefined for another game. */
+  async beaconGameNow(gameId: string): Promise<{ chain: BeaconChain; pending?: { seq: number; round: number; roundAt: string } } | undefined> {
+    const { state } = this.soleWriter ? (this.games.peek(gameId) ?? (await this.games.load(gameId))) : await this.games.load(gameId, true);
+    return state.beacon ? { chain: state.beacon, pending: state.pending && { seq: state.pending.seq, round: state.pending.round, roundAt: state.pending.roundAt } } : undefined;
   }
 
   /** GET /games/{id}. */

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { GameService } from '../application/gameService';
-import { compose } from '../compose';
+import { compose, type Adapters } from '../compose';
 import { MAX_GROUP } from '../application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
@@ -35,6 +35,8 @@ import { randomBytes } from 'node:crypto';
 import type { BeaconChain } from '../../domain/beacon/chain';
 import type { BeaconSource } from '../ports/beaconSource';
 import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
+import { composeWithReveals } from '../composeReveals';
+import type { BeaconReveals } from '../application/beaconReveals';
 
 export interface LocalService {
   /** Where this process answers on this machine (loopback when it listens on every interface). */
@@ -48,6 +50,8 @@ export interface LocalService {
   push: PushHub;
   /** Present when games expire: sweeps hourly, and on demand in tests. */
   sweeper?: LocalSweeper;
+  /** Present with a beacon source: reveals beacon games' pending commits. */
+  reveals?: BeaconReveals;
   close(): Promise<void>;
 }
 
@@ -105,27 +109,26 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
-  const service = compose(
-    { expiry: options.expiry, creationQuota: options.creationQuota },
-    {
-      store,
-      signer: signerFromKeyRing(ring),
-      seedVault,
-      tokenMinter,
-      soleWriter: true,
-      maxGroup: MAX_GROUP,
-      now,
-      leases,
-      creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
-      publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
-      snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
-      beaconChains: options.beaconChains,
-      beaconSource: options.beaconSource,
-      pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
-      revealWait: options.revealWait,
-    },
-  );
-  const reveals = service.beaconReveals;
+  const settings = { expiry: options.expiry, creationQuota: options.creationQuota };
+  const adapters: Adapters = {
+    store,
+    signer: signerFromKeyRing(ring),
+    seedVault,
+    tokenMinter,
+    soleWriter: true,
+    maxGroup: MAX_GROUP,
+    now,
+    leases,
+    creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
+    publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
+    snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
+    beaconChains: options.beaconChains,
+    pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
+  };
+  // With a beacon source this process offers beacon games and reveals them; without, it refuses them (422).
+  const { service, reveals } = options.beaconSource
+    ? composeWithReveals(settings, { ...adapters, beaconSource: options.beaconSource, revealWait: options.revealWait })
+    : { service: compose(settings, adapters), reveals: undefined };
   // Pending commits this process did not store (an earlier run stopped before their reveal) are found here.
   const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
   revealDue();
@@ -159,6 +162,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     store,
     push,
     sweeper,
+    reveals,
     close: async () => {
       clearInterval(revealTimer);
       await reveals?.close();

@@ -9,13 +9,15 @@ import type { GameService } from '../../../functions/application/gameService';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { compose, type Adapters } from '../../../functions/compose';
+import { composeWithReveals, type RevealAdapters } from '../../../functions/composeReveals';
+import type { BeaconReveals } from '../../../functions/application/beaconReveals';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { MemoryPendingReveals } from '../../../functions/store/memoryPendingReveals';
 import { FAKE_CHAIN, FakeBeaconSource, fakeSignature, shortWait, TestClock } from '../../support/beaconFakes';
 
 const seedOf = (n: number) => createHash('sha256').update(`beacon:${n}`).digest();
 
-function beaconService(extra: Partial<Adapters> = {}, shared?: { store: MemoryEventStore; clock: TestClock; pendingReveals: MemoryPendingReveals; seedKey: Buffer; games: { n: number } }) {
+function beaconService(extra: Partial<Adapters & RevealAdapters> & { revealsHere?: false } = {}, shared?: { store: MemoryEventStore; clock: TestClock; pendingReveals: MemoryPendingReveals; seedKey: Buffer; games: { n: number } }) {
   const clock = shared?.clock ?? new TestClock();
   const store = shared?.store ?? new MemoryEventStore();
   const pendingReveals = shared?.pendingReveals ?? new MemoryPendingReveals();
@@ -24,7 +26,8 @@ function beaconService(extra: Partial<Adapters> = {}, shared?: { store: MemoryEv
   const source = new FakeBeaconSource(clock);
   const late: unknown[] = [];
   const logged: string[] = [];
-  const service = compose({}, {
+  const { revealsHere, ...more } = extra;
+  const adapters: Adapters = {
     store,
     signer: signerFromKey(generateSigningKey()),
     seedVault: aesSeedVault(seedKey),
@@ -33,23 +36,22 @@ function beaconService(extra: Partial<Adapters> = {}, shared?: { store: MemoryEv
     now: () => clock.now(),
     soleWriter: true,
     beaconChains: new Map([[FAKE_CHAIN.chain, FAKE_CHAIN]]),
-    beaconSource: source,
     pendingReveals,
-    revealWait: shortWait,
-    onLateReveal: (report) => late.push(report),
-    revealLog: (line) => logged.push(line),
-    ...extra,
-  });
-  return { service, store, clock, source, pendingReveals, late, logged, shared: { store, clock, pendingReveals, seedKey, games } };
+  };
+  const { service, reveals } =
+    revealsHere === false
+      ? { service: compose({}, { ...adapters, ...more }), reveals: undefined }
+      : composeWithReveals({}, { ...adapters, beaconSource: source, revealWait: shortWait, onLateReveal: (report) => late.push(report), revealLog: (line) => logged.push(line), ...more });
+  if (reveals) open.push(reveals);
+  return { service, reveals, store, clock, source, pendingReveals, late, logged, shared: { store, clock, pendingReveals, seedKey, games } };
 }
 
-const open: GameService[] = [];
+const open: BeaconReveals[] = [];
 afterEach(async () => {
-  for (const service of open.splice(0)) await service.beaconReveals?.close();
+  for (const reveals of open.splice(0)) await reveals.close();
 });
 
 async function newBeaconGame(service: GameService) {
-  open.push(service);
   const created = await service.createGame({ ruleset: 'dice', randomness: { beacon: 'fake' } });
   return { ...created, p1: created.tokens.players.player1, p2: created.tokens.players.player2, organizer: created.tokens.organizer };
 }
@@ -221,21 +223,20 @@ describe('a beacon game in the service (beacon.md §2)', () => {
 
   it('finds a pending commit after a restart in PendingReveals and reveals it', async () => {
     // The first process accepts and stops before revealing (as the commands function on AWS, which reveals nothing).
-    const first = beaconService({ beaconSource: undefined, revealsElsewhere: true });
+    const first = beaconService({ revealsHere: false, revealsBeacons: true });
     const game = await newBeaconGame(first.service);
     const pending = await first.service.submit(game.gameId, game.p1, roll('r1'));
     expect(await first.pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([{ gameId: game.gameId, seq: 2, round: pending.beacon!.round, dueAtMs: Date.parse(pending.beacon!.roundAt) }]);
     const second = beaconService({}, first.shared);
-    open.push(second.service);
-    expect(await second.service.beaconReveals!.revealDue(first.clock.ms)).toEqual({ due: 0, revealed: 0 });
+    expect(await second.reveals!.revealDue(first.clock.ms)).toEqual({ due: 0, revealed: 0 });
     first.clock.advance(4000);
-    expect(await second.service.beaconReveals!.revealDue(first.clock.ms)).toEqual({ due: 1, revealed: 1 });
+    expect(await second.reveals!.revealDue(first.clock.ms)).toEqual({ due: 1, revealed: 1 });
     const stored = await commits(second.service, game.gameId, game.p1);
     expect(stored.map((c) => c.commandId)).toEqual(['create', 'r1', 'beacon/2']);
     expect(await first.pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
     // Due again (a schedule that ran twice): found revealed, nothing appended.
     await first.pendingReveals.add(game.gameId, 2, pending.beacon!.round, 0);
-    expect(await second.service.beaconReveals!.revealDue(first.clock.ms)).toEqual({ due: 1, revealed: 0 });
+    expect(await second.reveals!.revealDue(first.clock.ms)).toEqual({ due: 1, revealed: 0 });
     expect(await commits(second.service, game.gameId, game.p1)).toHaveLength(3);
     expect(await first.pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
   });
@@ -253,7 +254,7 @@ describe('creating beacon games', () => {
   });
 
   it('refuses beacon games with 422 where nothing reveals them, naming the setting', async () => {
-    const { service } = beaconService({ beaconSource: undefined });
+    const { service } = beaconService({ revealsHere: false });
     const error = await refusal(service.createGame({ ruleset: 'dice', randomness: { beacon: 'fake' } }));
     expect(error).toMatchObject({ status: 422, code: 'beacon_unavailable' });
     expect(error.message).toContain('ARBITER_DRAND_RELAYS');
@@ -265,7 +266,6 @@ describe('creating beacon games', () => {
     const tournament = await service.tournaments.create({ name: 'beacon cup', randomness: { beacon: 'fake' } });
     expect(tournament.randomness).toEqual({ beacon: 'fake' });
     const game = await service.tournaments.createGame({ ruleset: 'dice' }, tournament.token);
-    open.push(service);
     const [create] = (await service.events(game.gameId, game.tokens.organizer, 0, 10)).commits;
     expect(create.events[0].data.beacon).toEqual(FAKE_CHAIN);
     expect(create.command.payload).toMatchObject({ randomness: { beacon: 'fake' } });
