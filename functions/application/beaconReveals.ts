@@ -99,6 +99,16 @@ export class BeaconReveals {
     return { due: due.length, revealed };
   }
 
+  /**
+   * Follows every entry of PendingReveals, due or not, as if this process had just stored it
+   * (at most `limit`): what a server calls when it starts, for the commits an earlier run left.
+   */
+  async resume(limit = 1000): Promise<number> {
+    const entries = await this.deps.pendingReveals.due(Number.MAX_SAFE_INTEGER, limit);
+    for (const entry of entries) this.follow(entry.gameId, entry.seq, entry.dueAtMs);
+    return entries.length;
+  }
+
   /** Stops every wait and every retry; resolves once no reveal of this process is in flight. */
   async close(): Promise<void> {
     this.closed = true;

@@ -85,7 +85,7 @@ export interface LocalOptions {
   beaconChains?: ReadonlyMap<string, BeaconChain>;
   /** Fetches drand rounds (the relay client, ARBITER_DRAND_RELAYS): with it, beacon games are offered and revealed here. */
   beaconSource?: BeaconSource;
-  /** How often pending commits left by an earlier run (or missed) are looked for and revealed; 5 s by default. */
+  /** How often PendingReveals is read for pending commits not followed (a safety net: those of an earlier run are followed from the start); 60 s by default. */
   revealDueEveryMs?: number;
   /** How the reveals wait, where a test moves the clock. */
   revealWait?: (ms: number) => Promise<void>;
@@ -129,10 +129,10 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const { service, reveals } = options.beaconSource
     ? composeWithReveals(settings, { ...adapters, beaconSource: options.beaconSource, revealWait: options.revealWait })
     : { service: compose(settings, adapters), reveals: undefined };
-  // Pending commits this process did not store (an earlier run stopped before their reveal) are found here.
+  // Pending commits an earlier run stored and did not reveal are followed from the start; the timer catches any missed.
+  void reveals?.resume().catch(() => undefined);
   const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
-  revealDue();
-  const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 5_000) : undefined;
+  const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 60_000) : undefined;
   revealTimer?.unref();
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.

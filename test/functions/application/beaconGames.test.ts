@@ -240,6 +240,17 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     expect(await commits(second.service, game.gameId, game.p1)).toHaveLength(3);
     expect(await first.pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
   });
+
+  it('follows, when it starts, a pending commit whose round has not come yet, and reveals it when it comes', async () => {
+    const first = beaconService({ revealsHere: false, revealsBeacons: true });
+    const game = await newBeaconGame(first.service);
+    await first.service.submit(game.gameId, game.p1, roll('r1'));
+    const second = beaconService({}, first.shared);
+    expect(await second.reveals!.resume()).toBe(1);
+    expect(await commits(second.service, game.gameId, game.p1)).toHaveLength(2);
+    first.clock.advance(4000);
+    await expect.poll(async () => (await commits(second.service, game.gameId, game.p1)).map((c) => c.commandId)).toEqual(['create', 'r1', 'beacon/2']);
+  });
 });
 
 describe('creating beacon games', () => {
