@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { CommandPendingShape, CommandRevealedShape, ErrorShape, GameViewShape } from '../../functions/http/apiShapes';
@@ -87,5 +90,38 @@ describe('a beacon game over HTTP', () => {
     expect(game.status).toBe(201);
     const view = await client.get(`/games/${game.body.gameId}`, game.body.tokens.organizer);
     expect(view.body.beacon).toEqual({ chain: 'fake', chainHash: FAKE_CHAIN.chainHash });
+  });
+});
+
+describe('a local server restarted while a roll waits', () => {
+  it('finds the pending commit in its store when it starts again and reveals it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'arbiter-b32-accept-restart-'));
+    const dataDir = join(root, 'data');
+    const restartClock = new TestClock();
+    const relay = new FakeBeaconSource(restartClock);
+    const options = { dataDir, now: restartClock.now, beaconChains: new Map([[FAKE_CHAIN.chain, FAKE_CHAIN]]), beaconSource: relay, revealWait: shortWait };
+    try {
+      relay.down = true;
+      const first = await startLocalService(options);
+      const firstClient = new TestClient(first.url);
+      const created = await firstClient.post('/games', { ruleset: 'dice', randomness: { beacon: 'fake' } });
+      const p1 = created.body.tokens.players.player1 as string;
+      expect((await firstClient.command(created.body.gameId, p1, roll('r1'))).status).toBe(202);
+      await first.close();
+
+      relay.down = false;
+      restartClock.advance(4_000);
+      const second = await startLocalService(options);
+      try {
+        const secondClient = new TestClient(second.url);
+        await expect.poll(async () => (await secondClient.get(`/games/${created.body.gameId}`, p1)).body.version).toBe(3);
+        const events = await secondClient.get(`/games/${created.body.gameId}/events`, p1);
+        expect(events.body.commits.map((c: { commandId: string }) => c.commandId)).toEqual(['create', 'r1', 'beacon/2']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
