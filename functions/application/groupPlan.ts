@@ -114,24 +114,19 @@ export class GroupPlanner {
             duplicates.push({ entry, seq: inGroup, actor: SERVER_ACTOR, viaOrganizer: false });
             continue;
           }
-          const stored = await this.storedReveal({ ...game, state }, reveal);
-          if (stored) {
-            entry.resolve({ created: false, version: state.version, commit: stored, state });
+          const decided = await this.revealCommit({ ...game, state }, reveal);
+          if ('stored' in decided) {
+            entry.resolve({ created: false, version: state.version, commit: decided.stored, state });
             continue;
           }
-          const seq = state.version + 1;
-          const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon!, reveal.round, reveal.signature, reveal.pending);
-          const events = decideReveal(state, reveal, dice);
-          const command: Command = { type: 'RevealBeacon', payload: { ...reveal } };
-          const draft: CommitDraft = { gameId: state.gameId, seq, prevHash: state.lastHash, commandId, actor: SERVER_ACTOR, viaOrganizer: false, command, events, dice: dice.drawn, recordedAt: this.deps.now(), kid: this.deps.signer.kid };
-          const { unsigned, hash } = hashedCommit(draft);
+          const { unsigned, hash } = hashedCommit(decided.draft);
           const share = commitShare(unsigned, hash);
           if (bytes + share > budget && accepted.length > 0) {
             return { stale: false as const, open: [], accepted, duplicates, refused, state, deferred: entries.slice(index) };
           }
           bytes += share;
           state = evolveGame(state, { ...unsigned, hash, signature: '' });
-          planned.set(commandId, seq);
+          planned.set(commandId, unsigned.seq);
           accepted.push({ entry, unsigned, hash });
         } catch (error) {
           refused.push({ entry, error });
@@ -224,21 +219,40 @@ export class GroupPlanner {
   }
 
   /**
-   * beacon.md §2.3: a reveal already stored for this pending commit answers the job again; a
-   * reveal that does not match the game's pending commit is refused (RevealMismatch).
+   * beacon.md §2.3: the reveal commit of a pending commit — the pending command decided again
+   * with the beacon's dice (§3), by the server — or the reveal already stored for it. A reveal
+   * that does not match the game's pending commit is refused (RevealMismatch).
    */
-  private async storedReveal(game: CachedGame, reveal: RevealPayload): Promise<Commit | undefined> {
+  private async revealCommit(game: CachedGame, reveal: RevealPayload): Promise<{ stored: Commit } | { draft: CommitDraft }> {
     const { state } = game;
-    const seq = await this.storedSeq(game, revealCommandId(reveal.pending));
-    if (seq !== undefined) {
-      const [stored] = await this.deps.store.read(state.gameId, seq - 1, 1);
-      return stored;
+    const commandId = revealCommandId(reveal.pending);
+    const storedSeq = await this.storedSeq(game, commandId);
+    if (storedSeq !== undefined) {
+      const [stored] = await this.deps.store.read(state.gameId, storedSeq - 1, 1);
+      return { stored };
     }
     if (!state.beacon) throw new RevealMismatch(`game ${state.gameId} is no beacon game`);
     if (state.pending?.seq !== reveal.pending || state.pending.round !== reveal.round) {
       throw new RevealMismatch(`the reveal names commit ${reveal.pending} and round ${reveal.round}; ${state.pending ? `commit ${state.pending.seq} waits for round ${state.pending.round}` : 'no commit is pending'}`);
     }
-    return undefined;
+    const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon, reveal.round, reveal.signature, reveal.pending);
+    const events = decideReveal(state, reveal, dice);
+    const command: Command = { type: 'RevealBeacon', payload: { ...reveal } };
+    return {
+      draft: {
+        gameId: state.gameId,
+        seq: state.version + 1,
+        prevHash: state.lastHash,
+        commandId,
+        actor: SERVER_ACTOR,
+        viaOrganizer: false,
+        command,
+        events,
+        dice: dice.drawn,
+        recordedAt: this.deps.now(),
+        kid: this.deps.signer.kid,
+      },
+    };
   }
 
   /** A retried pending commit: the round it waits for, and its reveal once stored (always the commit after it). */
