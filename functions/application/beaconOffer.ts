@@ -19,12 +19,11 @@ export function offeredChain(offer: BeaconOffer, name: string, field = 'randomne
     const names = [...offer.chains.keys()];
     throw invalidRequest([{ field, message: `must be a drand chain this server offers, not ${shown(name)}: it offers ${names.join(', ') || 'none'}`, valid: names }]);
   }
-  if (!offer.reveals) {
-    throw new ApplicationError(
-      422,
-      'beacon_unavailable',
-      'This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. Create the game without "randomness".',
-    );
-  }
+  if (!offer.reveals) throw beaconsUnavailable('Create the game without "randomness".');
   return chain;
+}
+
+/** 422 beacon_unavailable: nothing of this server reveals beacon games (no ARBITER_DRAND_RELAYS). */
+export function beaconsUnavailable(advice = 'Its operator can set it again; until then, the game takes no roll.'): ApplicationError {
+  return new ApplicationError(422, 'beacon_unavailable', `This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. ${advice}`);
 }

@@ -127,7 +127,8 @@ export class GameService {
       leases: deps.leases,
       gameKey: (game, state) => seeds.gameKey(game, state),
       serverSeed: (game) => seeds.serverSeed(game),
-      pendingReveals: deps.pendingReveals,
+      // Only where something reveals: elsewhere a roll in a beacon game is refused (422), not left waiting.
+      pendingReveals: deps.revealsBeacons ? deps.pendingReveals : undefined,
       stored: (gameId, commits) => this.feed.stored(gameId, commits),
     });
     const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.revealsBeacons === true };

@@ -11,7 +11,6 @@ import type { GameRepository } from './gameRepository';
 import { expires, leaseEnd, rearms } from './gameExpiry';
 import { roundTimeMs } from '../../domain/beacon/chain';
 import type { RevealPayload } from '../../domain/game/beaconRolls';
-import type { PendingReveals } from '../ports/pendingReveals';
 import { GroupPlanner, pendingBeacon, sameCommand, type AppendJob, type AppendRequest, type CommandOutcome, type Entry, type GroupPlannerDeps } from './groupPlan';
 import { GroupQueue } from './groupQueue';
 import { recordTooLarge } from './recordSize';
@@ -40,8 +39,6 @@ export interface GroupCommitDeps extends GroupPlannerDeps {
   /** How many waiting commands of one game one write takes (MAX_GROUP, or 1). */
   maxGroup: number;
   leases?: GameLeases;
-  /** Beacon games: each pending commit is entered here before it is stored, so that no process forgets to reveal it. */
-  pendingReveals?: PendingReveals;
   /** After a group is stored, before its commands are answered: waiters woken, commits announced. */
   stored(gameId: string, commits: Commit[]): void;
 }
@@ -180,7 +177,8 @@ export class GroupCommit {
   }
 
   /**
-   * Written before the group: a pending commit stored is always one a reveal job will find
+   * Written before the group (the planner refuses a pending commit where there is no
+   * PendingReveals): a pending commit stored is always one a reveal job will find
    * (an entry whose commit never lands is found so, and removed, by BeaconReveals).
    */
   private async enterPendingReveals(commits: { seq: number; events: { type: string; data: Record<string, unknown> }[] }[], state: GameState): Promise<void> {
@@ -189,8 +187,7 @@ export class GroupCommit {
       const first = commit.events[0];
       if (first?.type !== 'BeaconRollPending') continue;
       const round = Number(first.data.round);
-      if (!this.deps.pendingReveals) throw new Error('a beacon game rolled in a service with no pending reveals');
-      await this.deps.pendingReveals.add(state.gameId, commit.seq, round, roundTimeMs(state.beacon, round));
+      await this.deps.pendingReveals!.add(state.gameId, commit.seq, round, roundTimeMs(state.beacon, round));
     }
   }
 

@@ -9,7 +9,9 @@ import { revealCommandId, SERVER_ACTOR } from '../../domain/game/gameCommands';
 import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
 import type { CommitLog } from '../ports/eventStore';
+import type { PendingReveals } from '../ports/pendingReveals';
 import type { Signer } from '../ports/signer';
+import { beaconsUnavailable } from './beaconOffer';
 import { ITEM_BUDGET } from '../store/itemSize';
 import { stillActs, type ActingToken } from './credentials';
 import { commandIdReused, unauthenticated, versionConflict } from './errors';
@@ -73,6 +75,8 @@ export interface GroupPlannerDeps {
   itemBudget?: number;
   expiry?: ExpiryPolicy;
   gameKey(game: CachedGame, state: GameState): Promise<Uint8Array>;
+  /** Where beacon games' pending commits wait for their reveal; none: this service cannot roll in a beacon game. */
+  pendingReveals?: PendingReveals;
   serverSeed(game: CachedGame): Promise<Buffer>;
 }
 
@@ -183,6 +187,7 @@ export class GroupPlanner {
         if (state.beacon) {
           // beacon.md §2.1: no die is drawn at acceptance; a command that reaches one is pending.
           events = decideAcceptance(state, command, { actor, now: recordedAt, serverSeed }, recordedAt);
+          if (events[0]?.type === 'BeaconRollPending' && !this.deps.pendingReveals) throw beaconsUnavailable();
         } else {
           dice = new FairnessDice(await this.deps.gameKey(game, state), seq);
           events = decideGame(state, command, { actor, dice, now: recordedAt, serverSeed });

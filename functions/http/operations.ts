@@ -271,7 +271,11 @@ export const OPERATIONS: readonly Operation[] = [
       [409, 'version_conflict (details.currentVersion), game_sealed, command_id_reused (details.seq), or beacon_pending (details.round, details.roundAt; with Retry-After): a roll of this beacon game waits for its beacon', ['version_conflict', 'game_sealed', 'command_id_reused', 'beacon_pending']],
       413,
       410,
-      [422, 'rule_violation (details.rule) or entropy_locked: the rules refuse it now', ['rule_violation', 'entropy_locked']],
+      [
+        422,
+        'rule_violation (details.rule) or entropy_locked: the rules refuse it now; beacon_unavailable: a roll in a beacon game on a server that no longer fetches drand beacons',
+        ['rule_violation', 'entropy_locked', 'beacon_unavailable'],
+      ],
       503,
     ],
     takesBody: true,

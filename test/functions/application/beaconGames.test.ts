@@ -272,6 +272,17 @@ describe('creating beacon games', () => {
     expect((await service.createGame({ ruleset: 'dice' })).version).toBe(1);
   });
 
+  it('refuses a roll in a beacon game with 422 on a server that no longer reveals, and takes commands that draw no die', async () => {
+    const first = beaconService();
+    const game = await newBeaconGame(first.service);
+    const after = beaconService({ revealsHere: false, beaconChains: undefined }, first.shared);
+    const error = await refusal(after.service.submit(game.gameId, game.p1, roll('r1')));
+    expect(error).toMatchObject({ status: 422, code: 'beacon_unavailable' });
+    expect(await after.pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    const entropy = await after.service.submit(game.gameId, game.p1, { commandId: 'e', type: 'ContributeEntropy', payload: { entropy: 'still' } });
+    expect(entropy.commit.seq).toBe(2);
+  });
+
   it("makes every game of a beacon tournament a beacon game of its chain, and refuses a game naming another", async () => {
     const { service } = beaconService({ beaconChains: new Map([['fake', FAKE_CHAIN], ['other', { ...FAKE_CHAIN, chain: 'other' }]]) });
     const tournament = await service.tournaments.create({ name: 'beacon cup', randomness: { beacon: 'fake' } });
