@@ -115,6 +115,8 @@ export class GameService {
     const seeds = new GameSeeds(store, deps.seedVault, games, locks);
     const heads = new GameHeads(store, signer, now);
     this.games = games;
+    this.now = now;
+    this.soleWriter = soleWriter;
     this.groupCommit = new GroupCommit({
       store,
       games,
@@ -132,7 +134,6 @@ export class GameService {
       stored: (gameId, commits) => this.feed.stored(gameId, commits),
     });
     const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.revealsBeacons === true };
-    this.soleWriter = soleWriter;
     this.creation = new GameCreation({
       store,
       games,
@@ -155,7 +156,6 @@ export class GameService {
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
     this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);
-    this.now = now;
   }
 
   /**
