@@ -196,6 +196,20 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     await expect(service.reveal(game.gameId, { ...payload, pending: 3 })).rejects.toThrow(/no commit is pending/);
   });
 
+  it('stores one reveal when two processes reveal the same pending commit at once', async () => {
+    const one = beaconService({ soleWriter: false });
+    one.source.down = true;
+    const game = await newBeaconGame(one.service);
+    const pending = await one.service.submit(game.gameId, game.p1, roll('r1'));
+    const two = beaconService({ soleWriter: false }, one.shared);
+    two.source.down = true;
+    const payload = { pending: 2, round: pending.beacon!.round, signature: fakeSignature(pending.beacon!.round) };
+    const outcomes = await Promise.all([one.service.reveal(game.gameId, payload), two.service.reveal(game.gameId, payload)]);
+    expect(outcomes.map((o) => o.created).sort()).toEqual([false, true]);
+    expect(outcomes[0].commit).toEqual(outcomes[1].commit);
+    expect((await commits(two.service, game.gameId, game.p1)).map((c) => c.commandId)).toEqual(['create', 'r1', 'beacon/2']);
+  });
+
   it('keeps asking a source that is down, reveals once it is up, reports the late reveal once and loses nothing', async () => {
     const { service, clock, source, late, logged, pendingReveals } = beaconService();
     source.down = true;
