@@ -11,6 +11,8 @@ import { settingName, SettingsError } from './config/settingNames';
 import type { Settings } from './config/settings';
 import type { EventStore } from './ports/eventStore';
 import type { PublicStatsStore } from './ports/publicStatsStore';
+import type { BeaconChain } from '../domain/beacon/chain';
+import type { PendingReveals } from './ports/pendingReveals';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
@@ -36,6 +38,15 @@ export interface Adapters {
   maxGroup?: number;
   itemBudget?: number;
   cacheSize?: number;
+  /** The beacon chains the server offers (beaconChainsOf(settings)); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /**
+   * Beacon games are offered: this process reveals them (composeReveals.ts, with a
+   * BeaconSource) or a reveal function beside it does (AWS's commands function).
+   */
+  revealsBeacons?: boolean;
+  /** Where pending commits wait for their reveal: needed with revealsBeacons. */
+  pendingReveals?: PendingReveals;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
+import { offeredChain, type BeaconOffer } from './beaconOffer';
 import type { CommitFeed } from './commitFeed';
 import type { CreationQuota } from './creationQuota';
 import { ApplicationError, invalidRequest } from './errors';
@@ -44,6 +45,8 @@ export interface TournamentEntry {
   list: (gameId: string) => Promise<void>;
   /** Counts the game against the creation quota of the client that created the tournament (429 past it). */
   admit: () => Promise<void>;
+  /** The tournament's randomness: every game of it is a beacon game of this chain. */
+  randomness?: { beacon: string };
 }
 
 /** How long a creation's Idempotency-Key answers the same game. */
@@ -59,6 +62,19 @@ function withNewGameOptions(ruleset: Ruleset, body: CreateGameBody): CreateGameB
   const options = body.options ?? {};
   if (!extra || typeof options !== 'object' || options === null || Array.isArray(options)) return body;
   return { ...body, options: { ...extra, ...(options as Record<string, unknown>) } };
+}
+
+/**
+ * A beacon tournament's games are beacon games of its chain (design: the game's own
+ * `randomness` may repeat it, not name another): recorded in the game's CreateGame payload.
+ */
+function withTournamentRandomness(body: CreateGameBody, tournament: TournamentEntry | undefined): CreateGameBody {
+  const randomness = tournament?.randomness;
+  if (!randomness) return body;
+  if (body.randomness && body.randomness.beacon !== randomness.beacon) {
+    throw invalidRequest([{ field: 'randomness.beacon', message: `must be ${shown(randomness.beacon)} or absent: every game of this tournament is a beacon game of that chain`, valid: [randomness.beacon] }]);
+  }
+  return { ...body, randomness: { beacon: randomness.beacon } };
 }
 
 /** Random tokens, or with an Idempotency-Key, tokens derived from it and its record's salt. */
@@ -91,6 +107,7 @@ export interface GameCreationDeps {
   leases?: GameLeases;
   creationQuota?: CreationQuota;
   soleWriter: boolean;
+  beacons: BeaconOffer;
 }
 
 /** POST /games: a new game's commit 1, its sealed seed, its secrets and its tokens. */
@@ -109,6 +126,7 @@ export class GameCreation {
     if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     const parsed = CreateGameBody.safeParse(body, IN_WORDS);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
+    const request = withTournamentRandomness(parsed.data, tournament);
     const ruleset = findRuleset(parsed.data.ruleset);
     if (!ruleset) {
       const ids = allRulesets().map((r) => r.id);
@@ -118,7 +136,7 @@ export class GameCreation {
       if (tournament) await tournament.admit();
       else await this.deps.creationQuota?.admit(client);
     };
-    if (idempotencyKey === undefined) return this.create(ruleset, parsed.data, admit, tournament);
+    if (idempotencyKey === undefined) return this.create(ruleset, request, admit, tournament);
     const keyHash = idempotencyKeyHash(idempotencyKey, tournament?.tournamentId);
     const requestHash = sha256Hex(canonicalJson({ body: parsed.data, tournamentId: tournament?.tournamentId ?? null }));
     return this.locks.run(`idempotency:${keyHash}`, async () => {
@@ -127,7 +145,7 @@ export class GameCreation {
       if (earlier) return this.replayCreation(earlier, requestHash);
       const record: IdempotencyRecord = { keyHash, requestHash, gameId: this.deps.newGameId(), expiresAt: now + IDEMPOTENCY_SECONDS, createdAt: now, salt: randomBytes(16).toString('base64url') };
       try {
-        return await this.create(ruleset, parsed.data, admit, tournament, record);
+        return await this.create(ruleset, request, admit, tournament, record);
       } catch (error) {
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
         // Another process created with this key meanwhile: answer with its game.
@@ -146,6 +164,7 @@ export class GameCreation {
   /** Decides the creation, then counts it (`admit`), then stores it: a refused creation is not counted, a creation past the quota stores nothing. */
   private async create(ruleset: Ruleset, request: CreateGameBody, admit: () => Promise<void>, tournament?: TournamentEntry, idempotency?: IdempotencyRecord): Promise<CreatedGame> {
     const body = withNewGameOptions(ruleset, request);
+    const beacon = body.randomness && offeredChain(this.deps.beacons, body.randomness.beacon);
     const seed = this.deps.randomSeed();
     const commitment = commitmentOf(seed);
     if (ruleset.creationOptions) {
@@ -154,7 +173,7 @@ export class GameCreation {
     }
     let created;
     try {
-      created = decideCreate(ruleset, body, commitment, tournament?.tournamentId);
+      created = decideCreate(ruleset, body, commitment, tournament?.tournamentId, beacon);
     } catch (error) {
       if (error instanceof z.ZodError) {
         // The same options again, for zod's issues in a player's words (decideCreate is the domain's, and replays with zod's own).

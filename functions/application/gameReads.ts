@@ -8,6 +8,8 @@ import type { Credentials, ReadAccess } from './credentials';
 import { abandonedAt, expires, type ExpiryPolicy } from './gameExpiry';
 import type { GameHeads } from './gameHeads';
 import type { CachedGame, GameRepository } from './gameRepository';
+import { revealLate } from './revealLateness';
+import type { GameState } from '../../domain/game/gameState';
 
 export interface GameReadsDeps {
   store: Pick<CommitLog, 'read'>;
@@ -18,6 +20,7 @@ export interface GameReadsDeps {
   signer: Signer;
   expiry?: ExpiryPolicy;
   soleWriter: boolean;
+  now: () => string;
 }
 
 /** The reads of a game: its view, its events (and their long poll), its head, its export and its verification. */
@@ -44,6 +47,20 @@ export class GameReads {
       state: s.ruleset.present(s.rules),
       role: 'role' in access ? access.role : 'viewerId' in access ? 'spectator' : null,
       abandonedAt: expires(expiry, s, game.secrets.tournamentId) ? new Date(abandonedAt(expiry, s.lastRecordedAt)).toISOString() : null,
+      ...(s.beacon ? { beacon: this.beaconView(s) } : {}),
+    };
+  }
+
+  /** A beacon game's chain, and the roll that waits for its round (late: the reveal is overdue, beacon.md §7). */
+  private beaconView(s: GameState) {
+    const { chain, chainHash, period } = s.beacon!;
+    const pending = s.pending;
+    return {
+      chain,
+      chainHash,
+      ...(pending
+        ? { pending: { seq: pending.seq, round: pending.round, roundAt: pending.roundAt, late: revealLate(period, pending.roundAt, Date.parse(this.deps.now())) } }
+        : {}),
     };
   }
 

@@ -8,6 +8,11 @@ import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
+import type { BeaconChain } from '../../domain/beacon/chain';
+import type { RevealPayload } from '../../domain/game/beaconRolls';
+import type { PendingReveals } from '../ports/pendingReveals';
+import { answeringBeaconPending } from './beaconAnswers';
+import { knownChains } from './beaconOffer';
 import { CommitFeed } from './commitFeed';
 import { FairnessStats, noPublicStats } from './fairnessStats';
 import { GameSealed } from '../../domain/errors';
@@ -66,6 +71,15 @@ export interface ServiceDeps {
    * game is always current and reads need not ask the store for newer commits.
    */
   soleWriter?: boolean;
+  /** The beacon chains this server offers by name (quicknet, and the operator's); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /**
+   * Something of this deployment reveals beacon games' pending commits: BeaconReveals in this
+   * process (composeReveals.ts), or a reveal function beside it (AWS). Without it, beacon games are refused.
+   */
+  revealsBeacons?: boolean;
+  /** Where pending commits wait for their reveal; needed with revealsBeacons. */
+  pendingReveals?: PendingReveals;
 }
 
 /**
@@ -82,11 +96,14 @@ export class GameService {
   private readonly reads: GameReads;
   private readonly links: SpectatorLinks;
   private readonly tournamentGames: TournamentGames;
+  private readonly now: () => string;
+  private readonly soleWriter: boolean;
   readonly tournaments: Tournaments;
   readonly stats: FairnessStats;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
+    if (deps.revealsBeacons && !deps.pendingReveals) throw new Error('beacon games need a store of pending reveals');
     const { store, signer } = deps;
     const soleWriter = deps.soleWriter === true;
     const now = deps.now ?? (() => new Date().toISOString());
@@ -98,6 +115,8 @@ export class GameService {
     const seeds = new GameSeeds(store, deps.seedVault, games, locks);
     const heads = new GameHeads(store, signer, now);
     this.games = games;
+    this.now = now;
+    this.soleWriter = soleWriter;
     this.groupCommit = new GroupCommit({
       store,
       games,
@@ -110,8 +129,11 @@ export class GameService {
       leases: deps.leases,
       gameKey: (game, state) => seeds.gameKey(game, state),
       serverSeed: (game) => seeds.serverSeed(game),
+      // Only where something reveals: elsewhere a roll in a beacon game is refused (422), not left waiting.
+      pendingReveals: deps.revealsBeacons ? deps.pendingReveals : undefined,
       stored: (gameId, commits) => this.feed.stored(gameId, commits),
     });
+    const beacons = { chains: deps.beaconChains ?? knownChains(), reveals: deps.revealsBeacons === true };
     this.creation = new GameCreation({
       store,
       games,
@@ -126,13 +148,14 @@ export class GameService {
       leases: deps.leases,
       creationQuota: deps.creationQuota,
       soleWriter,
+      beacons,
     });
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
-    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter });
+    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
-    this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, deps.creationQuota);
+    this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);
   }
 
   /**
@@ -175,7 +198,7 @@ export class GameService {
   async submit(gameId: string, token: string | undefined, body: unknown): Promise<CommandOutcome> {
     let outcome: CommandOutcome;
     try {
-      outcome = await this.commands.submit(gameId, token, body);
+      outcome = await answeringBeaconPending(() => this.commands.submit(gameId, token, body), this.now);
     } catch (error) {
       // A seal whose statistics failed after it was stored (a 503) and is sent again with a new commandId meets the sealed
       // game: add its dice now (adding is idempotent by game), or it would never be counted. The refusal stands either way.
@@ -188,12 +211,23 @@ export class GameService {
 
   /** POST /games/{id}/tokens/{role}. */
   reissueToken(gameId: string, token: string | undefined, role: string) {
-    return this.commands.reissueToken(gameId, token, role);
+    return answeringBeaconPending(() => this.commands.reissueToken(gameId, token, role), this.now);
   }
 
   /** DELETE /games/{id}/tokens/{role}. */
   revokeToken(gameId: string, token: string | undefined, role: string) {
-    return this.commands.revokeToken(gameId, token, role);
+    return answeringBeaconPending(() => this.commands.revokeToken(gameId, token, role), this.now);
+  }
+
+  /** The server's reveal of a pending commit (beacon.md §2.3): BeaconReveals calls it, and tests. */
+  reveal(gameId: string, payload: RevealPayload): Promise<CommandOutcome> {
+    return this.groupCommit.reveal(gameId, payload);
+  }
+
+  /** A beacon game's chain and pending roll as stored now (not as a cache another process may have moved past); undefined for another game. */
+  async beaconGameNow(gameId: string): Promise<{ chain: BeaconChain; pending?: { seq: number; round: number; roundAt: string } } | undefined> {
+    const { state } = this.soleWriter ? (this.games.peek(gameId) ?? (await this.games.load(gameId))) : await this.games.load(gameId, true);
+    return state.beacon ? { chain: state.beacon, pending: state.pending && { seq: state.pending.seq, round: state.pending.round, roundAt: state.pending.roundAt } } : undefined;
   }
 
   /** GET /games/{id}. */

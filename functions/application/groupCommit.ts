@@ -9,7 +9,9 @@ import type { ActingToken } from './credentials';
 import { commandIdReused } from './errors';
 import type { GameRepository } from './gameRepository';
 import { expires, leaseEnd, rearms } from './gameExpiry';
-import { GroupPlanner, sameCommand, type AppendJob, type AppendRequest, type CommandOutcome, type Entry, type GroupPlannerDeps } from './groupPlan';
+import { roundTimeMs } from '../../domain/beacon/chain';
+import type { RevealPayload } from '../../domain/game/beaconRolls';
+import { GroupPlanner, pendingBeacon, sameCommand, type AppendJob, type AppendRequest, type CommandOutcome, type Entry, type GroupPlannerDeps } from './groupPlan';
 import { GroupQueue } from './groupQueue';
 import { recordTooLarge } from './recordSize';
 
@@ -58,6 +60,14 @@ export class GroupCommit {
   /** Decides a command on the folded game and appends its commit, in a group with the commands of the game that wait with it. */
   submit(gameId: string, acting: ActingToken, request: AppendRequest): Promise<CommandOutcome> {
     return this.queue.submit(gameId, { acting, request });
+  }
+
+  /**
+   * beacon.md §2.3: the server's reveal of pending commit `reveal.pending`, appended as commit
+   * n+1 in the game's turn like any command; the stored reveal when it already is.
+   */
+  reveal(gameId: string, reveal: RevealPayload): Promise<CommandOutcome> {
+    return this.queue.submit(gameId, { reveal });
   }
 
   /** Resolves once no group is being written or waiting. */
@@ -114,8 +124,14 @@ export class GroupCommit {
       if (current) refuse();
       const held = current ? [] : plan.refused;
       const before = game.state;
-      const commits = await signGroup(this.deps.signer, plan.accepted, plan.state.sealed);
       let appended;
+      try {
+        await this.enterPendingReveals(plan.accepted.map((a) => a.unsigned), plan.state);
+      } catch (error) {
+        for (const { entry } of [...plan.accepted, ...plan.duplicates, ...held, ...plan.deferred.map((entry) => ({ entry }))]) entry.reject(error);
+        return;
+      }
+      const commits = await signGroup(this.deps.signer, plan.accepted, plan.state.sealed);
       try {
         appended = await this.deps.store.appendGroup(commits.map((c) => c.commit), commits.at(-1)!.head);
       } catch (error) {
@@ -138,11 +154,17 @@ export class GroupCommit {
       this.deps.games.stored(game, plan.state);
       await this.keepLease(before, game.state, game.secrets.tournamentId);
       this.deps.stored(gameId, commits.map((c) => c.commit));
-      plan.accepted.forEach(({ entry }, i) => entry.resolve({ created: true, version: commits[i].commit.seq, commit: commits[i].commit, state: game.state }));
+      plan.accepted.forEach(({ entry }, i) => {
+        const commit = commits[i].commit;
+        const beacon = pendingBeacon(game.state, commit);
+        entry.resolve({ created: true, version: commit.seq, commit, state: game.state, ...(beacon ? { beacon } : {}) });
+      });
       for (const { entry, seq, actor, viaOrganizer } of plan.duplicates) {
         const stored = commits.find((c) => c.commit.seq === seq)!.commit;
-        if (sameCommand(stored, entry.job.request.command, actor, viaOrganizer)) {
-          entry.resolve({ created: false, version: game.state.version, commit: stored, state: game.state });
+        const job = entry.job;
+        if ('reveal' in job || sameCommand(stored, job.request.command, actor, viaOrganizer)) {
+          const beacon = pendingBeacon(game.state, stored);
+          entry.resolve({ created: false, version: game.state.version, commit: stored, state: game.state, ...(beacon ? { beacon } : {}) });
         } else {
           entry.reject(commandIdReused(seq));
         }
@@ -151,6 +173,21 @@ export class GroupCommit {
       open = plan.deferred;
       // Still bounded: each stored write answers at least one command of the group.
       attempt = 0;
+    }
+  }
+
+  /**
+   * Written before the group (the planner refuses a pending commit where there is no
+   * PendingReveals): a pending commit stored is always one a reveal job will find
+   * (an entry whose commit never lands is found so, and removed, by BeaconReveals).
+   */
+  private async enterPendingReveals(commits: { seq: number; events: { type: string; data: Record<string, unknown> }[] }[], state: GameState): Promise<void> {
+    if (!state.beacon) return;
+    for (const commit of commits) {
+      const first = commit.events[0];
+      if (first?.type !== 'BeaconRollPending') continue;
+      const round = Number(first.data.round);
+      await this.deps.pendingReveals!.add(state.gameId, commit.seq, round, roundTimeMs(state.beacon, round));
     }
   }
 

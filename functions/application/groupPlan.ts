@@ -1,12 +1,17 @@
 import { canonicalJson } from '../../domain/canonicalJson';
+import { beaconDice } from '../../domain/beacon/randomness';
 import { FairnessDice } from '../../domain/dice';
 import type { Commit, UnsignedCommit } from '../../domain/fairness/hashChain';
 import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
+import { decideAcceptance, decideReveal, RevealMismatch, type RevealPayload } from '../../domain/game/beaconRolls';
 import { authorize, decideGame } from '../../domain/game/decideGame';
+import { revealCommandId, SERVER_ACTOR } from '../../domain/game/gameCommands';
 import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
 import type { CommitLog } from '../ports/eventStore';
+import type { PendingReveals } from '../ports/pendingReveals';
 import type { Signer } from '../ports/signer';
+import { beaconsUnavailable } from './beaconOffer';
 import { ITEM_BUDGET } from '../store/itemSize';
 import { stillActs, type ActingToken } from './credentials';
 import { commandIdReused, unauthenticated, versionConflict } from './errors';
@@ -30,12 +35,32 @@ export interface CommandOutcome {
   version: number;
   commit: Commit;
   state: GameState;
+  /** The commit is pending (beacon.md §2.1): the round it waits for (202 while `reveal` is absent). */
+  beacon?: { chain: string; round: number; roundAt: string };
+  /** A retry of a pending commit already revealed: its reveal, the commit after it. */
+  reveal?: Commit;
 }
 
 /** A command waiting for its group: its token already checked (once, when it was sent). */
-export interface AppendJob {
+export interface CommandJob {
   acting: ActingToken;
   request: AppendRequest;
+}
+
+/** The server's reveal of a pending commit with its beacon (beacon.md §2.3). */
+export interface RevealJob {
+  reveal: RevealPayload;
+}
+
+export type AppendJob = CommandJob | RevealJob;
+
+const isReveal = (job: AppendJob): job is RevealJob => 'reveal' in job;
+
+/** The beacon a pending commit waits for, as the 202 names it; undefined for any other commit. */
+export function pendingBeacon(state: GameState, commit: Commit): CommandOutcome['beacon'] {
+  const first = commit.events[0];
+  if (first?.type !== 'BeaconRollPending' || !state.beacon) return undefined;
+  return { chain: state.beacon.chain, round: Number(first.data.round), roundAt: String(first.data.roundAt) };
 }
 
 export type Entry = Queued<AppendJob, CommandOutcome>;
@@ -50,6 +75,8 @@ export interface GroupPlannerDeps {
   itemBudget?: number;
   expiry?: ExpiryPolicy;
   gameKey(game: CachedGame, state: GameState): Promise<Uint8Array>;
+  /** Where beacon games' pending commits wait for their reveal; none: this service cannot roll in a beacon game. */
+  pendingReveals?: PendingReveals;
   serverSeed(game: CachedGame): Promise<Buffer>;
 }
 
@@ -82,6 +109,34 @@ export class GroupPlanner {
     const budget = this.deps.itemBudget ?? ITEM_BUDGET;
     let bytes = ITEM_OVERHEAD;
     for (const [index, entry] of entries.entries()) {
+      if (isReveal(entry.job)) {
+        const { reveal } = entry.job;
+        const commandId = revealCommandId(reveal.pending);
+        try {
+          const inGroup = planned.get(commandId);
+          if (inGroup !== undefined) {
+            duplicates.push({ entry, seq: inGroup, actor: SERVER_ACTOR, viaOrganizer: false });
+            continue;
+          }
+          const decided = await this.revealCommit({ ...game, state }, reveal);
+          if ('stored' in decided) {
+            entry.resolve({ created: false, version: state.version, commit: decided.stored, state });
+            continue;
+          }
+          const { unsigned, hash } = hashedCommit(decided.draft);
+          const share = commitShare(unsigned, hash);
+          if (bytes + share > budget && accepted.length > 0) {
+            return { stale: false as const, open: [], accepted, duplicates, refused, state, deferred: entries.slice(index) };
+          }
+          bytes += share;
+          state = evolveGame(state, { ...unsigned, hash, signature: '' });
+          planned.set(commandId, unsigned.seq);
+          accepted.push({ entry, unsigned, hash });
+        } catch (error) {
+          refused.push({ entry, error });
+        }
+        continue;
+      }
       const { acting, request } = entry.job;
       const { commandId, command, expectedVersion } = request;
       const viaOrganizer = request.as !== undefined;
@@ -105,7 +160,7 @@ export class GroupPlanner {
             this.deps.games.knowCommandId(game, commandId, replay.seq);
             state = rememberCommandId(state, commandId, replay.seq);
           }
-          entry.resolve({ created: false, version: state.version, commit: replay, state });
+          entry.resolve({ created: false, version: state.version, commit: replay, state, ...(await this.revealOf(state, replay)) });
           continue;
         }
         authorize(state, command.type, actor, viaOrganizer);
@@ -123,9 +178,20 @@ export class GroupPlanner {
         const own = ITEM_OVERHEAD + commandShare(commandId, command);
         if (own > budget) throw recordTooLarge(own, budget);
         const seq = state.version + 1;
-        const dice = new FairnessDice(await this.deps.gameKey(game, state), seq);
+        // One time for the rules and the commit: in a beacon game it also names the round the roll waits for.
+        const recordedAt = this.deps.now();
         const sealing = command.type === 'Seal';
-        const events = decideGame(state, command, { actor, dice, now: this.deps.now(), serverSeed: sealing ? (await this.deps.serverSeed(game)).toString('hex') : undefined });
+        const serverSeed = sealing ? (await this.deps.serverSeed(game)).toString('hex') : undefined;
+        let dice: FairnessDice | undefined;
+        let events;
+        if (state.beacon) {
+          // beacon.md §2.1: no die is drawn at acceptance; a command that reaches one is pending.
+          events = decideAcceptance(state, command, { actor, now: recordedAt, serverSeed }, recordedAt);
+          if (events[0]?.type === 'BeaconRollPending' && !this.deps.pendingReveals) throw beaconsUnavailable();
+        } else {
+          dice = new FairnessDice(await this.deps.gameKey(game, state), seq);
+          events = decideGame(state, command, { actor, dice, now: recordedAt, serverSeed });
+        }
         const draft: CommitDraft = {
           gameId: state.gameId,
           seq,
@@ -135,8 +201,8 @@ export class GroupPlanner {
           viaOrganizer,
           command,
           events,
-          dice: dice.drawn,
-          recordedAt: this.deps.now(),
+          dice: dice?.drawn ?? [],
+          recordedAt,
           kid: this.deps.signer.kid,
         };
         const { unsigned, hash } = hashedCommit(draft);
@@ -155,6 +221,51 @@ export class GroupPlanner {
       }
     }
     return { stale: false as const, open: [], accepted, duplicates, refused, state, deferred: [] as Entry[] };
+  }
+
+  /**
+   * beacon.md §2.3: the reveal commit of a pending commit — the pending command decided again
+   * with the beacon's dice (§3), by the server — or the reveal already stored for it. A reveal
+   * that does not match the game's pending commit is refused (RevealMismatch).
+   */
+  private async revealCommit(game: CachedGame, reveal: RevealPayload): Promise<{ stored: Commit } | { draft: CommitDraft }> {
+    const { state } = game;
+    const commandId = revealCommandId(reveal.pending);
+    const storedSeq = await this.storedSeq(game, commandId);
+    if (storedSeq !== undefined) {
+      const [stored] = await this.deps.store.read(state.gameId, storedSeq - 1, 1);
+      return { stored };
+    }
+    if (!state.beacon) throw new RevealMismatch(`game ${state.gameId} is no beacon game`);
+    if (state.pending?.seq !== reveal.pending || state.pending.round !== reveal.round) {
+      throw new RevealMismatch(`the reveal names commit ${reveal.pending} and round ${reveal.round}; ${state.pending ? `commit ${state.pending.seq} waits for round ${state.pending.round}` : 'no commit is pending'}`);
+    }
+    const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon, reveal.round, reveal.signature, reveal.pending);
+    const events = decideReveal(state, reveal, dice);
+    const command: Command = { type: 'RevealBeacon', payload: { ...reveal } };
+    return {
+      draft: {
+        gameId: state.gameId,
+        seq: state.version + 1,
+        prevHash: state.lastHash,
+        commandId,
+        actor: SERVER_ACTOR,
+        viaOrganizer: false,
+        command,
+        events,
+        dice: dice.drawn,
+        recordedAt: this.deps.now(),
+        kid: this.deps.signer.kid,
+      },
+    };
+  }
+
+  /** A retried pending commit: the round it waits for, and its reveal once stored (always the commit after it). */
+  private async revealOf(state: GameState, commit: Commit): Promise<Pick<CommandOutcome, 'beacon' | 'reveal'>> {
+    const beacon = pendingBeacon(state, commit);
+    if (!beacon) return {};
+    const [next] = await this.deps.store.read(state.gameId, commit.seq, 1);
+    return next?.commandId === revealCommandId(commit.seq) ? { beacon, reveal: next } : { beacon };
   }
 
   /** fairness-v1 §5: the same commandId returns the stored commit; a different command under it is refused. */

@@ -2,10 +2,12 @@ import * as z from 'zod';
 import { playerText } from '../../domain/playerText';
 import { GameHeadShape } from '../../domain/trust/gameHead';
 import { CommitShape } from '../../domain/verify/bundleShape';
+import { CreateGameBody } from '../../domain/game/gameCommands';
 
 /** POST /tournaments. */
 export const CreateTournamentRequest = z.strictObject({
   name: playerText(200).optional().describe('shown on the listing, e.g. "Club championship 2026, round 1"'),
+  randomness: CreateGameBody.shape.randomness.describe('every game of the tournament is a beacon game of this drand chain (docs/beacon.md); a game may repeat it, not name another'),
 });
 export type CreateTournamentRequest = z.infer<typeof CreateTournamentRequest>;
 
@@ -15,6 +17,7 @@ export const TournamentCreated = z.object({
   name: z.string(),
   createdAt: z.string(),
   token: z.string().describe("the tournament organizer's bearer token, shown only this once"),
+  randomness: z.strictObject({ beacon: z.string() }).optional().describe('present for a beacon tournament: the chain of all its games'),
 });
 
 /** One game of a tournament, as GET /tournaments/{id} lists it. */

@@ -13,6 +13,7 @@ import { CreateTournamentRequest } from './tournamentShapes';
 import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues, IN_WORDS } from './zodIssues';
 import type { CreationQuota } from './creationQuota';
+import { offeredChain, type BeaconOffer } from './beaconOffer';
 
 /** Every game of a tournament where it ends, as its export lists them. */
 export interface TournamentSnapshot {
@@ -38,6 +39,7 @@ export class Tournaments {
     private readonly games: TournamentGameReads,
     private readonly tokens: TournamentTokens,
     private readonly now: () => string,
+    private readonly beacons: BeaconOffer,
     private readonly quota?: CreationQuota,
   ) {}
 
@@ -45,11 +47,13 @@ export class Tournaments {
   async create(body: unknown, client?: string) {
     const request = CreateTournamentRequest.safeParse(body ?? {}, IN_WORDS);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
+    const { randomness } = request.data;
+    if (randomness) offeredChain(this.beacons, randomness.beacon);
     // Kept with the tournament: its games count against the quota of the client that created it.
     const creatorClient = await this.quota?.clientKeyOf(client);
     if (creatorClient !== undefined) await this.quota!.admitClient(creatorClient);
     const token = newToken();
-    const record: TournamentRecord = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token), ...(creatorClient !== undefined ? { creatorClient } : {}) };
+    const record: TournamentRecord = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token), ...(creatorClient !== undefined ? { creatorClient } : {}), ...(randomness ? { randomness: { beacon: randomness.beacon } } : {}) };
     try {
       await this.store.createTournament(record);
     } catch (error) {
@@ -57,7 +61,7 @@ export class Tournaments {
       if (error instanceof TournamentIdTaken) throw new Error('tournament id collision');
       throw error;
     }
-    return { tournamentId: record.tournamentId, name: record.name, createdAt: record.createdAt, token };
+    return { tournamentId: record.tournamentId, name: record.name, createdAt: record.createdAt, token, ...(record.randomness ? { randomness: record.randomness } : {}) };
   }
 
   /** POST /games: with a tournament's token the game belongs to that tournament; without a token it stands alone. */
@@ -65,7 +69,8 @@ export class Tournaments {
     if (token === undefined) return this.creation.createGame(body, undefined, idempotencyKey, client);
     const tournamentId = await this.tournamentOfToken(token);
     const admit = () => this.admitTournamentGame(tournamentId);
-    return this.creation.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit }, idempotencyKey);
+    const randomness = (await this.tokens.record(tournamentId))?.randomness;
+    return this.creation.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit, ...(randomness ? { randomness } : {}) }, idempotencyKey);
   }
 
   /** A tournament's game counts for the client that created the tournament; one created before that was kept, for the tournament itself. */

@@ -96,9 +96,35 @@ export const GameViewShape = z.strictObject({
   state: z.unknown().describe("the ruleset's view of the game"),
   role: z.string().nullable().describe('who the token is: "organizer", a side or "spectator"; null for a public game read without one of its tokens'),
   abandonedAt: z.string().nullable().describe('when the game is abandoned if it gets no command before (it then takes no more commands and is deleted); null when it never is: sealed, in a tournament, or on a deployment where games do not expire'),
+  beacon: z
+    .strictObject({
+      chain: z.string(),
+      chainHash: z.string(),
+      pending: z
+        .strictObject({
+          seq: z.int().describe('the pending commit'),
+          round: z.int().describe('the drand round it waits for'),
+          roundAt: z.string().describe('when that round is published'),
+          late: z.boolean().describe('the round is more than max(5 periods, 15 s) past and the reveal is not stored yet'),
+        })
+        .optional()
+        .describe('while a roll waits for its beacon: the game takes no other command'),
+    })
+    .optional()
+    .describe('a beacon game (docs/beacon.md): its drand chain; absent in other games'),
 });
 
 export const CommandAcceptedShape = z.strictObject({ version: z.int(), commit: CommitShape });
+
+/** 202 of a rolling command in a beacon game (beacon.md §2.1): its commit is pending. */
+export const CommandPendingShape = z.strictObject({
+  version: z.int(),
+  commit: CommitShape,
+  beacon: z.strictObject({ chain: z.string(), round: z.int(), roundAt: z.string() }).describe('the drand round the roll waits for, and when it is published'),
+});
+
+/** 200 of a retried pending command once revealed (beacon.md §2.3): the pending commit and its reveal. */
+export const CommandRevealedShape = z.strictObject({ version: z.int(), commit: CommitShape, reveal: CommitShape.describe('the commit after it: the server\'s RevealBeacon, with the dice') });
 
 export const EventsPageShape = z.strictObject({
   gameId: z.string(),

@@ -40,9 +40,13 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
     postCommand: route(async (event) => {
       const outcome = await (await service()).submit(gameIdOf(event), bearerToken(event), event.parsedBody);
       observe(event, { seq: outcome.commit.seq, commandType: outcome.commit.command.type });
-      const status = outcome.created ? 201 : 200;
-      if (wantsText(event)) return text(status, `${textLine(outcome.state, outcome.commit)}\n`);
-      return json(status, { version: outcome.version, commit: outcome.commit });
+      const { commit, reveal, beacon } = outcome;
+      // beacon.md §2: a pending commit is 202 until its reveal is stored; a retry after it answers the pair.
+      const status = beacon && !reveal ? 202 : outcome.created ? 201 : 200;
+      if (wantsText(event)) return text(status, [commit, ...(reveal ? [reveal] : [])].map((c) => `${textLine(outcome.state, c)}\n`).join(''));
+      if (reveal) return json(status, { version: outcome.version, commit, reveal });
+      if (beacon) return json(status, { version: outcome.version, commit, beacon });
+      return json(status, { version: outcome.version, commit });
     }, observer),
 
     listEvents: route(async (event) => {

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { DomainError } from '../../domain/errors';
+import { BeaconPending, DomainError } from '../../domain/errors';
+import { beaconPendingAnswer } from '../application/beaconAnswers';
 import { ApplicationError, invalidRequest, type FieldIssue } from '../application/errors';
 import { recordTooLarge } from '../application/recordSize';
 import { StoreUnavailable } from '../ports/eventStore';
@@ -106,6 +107,8 @@ export function errorMapper(unexpected: (error: Error, requestId: string) => voi
 
 /** The answer to an error; `accept` is the request's Accept header (text/plain: one line). */
 export function toErrorResponse(error: unknown, onUnexpected: (error: Error) => void = () => {}, accept?: string): HttpResult {
+  // The service answers it with its own clock (beaconAnswers.ts); one that reaches here unanswered, by this one.
+  if (error instanceof BeaconPending) return toErrorResponse(beaconPendingAnswer(error, Date.now()), onUnexpected, accept);
   if (error instanceof ApplicationError) return errorAnswer(accept, error.status, error.code, error.message, error.details, error.headers);
   if (error instanceof DomainError) return errorAnswer(accept, domainStatus(error), error.code, error.message, error.details);
   // A write the store refused for its size (a game's creation whose record would not fit): nothing was stored.

@@ -121,6 +121,27 @@ const revokeCommit = {
 };
 
 export const commandAccepted = { version: 3, commit: rollCommit };
+
+/** A beacon game's roll: pending (202), then revealed by the server. */
+const pendingCommit = {
+  ...rollCommit,
+  events: [{ type: 'BeaconRollPending', data: { round: 28142161, roundAt: '2026-11-23T20:14:09.000Z' } }],
+  dice: [],
+};
+const revealCommit = {
+  ...rollCommit,
+  seq: 4,
+  commandId: 'beacon/3',
+  actor: 'server',
+  command: { type: 'RevealBeacon', payload: { pending: 3, round: 28142161, signature: hex('a5d07c00').repeat(2).slice(0, 96) } },
+  events: rollCommit.events,
+  recordedAt: '2026-11-23T20:14:09.412Z',
+  prevHash: hex('dc51b95a'),
+  hash: hex('3b8e0f42'),
+};
+export const commandPending = { version: 3, commit: pendingCommit, beacon: { chain: 'quicknet', round: 28142161, roundAt: '2026-11-23T20:14:09.000Z' } };
+export const commandPendingText = '#3 player1 Roll waits for drand round 28142161 (2026-11-23T20:14:09.000Z) [dc51b95a]\n';
+export const commandRevealed = { version: 4, commit: pendingCommit, reveal: revealCommit };
 export const commandText = '#3 player1 Roll "bombardment of 2708": 3d6+1 = 1 3 2 +1 = 7 [dc51b95a]\n';
 
 export const eventsPage = { gameId: GAME_ID, version: 3, commits: [createCommit, entropyCommit, rollCommit] };
@@ -240,6 +261,13 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   payload_too_large: { message: 'A request body may be at most 65536 bytes.', details: { maxBytes: 65536 } },
   rule_violation: { message: 'No game turn has started yet: send StartTurn first.', details: { rule: 'france44: commands of a game turn need a started turn (ruling)' } },
   entropy_locked: { message: 'Entropy can only be added before the first die of the game is rolled.' },
+  beacon_pending: {
+    message: 'A roll waits for drand round 28142161 (published at 2026-11-23T19:12:45.000Z); the game takes no other command until it is revealed. Try again in a few seconds.',
+    details: { round: 28142161, roundAt: '2026-11-23T19:12:45.000Z' },
+  },
+  beacon_unavailable: {
+    message: 'This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. Create the game without "randomness".',
+  },
   game_abandoned: {
     message:
       'This game was abandoned: it had no command for 90 days after 2026-08-01T18:04:11.520Z and was not sealed, so it takes no more commands and is being deleted. Sealed games and tournament games are kept.',

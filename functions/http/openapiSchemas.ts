@@ -14,6 +14,8 @@ import { ViewerRequest } from '../application/viewers';
 import {
   CatalogueShape,
   CommandAcceptedShape,
+  CommandPendingShape,
+  CommandRevealedShape,
   ErrorShape,
   EvaluateResultShape,
   TableValidationShape,
@@ -190,6 +192,8 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('Commit', { description: 'A signed commit (fairness-v1 §5): one accepted command, its events and its dice.', anyOf: perRuleset.commit });
   const commits = { type: 'array', items: ref('Commit') };
   schemas.add('CommandAccepted', withProperties(toJson(CommandAcceptedShape), { commit: ref('Commit') }));
+  schemas.add('CommandPending', withProperties(toJson(CommandPendingShape), { commit: ref('Commit') }));
+  schemas.add('CommandRevealed', withProperties(toJson(CommandRevealedShape), { commit: ref('Commit'), reveal: ref('Commit') }));
   schemas.add('EventsPage', withProperties(toJson(EventsPageShape), { commits: { ...commits, description: 'the commits with seq > after, in order' } }));
   schemas.add(
     'ExportBundle',

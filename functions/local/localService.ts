@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { GameService } from '../application/gameService';
-import { compose } from '../compose';
+import { compose, type Adapters } from '../compose';
 import { MAX_GROUP } from '../application/groupCommit';
 import { aesSeedVault, newSeedKey } from '../application/seedVault';
 import { generateSigningKey, signerFromKeyRing, type KeyRing } from '../application/signer';
@@ -32,6 +32,11 @@ import { DynamoSnapshots } from '../store/dynamoSnapshots';
 import { LocalSweeper } from './localSweeper';
 import { reachableUrl } from './publicUrl';
 import { randomBytes } from 'node:crypto';
+import type { BeaconChain } from '../../domain/beacon/chain';
+import type { BeaconSource } from '../ports/beaconSource';
+import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
+import { composeWithReveals } from '../composeReveals';
+import type { BeaconReveals } from '../application/beaconReveals';
 
 export interface LocalService {
   /** Where this process answers on this machine (loopback when it listens on every interface). */
@@ -45,6 +50,8 @@ export interface LocalService {
   push: PushHub;
   /** Present when games expire: sweeps hourly, and on demand in tests. */
   sweeper?: LocalSweeper;
+  /** Present with a beacon source: reveals beacon games' pending commits. */
+  reveals?: BeaconReveals;
   close(): Promise<void>;
 }
 
@@ -74,6 +81,14 @@ export interface LocalOptions {
   now?: () => string;
   /** How often expired exports are removed while the server runs (hourly); shorter in tests. */
   exportPruneEveryMs?: number;
+  /** The beacon chains this server offers (beaconChainsOf(settings)); quicknet alone by default. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
+  /** Fetches drand rounds (the relay client, ARBITER_DRAND_RELAYS): with it, beacon games are offered and revealed here. */
+  beaconSource?: BeaconSource;
+  /** How often PendingReveals is read for pending commits not followed (a safety net: those of an earlier run are followed from the start); 60 s by default. */
+  revealDueEveryMs?: number;
+  /** How the reveals wait, where a test moves the clock. */
+  revealWait?: (ms: number) => Promise<void>;
   /** Told when the embedded store's thread ends while the server runs (an error in the store); commands answer 503 from then on. */
   onStoreLost?: (error: Error) => void;
 }
@@ -94,22 +109,31 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
-  const service = compose(
-    { expiry: options.expiry, creationQuota: options.creationQuota },
-    {
-      store,
-      signer: signerFromKeyRing(ring),
-      seedVault,
-      tokenMinter,
-      soleWriter: true,
-      maxGroup: MAX_GROUP,
-      now,
-      leases,
-      creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
-      publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
-      snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
-    },
-  );
+  const settings = { expiry: options.expiry, creationQuota: options.creationQuota };
+  const adapters: Adapters = {
+    store,
+    signer: signerFromKeyRing(ring),
+    seedVault,
+    tokenMinter,
+    soleWriter: true,
+    maxGroup: MAX_GROUP,
+    now,
+    leases,
+    creationCounter: new DynamoCreationCounter(dynamo.client, dynamo.tableName),
+    publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
+    snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
+    beaconChains: options.beaconChains,
+    pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
+  };
+  // With a beacon source this process offers beacon games and reveals them; without, it refuses them (422).
+  const { service, reveals } = options.beaconSource
+    ? composeWithReveals(settings, { ...adapters, beaconSource: options.beaconSource, revealWait: options.revealWait })
+    : { service: compose(settings, adapters), reveals: undefined };
+  // Pending commits an earlier run stored and did not reveal are followed from the start; the timer catches any missed.
+  void reveals?.resume().catch(() => undefined);
+  const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
+  const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 60_000) : undefined;
+  revealTimer?.unref();
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
   let publicUrl = options.publicUrl ?? '';
@@ -138,7 +162,10 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     store,
     push,
     sweeper,
+    reveals,
     close: async () => {
+      clearInterval(revealTimer);
+      await reveals?.close();
       await sweeper?.stop();
       await push.close();
       server.closeAllConnections();

@@ -52,6 +52,8 @@ export interface TournamentRecord {
   tokenHash: string;
   /** The creation quota's keyed hash of the client that created it: its games count there. Absent in tournaments created before, or without a quota. */
   creatorClient?: string;
+  /** A beacon tournament: every game created in it is a beacon game of this chain. */
+  randomness?: { beacon: string };
 }
 
 /** A read-only spectator link of a game (its token stored hashed, like the others). */

@@ -13,6 +13,7 @@ import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
+import { PENDING_REVEAL_KEY_PREFIX } from './dynamoPendingReveals';
 import { StoreUnavailable } from '../ports/eventStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
@@ -90,13 +91,13 @@ export class DynamoGameLeases implements GameLeases {
 
   /**
    * The seed first (once it is gone no die of the game can be drawn), then the commits, the
-   * secrets, the spectator links, issued tokens and snapshots, and the lease last: a sweep cut short is
+   * secrets, the spectator links, issued tokens, snapshots and pending reveals, and the lease last: a sweep cut short is
    * found again by its lease and finishes.
    */
   async deleteGame(gameId: string): Promise<void> {
     await this.call(async () => {
       await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);
-      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
+      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`, `${PENDING_REVEAL_KEY_PREFIX}${gameId}`]) await this.deleteKeys(await this.keysUnder(pk));
       await this.deleteKeys([{ pk: { S: secretsKey(gameId) }, sk: { N: '0' } }, leaseKey(gameId)]);
     });
   }
