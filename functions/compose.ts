@@ -11,7 +11,7 @@ import { settingName, SettingsError } from './config/settingNames';
 import type { Settings } from './config/settings';
 import type { EventStore } from './ports/eventStore';
 import type { PublicStatsStore } from './ports/publicStatsStore';
-import type { BeaconChain } from '../domain/beacon/chain';
+import type { BeaconChain, BeaconSignatureCheck } from '../domain/beacon/chain';
 import type { PendingReveals } from './ports/pendingReveals';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
@@ -47,6 +47,8 @@ export interface Adapters {
   revealsBeacons?: boolean;
   /** Where pending commits wait for their reveal: needed with revealsBeacons. */
   pendingReveals?: PendingReveals;
+  /** Checks drand signatures in GET /games/{id}/verify: beaconSignatureValid, passed by the processes that bundle the BLS code. */
+  beaconCheck?: BeaconSignatureCheck;
 }
 
 /**

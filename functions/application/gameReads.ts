@@ -9,6 +9,7 @@ import { abandonedAt, expires, type ExpiryPolicy } from './gameExpiry';
 import type { GameHeads } from './gameHeads';
 import type { CachedGame, GameRepository } from './gameRepository';
 import { revealLate } from './revealLateness';
+import type { BeaconChain, BeaconSignatureCheck } from '../../domain/beacon/chain';
 import type { GameState } from '../../domain/game/gameState';
 
 export interface GameReadsDeps {
@@ -21,6 +22,10 @@ export interface GameReadsDeps {
   expiry?: ExpiryPolicy;
   soleWriter: boolean;
   now: () => string;
+  /** Checks drand signatures for GET /games/{id}/verify of beacon games (the BLS code; absent, the report says they are not checked). */
+  beaconCheck?: BeaconSignatureCheck;
+  /** The chains this server offers: the operator's own count as pinned for its own verification. */
+  beaconChains?: ReadonlyMap<string, BeaconChain>;
 }
 
 /** The reads of a game: its view, its events (and their long poll), its head, its export and its verification. */
@@ -101,7 +106,9 @@ export class GameReads {
   }
 
   async verify(gameId: string, token: string | undefined): Promise<VerificationReport> {
-    return verifyBundle(await this.exportBundle(gameId, token));
+    const { beaconCheck, beaconChains } = this.deps;
+    const trustedChains = [...(beaconChains?.values() ?? [])].map((chain) => chain.chainHash);
+    return verifyBundle(await this.exportBundle(gameId, token), { check: beaconCheck, trustedChains });
   }
 
   /** Whether this token may read the game now (Credentials.readAccess): 404 for no such game, 401 for a token that does not read it. */

@@ -8,7 +8,7 @@ import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
-import type { BeaconChain } from '../../domain/beacon/chain';
+import type { BeaconChain, BeaconSignatureCheck } from '../../domain/beacon/chain';
 import type { RevealPayload } from '../../domain/game/beaconRolls';
 import type { PendingReveals } from '../ports/pendingReveals';
 import { answeringBeaconPending } from './beaconAnswers';
@@ -78,6 +78,8 @@ export interface ServiceDeps {
    * process (composeReveals.ts), or a reveal function beside it (AWS). Without it, beacon games are refused.
    */
   revealsBeacons?: boolean;
+  /** Checks drand signatures in GET /games/{id}/verify (beaconSignatureValid: BLS code, which only the processes that verify bundle). */
+  beaconCheck?: BeaconSignatureCheck;
   /** Where pending commits wait for their reveal; needed with revealsBeacons. */
   pendingReveals?: PendingReveals;
 }
@@ -151,7 +153,7 @@ export class GameService {
       beacons,
     });
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
-    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now });
+    this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now, beaconCheck: deps.beaconCheck, beaconChains: beacons.chains });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });

@@ -43,7 +43,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       const { commit, reveal, beacon } = outcome;
       // beacon.md §2: a pending commit is 202 until its reveal is stored; a retry after it answers the pair.
       const status = beacon && !reveal ? 202 : outcome.created ? 201 : 200;
-      if (wantsText(event)) return text(status, [commit, ...(reveal ? [reveal] : [])].map((c) => `${textLine(outcome.state, c)}\n`).join(''));
+      if (wantsText(event)) return text(status, [commit, ...(reveal ? [reveal] : [])].map((c) => `${textLine(outcome.state, c, commit)}\n`).join(''));
       if (reveal) return json(status, { version: outcome.version, commit, reveal });
       if (beacon) return json(status, { version: outcome.version, commit, beacon });
       return json(status, { version: outcome.version, commit });
@@ -59,7 +59,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       // http-api.md: If-None-Match with the current version is a 304, whatever the page (the same URL at the same version is the same answer).
       if (matchesVersion(event, page.version)) return notModified(etag);
       if (wantsText(event)) {
-        return text(200, page.commits.map((c) => `${textLine(page.state, c)}\n`).join(''), { etag });
+        return text(200, page.commits.map((c, i) => `${textLine(page.state, c, page.commits[i - 1])}\n`).join(''), { etag });
       }
       return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
     }, observer),

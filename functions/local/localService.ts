@@ -36,6 +36,7 @@ import type { BeaconChain } from '../../domain/beacon/chain';
 import type { BeaconSource } from '../ports/beaconSource';
 import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
 import { composeWithReveals } from '../composeReveals';
+import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
 import type { BeaconReveals } from '../application/beaconReveals';
 
 export interface LocalService {
@@ -123,6 +124,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     publicStats: new DynamoPublicStats(dynamo.client, dynamo.tableName),
     snapshots: { store: new DynamoSnapshots(dynamo.client, dynamo.tableName), write: true },
     beaconChains: options.beaconChains,
+    beaconCheck: beaconSignatureValid,
     pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
   };
   // With a beacon source this process offers beacon games and reveals them; without, it refuses them (422).

@@ -10,11 +10,17 @@ import { loadKeyRing } from './keyFiles';
 import { startLocalService } from './localService';
 import { isWildcardHost } from './publicUrl';
 import { readSettings, type Settings } from '../config/settings';
+import { beaconChainsOf } from '../config/beaconChains';
+import { BeaconRelay } from '../application/beaconRelay';
+import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
 
 let settings: Settings;
 let warnings: string[];
+let beaconChains: ReturnType<typeof beaconChainsOf>;
 try {
   ({ settings, warnings } = readSettings(process.env));
+  // The operator's chains file (ARBITER_BEACON_CHAINS) is read and checked here: a bad one stops the start.
+  beaconChains = beaconChainsOf(settings);
 } catch (error) {
   console.error(`Arbiter could not start: ${(error as Error).message}`);
   process.exit(1);
@@ -60,7 +66,9 @@ const onStoreLost = (error: Error) => {
   lock.release();
   process.exit(1);
 };
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost }).catch((error: NodeJS.ErrnoException) => {
+// Beacon games are offered when relays are set (ARBITER_DRAND_RELAYS): every round they answer is checked against its chain's key.
+const beaconSource = settings.drandRelays?.length ? new BeaconRelay({ relays: settings.drandRelays, check: beaconSignatureValid }) : undefined;
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost, beaconChains, beaconSource }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set ARBITER_PORT`,
     EACCES: `port ${port} needs privileges: choose ARBITER_PORT above 1023`,
