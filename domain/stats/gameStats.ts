@@ -35,16 +35,26 @@ const isDie = (die: unknown): die is { sides: number; value: number } => {
   return Number.isInteger(sides) && Number.isInteger(value) && (sides as number) >= 2 && (sides as number) <= MAX_SIDES && (value as number) >= 1 && (value as number) <= (sides as number);
 };
 
+/**
+ * Who rolled a commit's dice: its actor, except in a beacon game's reveal (beacon.md §2.3),
+ * whose actor is the server and whose dice are those of the pending commit before it.
+ */
+function rollerOf(commit: Commit, previous: Commit | undefined): string {
+  if (commit.command.type !== 'RevealBeacon' || previous?.seq !== commit.seq - 1) return commit.actor;
+  return previous.actor;
+}
+
 /** Every die of every commit, by size and by the role that sent the command. */
 export function tallyDice(commits: readonly Commit[]): Tally {
   const tally: Tally = new Map();
-  for (const commit of commits) {
+  for (const [index, commit] of commits.entries()) {
+    const roller = rollerOf(commit, commits[index - 1]);
     for (const die of commit.dice) {
       if (!isDie(die)) throw new RangeError(`commit ${commit.seq} lists a die that is not a die of 2 to ${MAX_SIDES} sides with a face on it: ${JSON.stringify(die)}`);
       const byRole = tally.get(die.sides) ?? new Map<string, number[]>();
       tally.set(die.sides, byRole);
-      const counts = byRole.get(commit.actor) ?? new Array<number>(die.sides).fill(0);
-      byRole.set(commit.actor, counts);
+      const counts = byRole.get(roller) ?? new Array<number>(die.sides).fill(0);
+      byRole.set(roller, counts);
       counts[die.value - 1] += 1;
     }
   }

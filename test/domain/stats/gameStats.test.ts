@@ -3,6 +3,7 @@ import type { Commit } from '../../../domain/fairness/hashChain';
 import { countsPublicly, gameStats, isSealed, tallyDice } from '../../../domain/stats/gameStats';
 import { publicStats } from '../../../domain/stats/publicStats';
 import { gameStatsLines, publicStatsLines } from '../../../domain/stats/statsText';
+import { buildBeaconGame } from '../../support/beaconGame';
 
 const commit = (seq: number, actor: string, dice: [number, number][], type = 'Roll', payload: unknown = {}, events: string[] = []): Commit =>
   ({
@@ -40,6 +41,18 @@ describe("a game's dice statistics", () => {
     expect(stats.dice[0].all.words).toMatch(/^too few dice to tell: 3 rolls of d6/);
     expect(isSealed(commits)).toBe(true);
     expect(isSealed(commits.slice(0, 3))).toBe(false);
+  });
+
+  it("counts a beacon game's revealed dice for the side that rolled, not the server that revealed them", () => {
+    const { bundle } = buildBeaconGame();
+    const roles = gameStats(bundle.gameId, bundle.commits).dice.flatMap((d) => d.byRole.map((r) => r.role));
+    expect(new Set(roles)).toEqual(new Set(['player1', 'player2']));
+    // player1 rolled 3d6 and 2d6+1d10, player2 1d20 and 1d6 (test/support/beaconGame.ts).
+    const d6 = gameStats(bundle.gameId, bundle.commits).dice.find((d) => d.sides === 6)!;
+    expect(d6.byRole.map((r) => [r.role, r.figures.rolls])).toEqual([
+      ['player1', 5],
+      ['player2', 1],
+    ]);
   });
 
   it('keeps role names players chose as data, never as object keys', () => {
