@@ -14,7 +14,7 @@ import { UnusableInput } from './readSource';
 import { trustedFingerprints } from './verifyCommand';
 import { beaconOptions } from './beaconTrust';
 
-export const STATS_USAGE = `stats FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH]... [--json] [--token TOKEN] [--max-bytes N]
+export const STATS_USAGE = `stats FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH[:PUBLICKEY]]... [--json] [--token TOKEN] [--max-bytes N]
 prints a sealed game's dice statistics from its export (docs/fairness-stats.md): the same
 figures as GET /games/{id}/stats, re-derived here with no network. The export is verified
 first, as verify does it, against the keys you trust (--trust, --trust-file, trust add):

@@ -3,7 +3,7 @@ export function usage(command: string): string {
   return `Arbiter verifier: checks a game exported from an Arbiter server, with no network.
 
 usage:
-  ${command} verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH]... [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
+  ${command} verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH[:PUBLICKEY]]... [--allow-unsealed] [--json] [--token TOKEN] [--max-bytes N]
   ${command} trust add FINGERPRINT|URL|FILE
   ${command} trust list
   ${command} export LINK|URL [--token TOKEN] [-o FILE] [--max-bytes N]

@@ -20,7 +20,7 @@ import { beaconOptions } from './beaconTrust';
 
 const FLAGS = { '--trust': 'strings', '--trust-file': 'strings', '--trust-beacon': 'strings', '--allow-unsealed': 'boolean', '--json': 'boolean', '--token': 'string', '--max-bytes': 'string', '--help': 'boolean' } as const;
 
-/** `verify FILE|LINK|URL (a game's export, or a tournament's; a web app link) [--trust FP]... [--trust-file F] [--trust-beacon CHAINHASH]... [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
+/** `verify FILE|LINK|URL (a game's export, or a tournament's; a web app link) [--trust FP]... [--trust-file F] [--trust-beacon CHAINHASH[:PUBLICKEY]]... [--allow-unsealed] [--json] [--token T] [--max-bytes N]` (trust.md §5). */
 export async function verifyCommand(args: readonly string[], io: Io): Promise<number> {
   const json = args.includes('--json');
   const unusable = (reason: string) => {

@@ -1,6 +1,6 @@
 import { pendingRoundFor, roundAtIso } from '../beacon/chain';
 import { ProbeDice, FirstDieDrawn, type DiceSource } from '../dice';
-import { DomainError } from '../errors';
+import { DomainError, InsufficientDice, InvalidDieValue } from '../errors';
 import type { Command, DomainEvent } from '../ruleset';
 import { decideGame, type GameContext } from './decideGame';
 import type { GameState } from './gameState';
@@ -21,6 +21,9 @@ export function decideAcceptance(state: GameState, command: Command, ctx: Omit<G
     return [{ type: 'BeaconRollPending', data: { round, roundAt: roundAtIso(state.beacon, round) } }];
   }
 }
+
+/** The words of a reveal whose ruleset failed after a die (beacon.md §4: never expected). */
+export const RULES_FAULT = 'The rules could not resolve this roll (a fault of the ruleset, not of the command): it was not applied.';
 
 export interface RevealPayload {
   pending: number;
@@ -54,7 +57,13 @@ export function decideReveal(state: GameState, payload: RevealPayload, dice: Dic
   try {
     return decideGame(waiting, command, { actor, dice, now: pending.recordedAt });
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return [{ type: 'BeaconRollRefused', data: { code: error.code, message: error.message } }];
+    // Dice that ran out or cannot show a face are the dice source's fault, never the rules':
+    // a verifier replaying recorded dice must fail a reveal that records too few, not read
+    // it as a refusal (else a server could void any roll it dislikes).
+    if (error instanceof InsufficientDice || error instanceof InvalidDieValue) throw error;
+    if (error instanceof DomainError) return [{ type: 'BeaconRollRefused', data: { code: error.code, message: error.message } }];
+    // A fault of the ruleset after a die: recorded in fixed words (an engine's own message differs between
+    // Node and browsers), so that the game goes on and every verifier replays the same events.
+    return [{ type: 'BeaconRollRefused', data: { code: 'internal_error', message: RULES_FAULT } }];
   }
 }

@@ -8,7 +8,10 @@ import { shown } from './shown';
 export interface BeaconVerifyOptions {
   /** Checks a drand signature (beaconSignatureValid, or a cache of it). Without it, a beacon game fails: its dice cannot be checked. */
   check?: BeaconSignatureCheck;
-  /** Chain hashes the person pinned (--trust-beacon): chains the verifier does not know, trusted as the file describes them. */
+  /**
+   * Chains the person pinned (--trust-beacon), which the verifier does not know: `chainHash`, trusting the public key
+   * the file records for it, or `chainHash:publicKey`, binding the key as the chain's operator published it.
+   */
   trustedChains?: readonly string[];
 }
 
@@ -33,13 +36,19 @@ export function gameBeaconChain(recorded: unknown, options: BeaconVerifyOptions 
     if (!sameChain(known, chain) || known.chain !== chain.chain) {
       fail(1, 'beacon', `GameCreated records a drand chain that claims to be ${known.chain} (by its name or hash) but differs from it in ${differences(known, chain)}`);
     }
-  } else if (!(options?.trustedChains ?? []).includes(chain.chainHash)) {
-    fail(
-      1,
-      'beacon',
-      `the game uses the drand chain ${shown(chain.chain)} (${chain.chainHash}), which this verifier does not know: ` +
-        `if you trust it (it is your own server's chain), pin it with --trust-beacon ${chain.chainHash}`,
-    );
+  } else {
+    const pins = (options?.trustedChains ?? []).filter((pin) => pin === chain.chainHash || pin.startsWith(`${chain.chainHash}:`));
+    const keys = pins.filter((pin) => pin.includes(':')).map((pin) => pin.slice(pin.indexOf(':') + 1));
+    if (pins.length === 0) {
+      fail(
+        1,
+        'beacon',
+        `the game uses the drand chain ${shown(chain.chain)} (${chain.chainHash}), which this verifier does not know: ` +
+          `if you trust it (your own server's chain), pin it with --trust-beacon ${chain.chainHash}:<its public key, as its operator publishes it>`,
+      );
+    } else if (keys.length > 0 && !keys.includes(chain.publicKey)) {
+      fail(1, 'beacon', `the game's drand chain ${shown(chain.chain)} has the hash you pinned but another public key than the one you pinned with it`);
+    }
   }
   if (!options?.check) fail(1, 'beacon', NO_BLS_CHECK);
   return chain;

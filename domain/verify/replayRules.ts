@@ -1,7 +1,7 @@
 import { beaconChainSchema } from '../beacon/chain';
 import { jsonEqual } from '../canonicalJson';
 import { GivenDice, type Die } from '../dice';
-import { DomainError } from '../errors';
+import { DomainError, InsufficientDice, InvalidDieValue } from '../errors';
 import type { Commit } from '../fairness/hashChain';
 import { decideAcceptance, decideReveal, RevealMismatch } from '../game/beaconRolls';
 import { authorize, checkPayload, decideCreate, decideGame } from '../game/decideGame';
@@ -95,6 +95,8 @@ function replayReveal(state: GameState, commit: Commit): string | undefined {
     return sameEvents(events, commit.events);
   } catch (error) {
     if (error instanceof RevealMismatch) return error.message;
+    if (error instanceof InsufficientDice) return 'the reveal records fewer dice than the rules draw: a roll cut short is no refusal';
+    if (error instanceof InvalidDieValue) return `the reveal records a die that cannot show its face: ${error.message}`;
     throw error;
   }
 }

@@ -139,7 +139,10 @@ export class BeaconReveals {
         continue;
       }
       const result = await this.attempt(gameId, seq);
-      if (result === 'revealed' || result === 'gone') return;
+      if (result === 'revealed' || result === 'gone') {
+        this.reported.delete(keyOf(gameId, seq));
+        return;
+      }
       this.reportIfLate(gameId, result.retry);
       await this.sleep(backoff);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);

@@ -6,6 +6,8 @@ import { hashedCommit, type CommitDraft } from '../../domain/game/buildCommit';
 import { decideAcceptance, decideReveal, RevealMismatch, type RevealPayload } from '../../domain/game/beaconRolls';
 import { authorize, decideGame } from '../../domain/game/decideGame';
 import { revealCommandId, SERVER_ACTOR } from '../../domain/game/gameCommands';
+import { roundAtIso, roundTimeMs } from '../../domain/beacon/chain';
+import { BeaconNotPublished } from '../ports/beaconSource';
 import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
 import { ORGANIZER, type Command } from '../../domain/ruleset';
 import type { CommitLog } from '../ports/eventStore';
@@ -240,6 +242,11 @@ export class GroupPlanner {
     if (state.pending?.seq !== reveal.pending || state.pending.round !== reveal.round) {
       throw new RevealMismatch(`the reveal names commit ${reveal.pending} and round ${reveal.round}; ${state.pending ? `commit ${state.pending.seq} waits for round ${state.pending.round}` : 'no commit is pending'}`);
     }
+    // A reveal recorded before its round's time could not have had the beacon: every verifier fails it (beacon.md §5).
+    const recordedAt = this.deps.now();
+    if (Date.parse(recordedAt) < roundTimeMs(state.beacon, reveal.round)) {
+      throw new BeaconNotPublished(`round ${reveal.round} is not due until ${roundAtIso(state.beacon, reveal.round)} by this server's clock`);
+    }
     const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon, reveal.round, reveal.signature, reveal.pending);
     const events = decideReveal(state, reveal, dice);
     const command: Command = { type: 'RevealBeacon', payload: { ...reveal } };
@@ -254,7 +261,7 @@ export class GroupPlanner {
         command,
         events,
         dice: dice.drawn,
-        recordedAt: this.deps.now(),
+        recordedAt,
         kid: this.deps.signer.kid,
       },
     };

@@ -11,6 +11,7 @@ import { QUICKNET_BEACONS } from '../domain/beacon/vector';
 import { run } from '../support/runCli';
 import { cli, tempDir, writeJson } from './cliHarness';
 import { resigned, TEST_CHAIN, testChainGame } from './beaconExports';
+import { testBeaconChain } from '../support/testBeaconChain';
 
 const dir = tempDir();
 const honest = buildBeaconGame();
@@ -174,7 +175,7 @@ describe('arbiter verify --trust-beacon: chains this verifier does not know', ()
     expect(unpinned.code).toBe(1);
     expect(unpinned.stdout).toContain(
       `FAILED at seq 1 (beacon): the game uses the drand chain "arbiter-test" (${TEST_CHAIN.chain.chainHash}), which this verifier does not know: ` +
-        `if you trust it (it is your own server's chain), pin it with --trust-beacon ${TEST_CHAIN.chain.chainHash}`,
+        `if you trust it (your own server's chain), pin it with --trust-beacon ${TEST_CHAIN.chain.chainHash}:<its public key, as its operator publishes it>`,
     );
     const pinned = await cli(['verify', testFile, ...trust, '--trust-beacon', TEST_CHAIN.chain.chainHash]);
     expect(pinned.code, pinned.stdout).toBe(0);
@@ -191,10 +192,25 @@ describe('arbiter verify --trust-beacon: chains this verifier does not know', ()
     expect(JSON.parse(run.stdout).failures).toEqual([{ seq: 1, check: 'beacon', reason: 'GameCreated records a drand chain that claims to be quicknet (by its name or hash) but differs from it in publicKey' }]);
   });
 
-  it('--trust-beacon takes 64 hex digits, else exit 2 naming the option', async () => {
+  it('binds the key with HASH:PUBLICKEY: a file naming the pinned hash with a key of its own is exit 1 (review: an operator signing its own rounds)', async () => {
+    const { chainHash, publicKey } = TEST_CHAIN.chain;
+    const bound = await cli(['verify', testFile, ...trust, '--trust-beacon', `${chainHash}:${publicKey}`]);
+    expect(bound.code, bound.stdout).toBe(0);
+    const other = testBeaconChain({ genesis: TEST_CHAIN.chain.genesis, period: 1, seed: 'the operator’s own key' });
+    const forged = testChainGame({ ...TEST_CHAIN.chain, publicKey: other.chain.publicKey }, other.sign, 'g-own-key');
+    const run = await cli(['verify', writeJson(dir, 'own-key.json', forged.bundle), '--trust', forged.fingerprint, '--trust-beacon', `${chainHash}:${publicKey}`, '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).failures).toEqual([
+      { seq: 1, check: 'beacon', reason: `the game's drand chain "arbiter-test" has the hash you pinned but another public key than the one you pinned with it` },
+    ]);
+  });
+
+  it('--trust-beacon takes 64 hex digits, or HASH:PUBLICKEY, else exit 2 naming the option', async () => {
     const run = await cli(['verify', testFile, ...trust, '--trust-beacon', 'quicknet']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('arbiter verify: --trust-beacon takes a drand chain hash, 64 hex digits, not "quicknet" (npx arbiter --help shows how)');
+    expect(run.stderr).toBe(
+      'arbiter verify: --trust-beacon takes a drand chain hash (64 hex digits), or HASH:PUBLICKEY (the chain\'s 96-byte public key in hex), not "quicknet" (npx arbiter --help shows how)',
+    );
   });
 });
 

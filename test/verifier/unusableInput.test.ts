@@ -77,7 +77,7 @@ describe('arbiter --help', () => {
       const result = await cli(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.lines[0]).toBe('Arbiter verifier: checks a game exported from an Arbiter server, with no network.');
-      expect(result.stdout).toContain('  npx arbiter verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH]... [--allow-unsealed] [--json] [--token TOKEN]');
+      expect(result.stdout).toContain('  npx arbiter verify FILE|LINK|URL [--trust FINGERPRINT]... [--trust-file FILE] [--trust-beacon CHAINHASH[:PUBLICKEY]]... [--allow-unsealed] [--json] [--token TOKEN]');
       expect(result.stdout).toContain('  3  consistent, but no trusted fingerprint is configured, or the game is not sealed yet');
     }
     const bare = await cli([]);

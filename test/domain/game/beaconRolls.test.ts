@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { QUICKNET, roundAtIso, roundTimeMs } from '../../../domain/beacon/chain';
 import { FirstDieDrawn, GivenDice, ProbeDice } from '../../../domain/dice';
-import { BeaconPending, RuleViolation } from '../../../domain/errors';
+import { BeaconPending, InsufficientDice, RuleViolation } from '../../../domain/errors';
 import type { Commit } from '../../../domain/fairness/hashChain';
-import { decideAcceptance, decideReveal, RevealMismatch } from '../../../domain/game/beaconRolls';
+import { decideAcceptance, decideReveal, RevealMismatch, RULES_FAULT } from '../../../domain/game/beaconRolls';
 import { buildCommit } from '../../../domain/game/buildCommit';
 import { decideCreate, decideGame } from '../../../domain/game/decideGame';
 import { revealCommandId, SERVER_ACTOR } from '../../../domain/game/gameCommands';
@@ -116,6 +116,19 @@ describe('beacon games: the reveal (beacon.md §2.3, §4)', () => {
   it("decides the pending command again with the beacon's dice, as its sender", () => {
     const events = decideReveal(given(pendingStep), revealPayload, new GivenDice([4, 5]));
     expect(events).toEqual([{ type: 'DiceRolled', data: { purpose: 'assault', dice: '2d6', rolls: [{ sides: 6, value: 4 }, { sides: 6, value: 5 }], modifier: 0, total: 9 } }]);
+  });
+
+  it('records a fault of the ruleset after a die as a refusal in fixed words, so the game goes on and every verifier agrees', () => {
+    const state = given(pendingStep);
+    const faulty = {
+      ...state,
+      ruleset: { ...state.ruleset, decide: (_s: unknown, _c: unknown, ctx: { dice: { roll(n: number): number } }) => (ctx.dice.roll(6), (undefined as unknown as { x: number[] }).x.length) },
+    } as unknown as GameState;
+    expect(decideReveal(faulty, revealPayload, new GivenDice([4, 5]))).toEqual([{ type: 'BeaconRollRefused', data: { code: 'internal_error', message: RULES_FAULT } }]);
+  });
+
+  it('lets dice that run out fail, never read as a refusal', () => {
+    expect(() => decideReveal(given(pendingStep), revealPayload, new GivenDice([4]))).toThrow(InsufficientDice);
   });
 
   it('refuses a reveal that names another commit or round, or none is pending', () => {

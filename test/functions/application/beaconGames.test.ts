@@ -181,12 +181,16 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     expect(after.reveal).toEqual((await commits(service, game.gameId, game.p1))[2]);
   });
 
-  it('reveals once: the same reveal again answers the stored one, and a reveal of no pending commit is refused', async () => {
-    const { service, source } = beaconService();
+  it('reveals once, and not before its round: the same reveal again answers the stored one, and a reveal of no pending commit is refused', async () => {
+    const { service, source, clock } = beaconService();
     source.down = true;
     const game = await newBeaconGame(service);
     const pending = await service.submit(game.gameId, game.p1, roll('r1'));
     const payload = { pending: 2, round: pending.beacon!.round, signature: fakeSignature(pending.beacon!.round) };
+    // Not before its round's time by the server's clock (review: a reveal recorded early fails every verifier).
+    await expect(service.reveal(game.gameId, payload)).rejects.toThrow(/is not due until/);
+    expect(await commits(service, game.gameId, game.p1)).toHaveLength(2);
+    clock.ms = Date.parse(pending.beacon!.roundAt);
     const [one, two] = await Promise.all([service.reveal(game.gameId, payload), service.reveal(game.gameId, payload)]);
     const three = await service.reveal(game.gameId, payload);
     expect([one.created, two.created, three.created]).toEqual([true, false, false]);
@@ -204,6 +208,7 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     const two = beaconService({ soleWriter: false }, one.shared);
     two.source.down = true;
     const payload = { pending: 2, round: pending.beacon!.round, signature: fakeSignature(pending.beacon!.round) };
+    one.clock.ms = Date.parse(pending.beacon!.roundAt);
     const outcomes = await Promise.all([one.service.reveal(game.gameId, payload), two.service.reveal(game.gameId, payload)]);
     expect(outcomes.map((o) => o.created).sort()).toEqual([false, true]);
     expect(outcomes[0].commit).toEqual(outcomes[1].commit);
