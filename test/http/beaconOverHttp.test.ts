@@ -3,7 +3,7 @@
  * its BLS check) against the loopback relay serving a test chain (its own BLS key, a 1 s
  * period), played over HTTP, exported, and verified by `npx arbiter verify` in its own process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,13 +18,19 @@ import { loadKeyRing } from '../../functions/local/keyFiles';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { TestClient } from '../support/httpClient';
 import { startLoopbackRelay, type LoopbackRelay } from '../support/loopbackRelay';
-import { run, writeTemp } from '../support/runCli';
+import { run } from '../support/runCli';
 import { testBeaconChain } from '../support/testBeaconChain';
 import { resigned } from '../verifier/beaconExports';
 
 const test = testBeaconChain({ name: 'arbiter-test', period: 1 });
 const { chainHash } = test.chain;
 const roots: string[] = [];
+const newRoot = () => {
+  const root = mkdtempSync(join(tmpdir(), 'arbiter-b32-e2e-'));
+  roots.push(root);
+  return root;
+};
+let exportsWritten = 0;
 const closers: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
@@ -42,9 +48,7 @@ interface Served {
 
 /** A local server on its own data directory, offering the test chain, fetching rounds from `relay` with the BLS check. */
 async function serve(relay: LoopbackRelay, now?: () => string): Promise<Served> {
-  const root = mkdtempSync(join(tmpdir(), 'arbiter-b32-e2e-'));
-  roots.push(root);
-  const dataDir = join(root, 'data');
+  const dataDir = join(newRoot(), 'data');
   const local = await startLocalService({
     dataDir,
     now,
@@ -103,9 +107,12 @@ async function sealAndExport(client: TestClient, gameId: string, organizer: stri
 
 /** `npx arbiter verify FILE --trust <fp> [extra]`, in its own process, with its JSON report. */
 async function verify(bundle: ExportBundle, fingerprint: string, ...extra: string[]) {
-  const file = writeTemp('beacon-over-http.json', JSON.stringify(bundle));
-  const result = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', fingerprint, ...extra]);
-  const json = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', fingerprint, '--json', ...extra]);
+  const dir = newRoot();
+  const file = join(dir, `export-${++exportsWritten}.json`);
+  writeFileSync(file, JSON.stringify(bundle));
+  const env = { ARBITER_TRUST_FILE: join(dir, 'trusted-keys.json') };
+  const result = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', fingerprint, ...extra], env);
+  const json = await run('node', ['bin/arbiter.mjs', 'verify', file, '--trust', fingerprint, '--json', ...extra], env);
   expect(json.code).toBe(result.code);
   return { ...result, report: JSON.parse(json.stdout) as VerifierReport };
 }
@@ -181,6 +188,7 @@ describe('beacon games over HTTP against a loopback relay serving a test chain',
     expect(beaconFailures(unpinned.report)[0].reason).toContain(`pin it with --trust-beacon ${chainHash}`);
   });
 
+  // On the dice game's export above (tests of a file run in order).
   describe("an export changed and re-signed with the server's own key, so that only the beacon check can catch it", () => {
     const revealIndex = (commits: Commit[]) => commits.findIndex((c) => c.command.type === 'RevealBeacon');
     const payloadOf = (commit: Commit) => commit.command.payload as { pending: number; round: number; signature: string };
