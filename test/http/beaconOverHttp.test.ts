@@ -256,6 +256,13 @@ describe('a relay that is down, then up', () => {
     expect(ErrorShape.parse(refused.body).error).toMatchObject({ code: 'beacon_pending', details: { round: pending.beacon.round } });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await client.get(`/games/${game.gameId}`, player1)).body.version).toBe(pending.commit.seq);
+    // Reads go on: the game as it stands, ending with the roll that waits, exports and verifies unsealed.
+    const stuck = await client.get(`/games/${game.gameId}/export`, player1);
+    expect(stuck.status, stuck.text).toBe(200);
+    const stuckBundle = JSON.parse(stuck.text) as ExportBundle;
+    expect(stuckBundle.commits.at(-1)!.events[0].type).toBe('BeaconRollPending');
+    const unsealed = await verify(stuckBundle, server.fingerprint, ...pinned, '--allow-unsealed');
+    expect(unsealed.code, unsealed.stdout).toBe(0);
 
     await relay.up();
     const reveal = await revealOf(client, game.gameId, player1, pending.commit.seq, 30_000);
