@@ -6,6 +6,8 @@
  * ends with a line "N passed, N failed"; this driver sums them and exits non-zero on any failure.
  * A second local server, on a data directory of its own, has its key rotated between two runs of
  * RotationLiveTests by the real `npm run rotate-key` script (functions/local/rotateKey.ts).
+ * For BeaconLiveTests, a loopback drand relay (test/support/loopbackRelay.ts) serves a test
+ * chain in this process, and a third local server offers that chain and reveals from it.
  *
  * The VASSAL adapter (clients/java/vassal) is compiled on every run against our stand-ins of
  * the VASSAL classes it uses (clients/java/vassal-standins), and also against a real VASSAL when
@@ -33,6 +35,9 @@ import { testBeaconChain } from '../../../test/support/testBeaconChain.ts';
 import { roundTimeMs } from '../../../domain/beacon/chain.ts';
 import { generateSigningKey, publicJwkOf, signWith } from '../../../functions/application/signer.ts';
 import { startLocalService } from '../../../functions/local/localService.ts';
+import { BeaconRelay } from '../../../functions/application/beaconRelay.ts';
+import { beaconSignatureValid } from '../../../domain/beacon/blsSignature.ts';
+import { startLoopbackRelay } from '../../../test/support/loopbackRelay.ts';
 
 const started = Date.now();
 const kit = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -350,6 +355,28 @@ try {
   results.push(await runJava('LiveTests', [local.url, fingerprint]));
 } finally {
   await local.close();
+}
+
+// 4b. A beacon game live: a loopback drand relay in this process serving a test chain (its own
+// BLS key, 1 s rounds), and a local server that offers that chain and reveals from that relay;
+// the kit pins the chain by its hash (docs/beacon.md).
+const liveChain = testBeaconChain({ name: 'arbiter-test', period: 1 });
+const relay = await startLoopbackRelay({ chains: [liveChain] });
+try {
+  const beaconServer = await startLocalService({
+    host: '127.0.0.1',
+    port: 0,
+    beaconChains: new Map([[liveChain.chain.chain, liveChain.chain]]),
+    beaconSource: new BeaconRelay({ relays: [relay.url], check: beaconSignatureValid }),
+  });
+  try {
+    console.log(`local server ${beaconServer.url} with beacon games on the test chain ${liveChain.chain.chainHash} from the relay ${relay.url}`);
+    results.push(await runJava('BeaconLiveTests', [beaconServer.url, beaconServer.service.signer.fingerprint, liveChain.chain.chain, liveChain.chain.chainHash]));
+  } finally {
+    await beaconServer.close();
+  }
+} finally {
+  await relay.close();
 }
 
 // 5. A key rotation: a server on its own data directory, stopped, rotated by `npm run rotate-key`'s

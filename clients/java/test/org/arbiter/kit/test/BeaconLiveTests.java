@@ -18,8 +18,8 @@ import org.arbiter.kit.TrustedKeys;
  * a combat whose rolls each answer 202 and are revealed by the server once their round is
  * published (by a loopback relay serving a test chain), 409 beacon_pending while one waits, a
  * retried commandId answered with the pair, the sender's check, sealed, exported and verified by
- * the kit with the chain pinned by its hash. Needs a server that serves beacon games: not yet in
- * run.mjs's list (see docs/vassal.md).
+ * the kit with the chain pinned by its hash. run.mjs starts the relay and a server offering its
+ * chain (see docs/vassal.md).
  * Usage: BeaconLiveTests http://127.0.0.1:PORT ed25519:FINGERPRINT CHAIN_NAME CHAIN_HASH
  */
 public final class BeaconLiveTests {
