@@ -307,6 +307,27 @@ const beaconCases = [
     commits[0].events[0].data.beacon.publicKey = 'a' + commits[0].events[0].data.beacon.publicKey.slice(1);
     return 0;
   }),
+  tampered("quicknet's hash under another name", 'differs from quicknet', (commits) => {
+    commits[0].events[0].data.beacon.chain = 'mynet';
+    commits[0].command.payload.randomness.beacon = 'mynet';
+    return 0;
+  }),
+  tampered('a roll voided: its reveal cut to no dice and recorded as refused', 'cannot tell whether that is true', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i].dice = [];
+    commits[i].events = [{ type: 'BeaconRollRefused', data: { code: 'insufficient_dice', message: 'This needs at least 1 dice.' } }];
+    return i;
+  }),
+  tampered('a reveal recorded before its round', 'recorded before its round', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i].recordedAt = new Date(roundTimeMs(beaconGame.chain, commits[i].command.payload.round) - 1).toISOString();
+    return i;
+  }),
+  tampered('a reveal sent "as" the organizer', 'the server reveals for no one', (commits) => {
+    const i = seqOf(commits, 'RevealBeacon');
+    commits[i] = { ...commits[i], as: 'organizer' };
+    return i;
+  }),
 ];
 // A game on a chain of the tests' own (its own BLS key): refused unless its hash is pinned.
 const ownChain = testBeaconChain({ genesis: 1_700_000_000, period: 1 });
@@ -317,7 +338,7 @@ writeFileSync(beaconGamesFile, JSON.stringify({
   game: beaconGame.bundle,
   fingerprint: beaconGame.fingerprint,
   tampered: beaconCases,
-  ownChain: { game: ownGame.bundle, fingerprint: ownGame.fingerprint, chainHash: ownChain.chain.chainHash },
+  ownChain: { game: ownGame.bundle, fingerprint: ownGame.fingerprint, chainHash: ownChain.chain.chainHash, publicKey: ownChain.chain.publicKey },
   unsealed: { game: unsealedGame.bundle, fingerprint: unsealedGame.fingerprint },
 }));
 

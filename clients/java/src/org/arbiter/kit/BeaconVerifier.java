@@ -127,12 +127,25 @@ public final class BeaconVerifier {
             problems.add("#1: " + e.getMessage());
             return new Result(true, null, 0, 0, false, problems, notes);
         }
+        // A pin is a chain hash, trusting the key the file records for it, or HASH:PUBLICKEY, binding the key.
         Set<String> pinned = new LinkedHashSet<>();
         if (pinnedChainHashes != null) for (String h : pinnedChainHashes) pinned.add(h.trim().toLowerCase(java.util.Locale.ROOT));
+        boolean pinnedHash = pinned.contains(chain.chainHash);
+        boolean pinnedWithKey = false;
+        boolean pinnedOtherKey = false;
+        for (String pin : pinned) {
+            if (!pin.startsWith(chain.chainHash + ":")) continue;
+            if (pin.equals(chain.chainHash + ":" + chain.publicKey)) pinnedWithKey = true;
+            else pinnedOtherKey = true;
+        }
         if ("quicknet".equals(chain.name) || chain.chainHash.equals(BeaconChain.QUICKNET.chainHash)) {
-            if (!chain.sameAs(BeaconChain.QUICKNET)) problems.add("#1: the game names quicknet, but its chain record differs from quicknet's (hash, key, period, genesis or scheme): a verifier never trusts chain data the file brings");
-        } else if (pinned.contains(chain.chainHash)) {
-            notes.add("chain " + chain.name + " (" + chain.chainHash + ") trusted because you pinned its hash");
+            if (!chain.sameAs(BeaconChain.QUICKNET) || !"quicknet".equals(chain.name)) problems.add("#1: the game names quicknet (by name or hash), but its chain record differs from quicknet's (name, hash, key, period, genesis or scheme): a verifier never trusts chain data the file brings");
+        } else if (pinnedOtherKey && !pinnedWithKey) {
+            problems.add("#1: the game's chain " + Canonical.escapeForMessage(chain.name) + " has the hash you pinned but another public key than the one you pinned with it");
+        } else if (pinnedWithKey) {
+            notes.add("chain " + chain.name + " (" + chain.chainHash + ") trusted because you pinned its hash and public key");
+        } else if (pinnedHash) {
+            notes.add("chain " + chain.name + " (" + chain.chainHash + ") trusted because you pinned its hash (its public key is the file's: pin HASH:PUBLICKEY to bind it)");
         } else {
             problems.add("#1: the game's chain " + Canonical.escapeForMessage(chain.name) + " (" + chain.chainHash + ") is not quicknet and you did not pin it");
         }
@@ -155,6 +168,15 @@ public final class BeaconVerifier {
                 if (reveal != null || "RevealBeacon".equals(c.commandType)) {
                     for (Map<String, Object> event : c.events()) {
                         if (GAME_EVENTS.contains(event.get("type"))) problems.add(at + "a reveal holds the game event " + Canonical.escapeForMessage(String.valueOf(event.get("type"))) + "; it holds the ruleset's events only");
+                        // beacon.md §4: never expected; only a verifier that replays the rules can tell an honest one from a roll voided.
+                        if ("BeaconRollRefused".equals(event.get("type"))) problems.add(at + "the reveal records that the rules refused the roll: this kit does not replay rules, so it cannot tell whether that is true; check the game with the CLI (npx arbiter verify)");
+                    }
+                    if (reveal != null) {
+                        try {
+                            if (BeaconChain.parseIso(c.recordedAt) < chain.roundTimeMs(pendingRound)) problems.add(at + "the reveal is recorded before its round's time (" + chain.roundAt(pendingRound) + "): the server could not have had the beacon");
+                        } catch (BeaconChain.MalformedChain e) {
+                            problems.add(at + "recordedAt is " + e.getMessage());
+                        }
                     }
                     continue;
                 }
@@ -270,6 +292,7 @@ public final class BeaconVerifier {
         if (revealRound == null || revealRound != round) wrong.add("it reveals round " + revealRound);
         if (!(signature instanceof String) || !SIGNATURE.matcher((String) signature).matches()) wrong.add("its signature is not 48 bytes in lowercase hex");
         if (!"server".equals(c.actor)) wrong.add("its actor is " + Canonical.escapeForMessage(c.actor) + ", not server");
+        if (c.record.containsKey("as")) wrong.add("it is sent \"as\" someone (the server reveals for no one)");
         if (!("beacon/" + pending.seq).equals(c.commandId)) wrong.add("its commandId is " + Canonical.escapeForMessage(c.commandId) + ", not beacon/" + pending.seq);
         if (!wrong.isEmpty()) {
             problems.add(at + "the reveal of " + waiting + ", but " + String.join(", ", wrong));

@@ -165,6 +165,12 @@ public final class BeaconTests {
         T.check(pinned.notes.stream().anyMatch(n -> n.contains("you pinned its hash")), "the result says why the chain is trusted: " + pinned.notes);
         BeaconVerifier.Result otherPin = verify(game, (String) own.get("fingerprint"), List.of(BeaconChain.QUICKNET.chainHash, "00".repeat(32)));
         T.check(!otherPin.ok(), "pinning other chains does not admit it");
+        String key = (String) own.get("publicKey");
+        BeaconVerifier.Result bound = verify(game, (String) own.get("fingerprint"), List.of(hash + ":" + key));
+        T.check(bound.ok() && bound.notes.stream().anyMatch(n -> n.contains("pinned its hash and public key")), "pinned as HASH:PUBLICKEY: verifies: " + bound.problems);
+        String otherKey = (key.charAt(0) == 'a' ? "b" : "a") + key.substring(1);
+        BeaconVerifier.Result wrongKey = verify(game, (String) own.get("fingerprint"), List.of(hash + ":" + otherKey));
+        T.check(!wrongKey.ok() && wrongKey.problems.get(0).contains("another public key than the one you pinned"), "the pinned hash with another key than the file's: refused: " + wrongKey.problems);
     }
 
     static void unsealed() {
