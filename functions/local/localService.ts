@@ -133,6 +133,15 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     : { service: compose(settings, adapters), reveals: undefined };
   // Pending commits an earlier run stored and did not reveal are followed from the start; the timer catches any missed.
   void reveals?.resume().catch(() => undefined);
+  // Without relays nothing reveals them: say so, or those games wait (409 beacon_pending) with no word why.
+  if (!reveals) {
+    void adapters.pendingReveals!
+      .due(Number.MAX_SAFE_INTEGER, 1)
+      .then((waiting) => {
+        if (waiting.length > 0) console.warn('Arbiter: beacon games have rolls waiting for their drand round, but no relay is set (ARBITER_DRAND_RELAYS): they stay pending until Arbiter starts with one');
+      })
+      .catch(() => undefined);
+  }
   const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
   const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 60_000) : undefined;
   revealTimer?.unref();
