@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { CommandPendingShape, CommandRevealedShape, ErrorShape, GameViewShape } from '../../functions/http/apiShapes';
 import { FAKE_CHAIN, FakeBeaconSource, fakeSignature, shortWait, TestClock } from '../support/beaconFakes';
@@ -110,6 +110,18 @@ describe('a local server restarted while a roll waits', () => {
       const p1 = created.body.tokens.players.player1 as string;
       expect((await firstClient.command(created.body.gameId, p1, roll('r1'))).status).toBe(202);
       await first.close();
+
+      // Started without a relay, it says why the roll stays pending.
+      const warnings: string[] = [];
+      const warn = vi.spyOn(console, 'warn').mockImplementation((line: string) => void warnings.push(line));
+      try {
+        const { beaconSource: _none, ...withoutRelay } = options;
+        const bare = await startLocalService(withoutRelay);
+        await expect.poll(() => warnings.some((line) => line.includes('no relay is set (ARBITER_DRAND_RELAYS)'))).toBe(true);
+        await bare.close();
+      } finally {
+        warn.mockRestore();
+      }
 
       relay.down = false;
       restartClock.advance(4_000);
