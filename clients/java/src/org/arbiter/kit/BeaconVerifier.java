@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 public final class BeaconVerifier {
     private BeaconVerifier() {}
 
-    public static final String BLS_NOT_CHECKED = "beacon signatures: not checked by this kit (BLS); use the CLI (arbiter verify) or the web verify page";
+    public static final String BLS_NOT_CHECKED = "beacon signatures: not checked by this kit (BLS); check them with npx arbiter verify, node verifier.mjs verify, or the web verify page";
     public static final String RULES_NOT_CHECKED = "reveal events: not replayed by this kit (it has no rulesets); the CLI replays them";
     private static final Pattern SIGNATURE = Pattern.compile("^[0-9a-f]{96}$");
     private static final Pattern SEED = Pattern.compile("^[0-9a-f]{64}$");

@@ -26,7 +26,36 @@ public final class BeaconLiveTests {
     public static void main(String[] args) {
         String url = args[0], pinned = args[1], chainName = args[2], chainHash = args[3];
         T.section("a France 1944 beacon game: pending, reveal, seal, export, verified by the kit", () -> france44(url, pinned, chainName, chainHash));
+        T.section("a dice beacon game: two rolls through a seat, sealed, exported, verified by the kit", () -> dice(url, pinned, chainName, chainHash));
         System.exit(T.finish());
+    }
+
+    static void dice(String url, String pinned, String chainName, String chainHash) throws Exception {
+        ArbiterClient client = new ArbiterClient(url).timeouts(2_000, 25_000).retries(3, 5, 100).beaconPendingWait(30);
+        Map<String, Object> game = client.createGame("dice", null, chainName);
+        String gameId = (String) game.get("gameId");
+        String p1 = LiveTests.gameToken(game, "player1"), p2 = LiveTests.gameToken(game, "player2"), org = LiveTests.gameToken(game, "organizer");
+        client.command(gameId, p2, ArbiterClient.newCommandId(), "ContributeEntropy", "{\"entropy\":\"from the Java kit\"}");
+        int dice = 0;
+        for (String[] roll : new String[][] { { p1, "{\"dice\":\"3d6\",\"purpose\":\"assault\"}" }, { p2, "{\"dice\":\"1d20\",\"purpose\":\"morale\"}" } }) {
+            RollSession seat = new RollSession(client, gameId, roll[0]).revealWait(30_000);
+            seat.history(0);
+            RollSession.Outcome sent = seat.send("Roll", roll[1], "roll");
+            T.check(sent.ok() && sent.awaitingReveal, "a roll: accepted, waiting for its beacon");
+            T.check(sent.chatLines.size() == 1 && sent.chatLines.get(0).endsWith("was still in the future when the server accepted ✓"), "the sender's line: " + sent.chatLines);
+            RollSession.Outcome revealed = seat.awaitReveal();
+            Receipt reveal = LogLine.decode(revealed.logLines.get(0));
+            T.check("server".equals(reveal.actor) && "DiceRolled".equals(reveal.events().get(0).get("type")), "the reveal rolls the dice: " + revealed.logLines);
+            dice += reveal.dice.size();
+        }
+        T.equal(dice, 4, "3d6 and 1d20 revealed");
+        client.command(gameId, org, ArbiterClient.newCommandId(), "Seal", "{}");
+        Map<String, Object> export = client.export(gameId, org);
+        TrustedKeys keys = new TrustedKeys(List.of(pinned));
+        keys.learnExport(export);
+        BeaconVerifier.Result result = BeaconVerifier.verifyExport(export, keys, List.of(chainHash));
+        System.out.println("   " + result.summary());
+        T.check(result.ok() && result.revealed == 2 && result.diceChecked == 4 && result.sealed, "the export verifies with the chain pinned, its four dice from the seed and the beacons: " + result.problems);
     }
 
     static void france44(String url, String pinned, String chainName, String chainHash) throws Exception {
