@@ -1,0 +1,20 @@
+/**
+ * Bundled in place of `@smithy/core/event-streams` (the alias in infra/bundling.ts): event
+ * streams serve S3's SelectObjectContent and the like, which the functions never call, yet the
+ * SDK's protocols import the whole module (15 KB of every bundle that calls AWS). S3's client
+ * still builds its configuration with these two; an event stream used anyway throws.
+ */
+const unsupported = (): never => {
+  throw new Error('AWS event streams are not bundled in these functions');
+};
+
+export const eventStreamSerdeProvider = () => ({ serialize: unsupported, deserialize: unsupported });
+
+export const resolveEventStreamSerdeConfig = <T extends { eventStreamSerdeProvider: (input: T) => unknown }>(input: T) =>
+  Object.assign(input, { eventStreamMarshaller: input.eventStreamSerdeProvider(input) });
+
+export class EventStreamSerde {
+  constructor() {
+    unsupported();
+  }
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'aws-lambda';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
+import { BeaconRelay } from '../application/beaconRelay';
+import { required, settingName } from '../config/settings';
+import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
+import { dynamoClient } from './awsClients';
+import { beaconRevealHandler, type RevealEvent, type RevealSummary } from './beaconRevealHandler';
+import { warmService } from './lambdaService';
+import { lambdaSettings } from './lambdaSettings';
+import { logger, metrics } from './powertools';
+import { METRICS } from '../http/observe';
+
+const pendingReveals = (): DynamoPendingReveals => new DynamoPendingReveals(dynamoClient(), required(lambdaSettings(), 'tableName'));
+// The service that signs the reveals: the commands function's adapters, and the store of pending reveals.
+const warm = warmService((client, tableName) => ({ revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName) }));
+let relay: BeaconRelay | undefined;
+
+const reveal = beaconRevealHandler({
+  service: () => warm.service(),
+  pendingReveals,
+  // One relay client per container: the rounds it verified stay cached.
+  source: () => {
+    if (relay) return relay;
+    const relays = lambdaSettings().drandRelays;
+    if (!relays?.length) throw new Error(`${settingName('drandRelays')} is unset: this function has no relay to ask`);
+    return (relay = new BeaconRelay({ relays, check: beaconSignatureValid }));
+  },
+  onLate: () => {
+    const single = metrics.singleMetric();
+    single.addMetric(METRICS.beaconRevealLate, MetricUnit.Count, 1);
+  },
+});
+
+/** The table's stream (new PendingReveals entries) and a schedule, every minute: beacon reveals on AWS (docs/deploy.md). */
+export async function handler(event: RevealEvent, context: Context): Promise<RevealSummary> {
+  logger.addContext(context);
+  try {
+    const summary = await reveal(event, context);
+    logger.info('beacon reveals', { ...summary });
+    return summary;
+  } finally {
+    metrics.publishStoredMetrics();
+  }
+}
