@@ -2,8 +2,8 @@ import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { BeaconReveals, type LateReveal } from '../application/beaconReveals';
 import type { GameService } from '../application/gameService';
 import type { BeaconSource } from '../ports/beaconSource';
-import type { PendingReveals } from '../ports/pendingReveals';
-import { PENDING_REVEAL_KEY_PREFIX } from '../store/dynamoPendingReveals';
+import type { PendingReveal, PendingReveals } from '../ports/pendingReveals';
+import { PENDING_REVEALS_KEY, type EntryKeys } from '../store/dynamoPendingReveals';
 
 /** EventBridge's scheduled event: only its presence matters. */
 export interface ScheduleEvent {
@@ -15,6 +15,8 @@ export type RevealEvent = DynamoDBStreamEvent | ScheduleEvent;
 export interface RevealHandlerDeps {
   service: () => Promise<GameService>;
   pendingReveals: () => PendingReveals;
+  /** The entry a stream record's keys name (DynamoPendingReveals.entryAt); undefined when it is gone. */
+  entryAt: (keys: EntryKeys) => Promise<PendingReveal | undefined>;
   source: () => BeaconSource;
   now?: () => number;
   onLate?: (late: LateReveal) => void;
@@ -31,7 +33,7 @@ const DEFAULT_MARGIN_MS = 5_000;
 
 /**
  * The reveal function (infra/beaconReveals.ts). A stream batch: each new PendingReveals entry
- * (`reveal#<game>`, its seq) is followed — wait for its round, ask the relays, append the
+ * (an INSERT in the `reveal#pending` partition) is followed — wait for its round, ask the relays, append the
  * reveal — until revealed or the function's time is nearly up. A scheduled event: the entries
  * already due are revealed, one ask each (those the stream missed or a relay failure left).
  * A fresh BeaconReveals per invocation: stopping it at the deadline leaves the next one whole.
@@ -53,14 +55,19 @@ export function beaconRevealHandler(deps: RevealHandlerDeps) {
     const deadline = setTimeout(() => void reveals.close(), Math.max(0, context.getRemainingTimeInMillis() - (deps.marginMs ?? DEFAULT_MARGIN_MS)));
     try {
       if (!('Records' in event)) return await reveals.revealDue(now());
-      const entries = newEntries(event);
+      const keys = insertedKeys(event);
+      let followed = 0;
       await Promise.all(
-        entries.map(async ({ gameId, seq }) => {
-          const roundAtMs = await roundAtOf(service, gameId, seq, now());
-          await reveals.followed(gameId, seq, roundAtMs);
+        keys.map(async (key) => {
+          // Removed already (revealed by the schedule, or by an earlier try of this batch): nothing to follow.
+          const entry = await deps.entryAt(key);
+          if (!entry) return;
+          followed += 1;
+          // Its due time is its round's: the pending commit, written just after the entry, is stored by then.
+          await reveals.followed(entry.gameId, entry.seq, entry.dueAtMs);
         }),
       );
-      return { followed: entries.length };
+      return { followed };
     } finally {
       clearTimeout(deadline);
       await reveals.close();
@@ -69,26 +76,7 @@ export function beaconRevealHandler(deps: RevealHandlerDeps) {
   };
 }
 
-/** The PendingReveals entries a stream batch inserted (KEYS_ONLY: `reveal#<game>` and the pending commit's seq). */
-function newEntries(event: DynamoDBStreamEvent): { gameId: string; seq: number }[] {
-  const entries: { gameId: string; seq: number }[] = [];
-  for (const record of event.Records) {
-    const pk = record.dynamodb?.Keys?.pk?.S;
-    const seq = Number(record.dynamodb?.Keys?.sk?.N);
-    if (record.eventName !== 'INSERT' || !pk?.startsWith(PENDING_REVEAL_KEY_PREFIX) || !Number.isSafeInteger(seq)) continue;
-    entries.push({ gameId: pk.slice(PENDING_REVEAL_KEY_PREFIX.length), seq });
-  }
-  return entries;
-}
-
-/**
- * When the entry's round is published. The entry is written just before its pending commit:
- * should the commit not be readable yet, its round is at least a period away, so the first
- * ask waits that long (and finds the commit stored, or the entry one that was never committed).
- */
-async function roundAtOf(service: GameService, gameId: string, seq: number, nowMs: number): Promise<number> {
-  const game = await service.beaconGameNow(gameId).catch(() => undefined);
-  if (!game) return nowMs;
-  if (game.pending?.seq === seq) return Date.parse(game.pending.roundAt);
-  return nowMs + game.chain.period * 1000;
+/** The keys of the new PendingReveals entries a stream batch gives (KEYS_ONLY). */
+function insertedKeys(event: DynamoDBStreamEvent): EntryKeys[] {
+  return event.Records.filter((record) => record.eventName === 'INSERT' && record.dynamodb?.Keys?.pk?.S === PENDING_REVEALS_KEY).map((record) => record.dynamodb!.Keys as EntryKeys);
 }

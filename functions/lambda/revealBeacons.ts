@@ -19,6 +19,7 @@ let relay: BeaconRelay | undefined;
 const reveal = beaconRevealHandler({
   service: () => warm.service(),
   pendingReveals,
+  entryAt: (keys) => pendingReveals().entryAt(keys),
   // One relay client per container: the rounds it verified stay cached.
   source: () => {
     if (relay) return relay;

@@ -7,6 +7,7 @@ import { compose, type Adapters } from '../../../functions/compose';
 import { beaconRevealHandler, type RevealHandlerDeps } from '../../../functions/lambda/beaconRevealHandler';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { MemoryPendingReveals } from '../../../functions/store/memoryPendingReveals';
+import { PENDING_REVEALS_KEY, pendingRevealSk, type EntryKeys } from '../../../functions/store/dynamoPendingReveals';
 import { FAKE_CHAIN, FakeBeaconSource, fakeSignature, shortWait, TestClock } from '../../support/beaconFakes';
 
 /**
@@ -36,9 +37,13 @@ function setUp(deps: Partial<RevealHandlerDeps> = {}) {
   const revealSide = compose({}, adapters());
   const source = new FakeBeaconSource(clock);
   const late: unknown[] = [];
+  // The entry a stream record's keys name, read from the in-memory store as DynamoPendingReveals.entryAt reads the table.
+  const entryAt = async (keys: EntryKeys) =>
+    keys.pk?.S === PENDING_REVEALS_KEY ? (await pendingReveals.due(Number.MAX_SAFE_INTEGER, 1000)).find((e) => String(pendingRevealSk(e.gameId, e.seq)) === keys.sk?.N) : undefined;
   const handler = beaconRevealHandler({
     service: async () => revealSide,
     pendingReveals: () => pendingReveals,
+    entryAt,
     source: () => source,
     now: () => clock.ms,
     wait: shortWait,
@@ -51,6 +56,8 @@ function setUp(deps: Partial<RevealHandlerDeps> = {}) {
 
 const context = (remainingMs = 60_000) => ({ getRemainingTimeInMillis: () => remainingMs });
 const schedule = { source: 'aws.events', 'detail-type': 'Scheduled Event' };
+/** The stream record of the entry of a game's pending commit. */
+const entryRecord = (eventName: 'INSERT' | 'REMOVE', gameId: string, seq: number) => ({ eventName, pk: PENDING_REVEALS_KEY, sk: pendingRevealSk(gameId, seq) });
 const streamOf = (...records: { eventName: 'INSERT' | 'MODIFY' | 'REMOVE'; pk: string; sk: number }[]): DynamoDBStreamEvent => ({
   Records: records.map(({ eventName, pk, sk }, i) => ({
     eventName,
@@ -74,7 +81,7 @@ describe('the reveal function (AWS)', () => {
     const roll = await pendingRoll(commands);
     expect(await pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toHaveLength(1);
 
-    const handled = handler(streamOf({ eventName: 'INSERT', pk: `reveal#${roll.gameId}`, sk: roll.seq }), context());
+    const handled = handler(streamOf(entryRecord('INSERT', roll.gameId, roll.seq)), context());
     clock.advance(4_000);
     await expect(handled).resolves.toEqual({ followed: 1 });
 
@@ -84,16 +91,18 @@ describe('the reveal function (AWS)', () => {
     expect(await pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
   });
 
-  it('leaves alone the stream records that are no new entry (commits, removed entries)', async () => {
-    const { commands, source, handler } = setUp();
+  it('leaves alone the stream records that are no new entry (commits, removed entries) and an entry already removed', async () => {
+    const { clock, commands, pendingReveals, source, handler } = setUp();
     const roll = await pendingRoll(commands);
-    const summary = await handler(
-      streamOf({ eventName: 'INSERT', pk: roll.gameId, sk: roll.seq }, { eventName: 'REMOVE', pk: `reveal#${roll.gameId}`, sk: roll.seq }),
-      context(),
-    );
+    const summary = await handler(streamOf({ eventName: 'INSERT', pk: roll.gameId, sk: roll.seq }, entryRecord('REMOVE', roll.gameId, roll.seq)), context());
     expect(summary).toEqual({ followed: 0 });
     expect(source.asked).toEqual([]);
     expect(await roll.commits()).toHaveLength(roll.seq);
+    // The schedule revealed it first: the stream's record of its entry finds nothing to follow.
+    clock.advance(4_000);
+    expect(await handler(schedule, context())).toEqual({ due: 1, revealed: 1 });
+    expect(await handler(streamOf(entryRecord('INSERT', roll.gameId, roll.seq)), context())).toEqual({ followed: 0 });
+    expect(await pendingReveals.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
   });
 
   it('on the schedule, reveals the entries already due', async () => {
@@ -112,7 +121,7 @@ describe('the reveal function (AWS)', () => {
     source.down = true;
     clock.advance(4_000);
     // 300 ms left before the timeout, 100 kept back: the handler stops asking after about 200 ms.
-    await expect(handler(streamOf({ eventName: 'INSERT', pk: `reveal#${roll.gameId}`, sk: roll.seq }), context(300))).resolves.toEqual({ followed: 1 });
+    await expect(handler(streamOf(entryRecord('INSERT', roll.gameId, roll.seq)), context(300))).resolves.toEqual({ followed: 1 });
     expect(source.asked.length).toBeGreaterThan(0);
     expect(await roll.commits()).toHaveLength(roll.seq);
     expect(await pendingReveals.due(clock.ms, 10)).toHaveLength(1);
