@@ -7,6 +7,7 @@ import { kmsTokenMinter } from '../application/tokenMinter';
 import { compose, type Adapters } from '../compose';
 import { required, type Settings } from '../config/settings';
 import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
+import { beaconChainsOf } from '../config/beaconChains';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
@@ -69,7 +70,12 @@ export function warmService(more: MoreAdapters = beaconAcceptance): WarmService 
  */
 function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
   if (!settings.signs || !settings.drandRelays?.length) return {};
-  return { revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName) };
+  return beaconAdapters(client, tableName, settings);
+}
+
+/** What a function of the commands side needs for beacon games: the store of pending reveals, the chains offered (quicknet, and ARBITER_BEACON_CHAINS's if set). */
+export function beaconAdapters(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
+  return { revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName), beaconChains: beaconChainsOf(settings) };
 }
 
 const shared = warmService();

@@ -6,14 +6,14 @@ import { required, settingName } from '../config/settings';
 import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
 import { dynamoClient } from './awsClients';
 import { beaconRevealHandler, type RevealEvent, type RevealSummary } from './beaconRevealHandler';
-import { warmService } from './lambdaService';
+import { beaconAdapters, warmService } from './lambdaService';
 import { lambdaSettings } from './lambdaSettings';
 import { logger, metrics } from './powertools';
 import { METRICS } from '../http/observe';
 
 const pendingReveals = (): DynamoPendingReveals => new DynamoPendingReveals(dynamoClient(), required(lambdaSettings(), 'tableName'));
-// The service that signs the reveals: the commands function's adapters, and the store of pending reveals.
-const warm = warmService((client, tableName) => ({ revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName) }));
+// The service that signs the reveals: the commands function's adapters, and those of beacon games.
+const warm = warmService(beaconAdapters);
 let relay: BeaconRelay | undefined;
 
 const reveal = beaconRevealHandler({
