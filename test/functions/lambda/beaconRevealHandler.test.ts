@@ -115,7 +115,7 @@ describe('the reveal function (AWS)', () => {
     expect((await roll.commits())[roll.seq].command.type).toBe('RevealBeacon');
   });
 
-  it('returns before the function times out while every relay is down, keeping the entry for the schedule, which reveals it and reports it late', async () => {
+  it('returns before the function times out while every relay is down, keeping the entry for the schedule, which reveals it once a relay answers', async () => {
     const { clock, commands, pendingReveals, source, late, handler } = setUp({ marginMs: 100 });
     const roll = await pendingRoll(commands);
     source.down = true;
