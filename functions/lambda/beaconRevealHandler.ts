@@ -23,8 +23,8 @@ export interface RevealHandlerDeps {
   log?: (line: string) => void;
   /** How the reveals wait (a test's clock); timers by default. */
   wait?: (ms: number) => Promise<void>;
-  /** Time kept back before the function's timeout to stop waiting and return: what is left, the schedule reveals. */
-  marginMs?: number;
+  /** Time kept back before the function's timeout to stop waiting and return (the ask in flight ends in it): what is left, the schedule reveals. */
+  marginMs?: number | (() => number);
 }
 
 export type RevealSummary = { followed: number } | { due: number; revealed: number };
@@ -52,7 +52,8 @@ export function beaconRevealHandler(deps: RevealHandlerDeps) {
       onLate: deps.onLate,
       log: deps.log,
     });
-    const deadline = setTimeout(() => void reveals.close(), Math.max(0, context.getRemainingTimeInMillis() - (deps.marginMs ?? DEFAULT_MARGIN_MS)));
+    const margin = typeof deps.marginMs === 'function' ? deps.marginMs() : (deps.marginMs ?? DEFAULT_MARGIN_MS);
+    const deadline = setTimeout(() => void reveals.close(), Math.max(0, context.getRemainingTimeInMillis() - margin));
     try {
       if (!('Records' in event)) return await reveals.revealDue(now());
       const keys = insertedKeys(event);

@@ -15,6 +15,10 @@ const pendingReveals = (): DynamoPendingReveals => new DynamoPendingReveals(dyna
 // The service that signs the reveals: the commands function's adapters, and those of beacon games.
 const warm = warmService(beaconAdapters);
 let relay: BeaconRelay | undefined;
+const RELAY_TIMEOUT_MS = 2_000;
+const RELAY_PASSES = 2;
+/** The longest one ask of the relays takes with the options below: every relay, twice, and the pause between the passes. */
+const relayAskMs = (relays: number) => RELAY_PASSES * relays * RELAY_TIMEOUT_MS + 500;
 
 const reveal = beaconRevealHandler({
   service: () => warm.service(),
@@ -25,8 +29,11 @@ const reveal = beaconRevealHandler({
     if (relay) return relay;
     const relays = lambdaSettings().drandRelays;
     if (!relays?.length) throw new Error(`${settingName('drandRelays')} is unset: this function has no relay to ask`);
-    return (relay = new BeaconRelay({ relays, check: beaconSignatureValid }));
+    // Shorter asks than a server's, so that the one in flight at the deadline ends before Lambda stops the function.
+    return (relay = new BeaconRelay({ relays, check: beaconSignatureValid, timeoutMs: RELAY_TIMEOUT_MS, attempts: RELAY_PASSES }));
   },
+  // The function stops waiting this long before its timeout: the ask in flight, then the reveal's append, end in it.
+  marginMs: () => relayAskMs(lambdaSettings().drandRelays?.length ?? 1) + 5_000,
   onLate: () => {
     const single = metrics.singleMetric();
     single.addMetric(METRICS.beaconRevealLate, MetricUnit.Count, 1);

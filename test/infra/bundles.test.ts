@@ -13,7 +13,7 @@ import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../i
 import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
-import { BEACON_ENTRIES } from '../../infra/beaconReveals';
+import { BEACON_ENTRIES, REVEAL_TIMEOUT } from '../../infra/beaconReveals';
 import { startFakeKms } from '../support/fakeKms';
 import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
@@ -410,6 +410,7 @@ describe('beacon games on Lambda (infra/beaconReveals.ts)', () => {
         AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
         AWS_ENDPOINT_URL_KMS: revealKms.endpoint,
         POWERTOOLS_DEV: 'false',
+        LAMBDA_TIMEOUT_MS: String(REVEAL_TIMEOUT.toMilliseconds()),
       };
       const inserted = { eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: PENDING_REVEALS_KEY }, sk: { N: String(pendingRevealSk(game.gameId, seq)) } }, SequenceNumber: '1', StreamViewType: 'KEYS_ONLY' } };
       const { results } = await invokeBundle(revealBundle, [{ Records: [inserted] }, { source: 'aws.events', 'detail-type': 'Scheduled Event' }], environment);
