@@ -33,8 +33,9 @@ const DEFAULT_MARGIN_MS = 5_000;
 
 /**
  * The reveal function (infra/beaconReveals.ts). A stream batch: each new PendingReveals entry
- * (an INSERT in the `reveal#pending` partition) is followed — wait for its round, ask the relays, append the
- * reveal — until revealed or the function's time is nearly up. A scheduled event: the entries
+ * (an INSERT in the `reveal#pending` partition) is followed — wait for its round, ask the
+ * relays, append the reveal — until revealed or the function's time is nearly up. A scheduled
+ * event: the entries
  * already due are revealed, one ask each (those the stream missed or a relay failure left).
  * A fresh BeaconReveals per invocation: stopping it at the deadline leaves the next one whole.
  */
