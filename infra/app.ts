@@ -28,6 +28,13 @@ if (retention !== undefined && !Object.values(RetentionDays).includes(retention)
   throw new Error(`-c logRetentionDays= takes one of CloudWatch's retention periods: ${Object.values(RetentionDays).filter((v) => typeof v === 'number').join(', ')}`);
 }
 
+function drandRelays(): string[] | undefined {
+  const value = context('drandRelays');
+  if (value === undefined) return undefined;
+  if (value === 'none') return [];
+  return value.split(',').map((relay) => relay.trim());
+}
+
 const props: ArbiterStackProps = {
   description: 'Arbiter: verifiable, event-sourced combat resolution (Lambda, DynamoDB, HTTP API)',
   // `-c corsOrigins=<origin>,<origin>` limits CORS to those origins (default: any).
@@ -52,5 +59,7 @@ const props: ArbiterStackProps = {
   // `-c abandonedGameDays=<days>` (default 90; 0: games never expire), `-c creationQuotaPerHour=<n>` (default 60; 0: none).
   abandonedGameDays: wholeNumber('abandonedGameDays'),
   creationQuotaPerHour: wholeNumber('creationQuotaPerHour'),
+  // `-c drandRelays=<url>,<url>` (default drand's public relays); `-c drandRelays=none`: no beacon games.
+  drandRelays: drandRelays(),
 };
 new ArbiterStack(app, 'Arbiter', props);

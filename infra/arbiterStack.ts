@@ -12,6 +12,7 @@ import { addSigning } from './signing';
 import { addPush } from './push';
 import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
+import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
@@ -66,6 +67,8 @@ export const DEFAULTS = {
   longPollMaxSeconds: 10,
   /** Creations per second across the API (POST /games, POST /tournaments), and the burst above it. */
   creationThrottle: { rateLimit: 10, burstLimit: 20 },
+  /** Where the reveal function fetches drand rounds (ARBITER_DRAND_RELAYS): drand's public relays. */
+  drandRelays: DRAND_PUBLIC_RELAYS,
 } as const;
 
 /** Lambda keeps at least this many concurrent executions unreserved in every account. */
@@ -98,11 +101,15 @@ export interface ArbiterStackProps extends StackProps {
   abandonedGameDays?: number;
   /** Creations per address per hour without a tournament's token (DEFAULTS.creationQuotaPerHour); 0 = no quota. */
   creationQuotaPerHour?: number;
+  /** Base URLs of drand relays for beacon games (DEFAULTS.drandRelays); empty: no reveal function, and beacon games are refused. */
+  drandRelays?: readonly string[];
 }
 
 export class ArbiterStack extends Stack {
   /** The commits table: the constructs added later (signing, exports, push) take it from here. */
   readonly table: Table;
+  /** The function that reveals beacon rolls; absent when the stack has no relays (drandRelays empty). */
+  readonly revealFunction?: NodejsFunction;
   /** Every function, by name; each gets its alarms (see monitorFunction), those added later too. */
   readonly functions: Record<LambdaName, NodejsFunction>;
   readonly api: HttpApi;
@@ -233,8 +240,27 @@ export class ArbiterStack extends Stack {
     }
     this.functions = functions;
 
-    // ---- keys that never leave KMS: only commands signs and opens seeds; reads publishes the public keys ----
-    addSigning(this, { table, signer: functions.commands, publishers: [functions.reads], generations: props.signingKeys, retired: props.retiredSigningKeys });
+    // ---- beacon games: the commands function accepts their rolls, a reveal function beside it reveals them (docs/deploy.md#beacon-games) ----
+    const drandRelays = props.drandRelays ?? DEFAULTS.drandRelays;
+    const beacons = drandRelays.length > 0 ? new BeaconReveals(this, 'BeaconReveals', { table, commands: functions.commands, relays: drandRelays, logRetention }) : undefined;
+    this.revealFunction = beacons?.revealFunction;
+
+    // ---- keys that never leave KMS: only the commands side (commands, and the reveal function) signs and opens seeds; reads publishes the public keys ----
+    addSigning(this, {
+      table,
+      signer: functions.commands,
+      revealers: beacons ? [beacons.revealFunction] : [],
+      publishers: [functions.reads],
+      generations: props.signingKeys,
+      retired: props.retiredSigningKeys,
+    });
+    if (beacons) {
+      this.addAlarm('BeaconRevealLate', {
+        metric: new Metric({ namespace: METRICS.namespace, metricName: METRICS.beaconRevealLate, dimensionsMap: { service: METRICS.service }, statistic: 'Sum', period: Duration.minutes(5) }),
+        threshold: 1,
+        description: 'A beacon roll was still not revealed long after its drand round (5 periods and at least 15 s): every relay failing, or the reveal function. docs/deploy.md#beaconreveallate',
+      });
+    }
 
     // ---- timelines pushed over a WebSocket API (docs/push.md); long-poll stays the fallback ----
     const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });

@@ -33,6 +33,10 @@ export const BUNDLE = {
   /** Lambda's credentials are in its environment: the default chain's other providers never run there. */
   alias: {
     '@aws-sdk/credential-provider-node': './functions/lambda/envCredentials.ts',
+    // X-Ray's SDK v2 patcher alone requires semver, and the functions trace SDK v3 clients only.
+    semver: './functions/lambda/noSemver.ts',
+    // No function calls an AWS operation that streams events (S3 Select and the like).
+    '@smithy/core/event-streams': './functions/lambda/noEventStreams.ts',
     // Written by infra/verifierFiles.ts before bundling.
     'arbiter-verifier-source': './dist/verifier-source.mjs',
     // Written by infra/webFiles.ts before bundling.

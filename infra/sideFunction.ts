@@ -17,6 +17,8 @@ export interface SideFunctionProps {
   /** Its POWERTOOLS_SERVICE_NAME. */
   serviceName: string;
   timeout: Duration;
+  /** MB; 256 by default. */
+  memorySize?: number;
   retention: RetentionDays;
   environment?: Record<string, string>;
 }
@@ -38,7 +40,7 @@ export function sideFunction(scope: Construct, name: string, props: SideFunction
     depsLockFilePath: join(ROOT, 'package-lock.json'),
     runtime: Runtime.NODEJS_24_X,
     architecture: Architecture.ARM_64,
-    memorySize: 256,
+    memorySize: props.memorySize ?? 256,
     timeout: props.timeout,
     role,
     logGroup,

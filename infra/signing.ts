@@ -11,6 +11,11 @@ export interface SigningProps {
   table: ITable;
   /** The function that signs commits and heads, and rolls: kms:Sign, and the seed key. */
   signer: LambdaFunction;
+  /**
+   * Functions on the commands side that sign too, but create nothing (the reveal function of
+   * beacon games): kms:Sign as the signer, seeds opened (Decrypt) but never sealed, no token key.
+   */
+  revealers?: LambdaFunction[];
   /** Functions that publish the public keys (GET /keys, exports): kms:GetPublicKey, and never a seed item. */
   publishers: LambdaFunction[];
   /** How many signing keys the stack holds: one more before each rotation (npm run rotate-key:aws). */
@@ -75,6 +80,24 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
   props.signer.addEnvironment(settingName('signingKeyId'), keyArns[0]);
   props.signer.addEnvironment(settingName('signs'), 'true');
   props.signer.addEnvironment(settingName('seedKeyId'), seedKey.keyArn);
+
+  for (const revealer of props.revealers ?? []) {
+    revealer.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: keyArns.slice(retired) }));
+    if (retiredArns.length > 0) {
+      revealer.addToRolePolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: retiredArns }));
+      revealer.addToRolePolicy(new PolicyStatement({ effect: Effect.DENY, actions: ['kms:Sign'], resources: retiredArns }));
+    }
+    revealer.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [seedKey.keyArn],
+        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } },
+      }),
+    );
+    revealer.addEnvironment(settingName('signingKeyId'), keyArns[0]);
+    revealer.addEnvironment(settingName('signs'), 'true');
+    revealer.addEnvironment(settingName('seedKeyId'), seedKey.keyArn);
+  }
 
   for (const publisher of props.publishers) {
     publisher.addToRolePolicy(new PolicyStatement({ actions: ['kms:GetPublicKey'], resources: keyArns }));

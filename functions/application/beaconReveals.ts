@@ -75,6 +75,16 @@ export class BeaconReveals {
   }
 
   /**
+   * Follows one pending commit as `stored` does, its round published at `roundAtMs`; resolves
+   * once it is revealed or found gone, or once close() is called (what a function that must
+   * return calls, the schedule catching what it left).
+   */
+  followed(gameId: string, seq: number, roundAtMs: number): Promise<void> {
+    this.follow(gameId, seq, roundAtMs);
+    return this.following.get(keyOf(gameId, seq)) ?? Promise.resolve();
+  }
+
+  /**
    * Reveals the entries of PendingReveals due at `nowMs` (at most REVEALS_PER_CALL), one ask
    * each: what a schedule or a restarted server calls. Entries already revealed, or whose
    * commit was never stored, are removed.

@@ -40,6 +40,8 @@ export const METRICS = {
   coldStarts: 'ColdStart',
   /** AWS calls that failed for another reason than a lost conditional write; dimension `dependency`. */
   dependencyErrors: 'DependencyErrors',
+  /** A beacon game's pending commit still not revealed long after its round (beacon.md §7); the reveal function counts it once. */
+  beaconRevealLate: 'BeaconRevealLate',
 } as const;
 
 /**

@@ -4,8 +4,10 @@ import type { GameService } from '../application/gameService';
 import { kmsSeedVault } from '../application/kmsSeedVault';
 import { kmsSigner, type KmsKeyRing } from '../application/kmsSigner';
 import { kmsTokenMinter } from '../application/tokenMinter';
-import { compose } from '../compose';
-import { required } from '../config/settings';
+import { compose, type Adapters } from '../compose';
+import { required, type Settings } from '../config/settings';
+import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
+import { beaconChainsOf } from '../config/beaconChains';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoGameLeases } from '../store/dynamoGameLeases';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
@@ -24,7 +26,15 @@ interface Built {
   checkedAt: number;
 }
 
-let current: Promise<Built> | undefined;
+/** What a function adds to the adapters every function has (the reveal function: its store of pending reveals). */
+export type MoreAdapters = (client: DynamoDBClient, tableName: string, settings: Settings) => Partial<Adapters>;
+
+export interface WarmService {
+  /** The service of this container, its key ring read again at most once a minute. */
+  service(now?: number): Promise<GameService>;
+  /** Resolves once the service has finished the work that follows its answers (a snapshot). */
+  idle(): Promise<void>;
+}
 
 /**
  * The service of a warm container. Its signer is a KMS key: the commands function may sign
@@ -33,39 +43,64 @@ let current: Promise<Built> | undefined;
  * (npm run rotate-key:aws) reaches warm containers without a redeploy. A failed build is
  * retried by the next request.
  */
-export async function lambdaService(now = Date.now()): Promise<GameService> {
-  const built = await (current ??= build(undefined).catch(forget));
-  if (now - built.checkedAt < KEY_RING_REFRESH_MS) return built.service;
-  const refreshed = (current = build(built).catch(forget));
-  return (await refreshed).service;
+export function warmService(more: MoreAdapters = beaconAcceptance): WarmService {
+  let current: Promise<Built> | undefined;
+  const forget = (error: unknown): never => {
+    current = undefined;
+    throw error;
+  };
+  return {
+    async service(now = Date.now()) {
+      const built = await (current ??= build(undefined, more).catch(forget));
+      if (now - built.checkedAt < KEY_RING_REFRESH_MS) return built.service;
+      const refreshed = (current = build(built, more).catch(forget));
+      return (await refreshed).service;
+    },
+    async idle() {
+      const built = await current?.catch(() => undefined);
+      await built?.service.idle();
+    },
+  };
 }
+
+/**
+ * With relays set (ARBITER_DRAND_RELAYS: the stack deploys the reveal function then), the
+ * function that signs accepts beacon rolls and leaves each pending commit in the table for
+ * the reveal function (infra/beaconReveals.ts); it asks no relay and bundles no BLS code.
+ */
+function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
+  if (!settings.signs || !settings.drandRelays?.length) return {};
+  return beaconAdapters(client, tableName, settings);
+}
+
+/** What a function of the commands side needs for beacon games: the store of pending reveals, the chains offered (quicknet, and ARBITER_BEACON_CHAINS's if set). */
+export function beaconAdapters(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
+  return { revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName), beaconChains: beaconChainsOf(settings) };
+}
+
+const shared = warmService();
+
+/** The service of the commands and reads functions. */
+export const lambdaService = (now = Date.now()): Promise<GameService> => shared.service(now);
 
 /** Once this container's service has finished the work that follows its answers (a snapshot): before Lambda may freeze it. */
-export async function serviceIdle(): Promise<void> {
-  const built = await current?.catch(() => undefined);
-  await built?.service.idle();
-}
-
-function forget(error: unknown): never {
-  current = undefined;
-  throw error;
-}
+export const serviceIdle = (): Promise<void> => shared.idle();
 
 // One client per service and container, with timeouts and failure metrics (awsClients.ts).
 const dynamo = () => dynamoClient();
 const kms = () => kmsClient();
 
-async function build(previous: Built | undefined): Promise<Built> {
+async function build(previous: Built | undefined, more: MoreAdapters): Promise<Built> {
   const settings = lambdaSettings();
   const tableName = required(settings, 'tableName');
   const client = dynamo();
   const ring = await unavailableWhenTransient(() => new KeyRingStore(client, tableName).read(required(settings, 'signingKeyId')));
   const text = JSON.stringify(ring);
   if (previous && previous.ring === text) return { ...previous, checkedAt: Date.now() };
-  return { service: await serviceFor(client, tableName, ring), ring: text, checkedAt: Date.now() };
+  return { service: await serviceFor(client, tableName, ring, more), ring: text, checkedAt: Date.now() };
 }
 
-async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKeyRing): Promise<GameService> {
+async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKeyRing, more: MoreAdapters): Promise<GameService> {
   const keys = kms();
   const settings = lambdaSettings();
   // Only the function that creates games, rolls and seals is given the seed key, and Sign.
@@ -85,6 +120,7 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
       // Every function reads snapshots; the one that commits writes them.
       snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
       ...(tokenMinter ? { tokenMinter, creationCounter: new DynamoCreationCounter(client, tableName) } : {}),
+      ...more(client, tableName, settings),
     },
   );
 }

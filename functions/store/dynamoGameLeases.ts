@@ -13,7 +13,7 @@ import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
-import { PENDING_REVEAL_KEY_PREFIX } from './dynamoPendingReveals';
+import { DynamoPendingReveals } from './dynamoPendingReveals';
 import { StoreUnavailable } from '../ports/eventStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
@@ -97,7 +97,8 @@ export class DynamoGameLeases implements GameLeases {
   async deleteGame(gameId: string): Promise<void> {
     await this.call(async () => {
       await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);
-      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`, `${PENDING_REVEAL_KEY_PREFIX}${gameId}`]) await this.deleteKeys(await this.keysUnder(pk));
+      for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
+      await this.deleteKeys(await new DynamoPendingReveals(this.client, this.tableName).keysOfGame(gameId));
       await this.deleteKeys([{ pk: { S: secretsKey(gameId) }, sk: { N: '0' } }, leaseKey(gameId)]);
     });
   }

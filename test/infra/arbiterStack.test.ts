@@ -32,7 +32,8 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 const HTTP_FUNCTIONS = Object.keys(LAMBDA_ENTRIES).map((name) => `${name[0].toUpperCase()}${name.slice(1)}Function`);
 const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction'];
 const SWEEP_FUNCTION = 'GameExpirySweepFunction';
-const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION];
+const REVEAL_FUNCTION = 'BeaconRevealsRevealFunction';
+const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION, REVEAL_FUNCTION];
 
 /** A logical id without CDK's hash suffix: `Commits06B76583` → `Commits`. */
 const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
@@ -170,7 +171,7 @@ describe('the Arbiter stack', () => {
     expect(connections.Properties.StreamSpecification).toBeUndefined();
   });
 
-  it('runs nine functions (six behind the HTTP API, two for push, one that deletes abandoned games) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
+  it('runs ten functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
     expect(Object.keys(PUSH_ENTRIES)).toHaveLength(PUSH_FUNCTIONS.length);
     const functions = functionsOf(template);
     expect(Object.keys(functions).map(named).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -217,7 +218,8 @@ describe('the Arbiter stack', () => {
       EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Commits'), 'StreamArn'] },
       StartingPosition: 'LATEST',
     });
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    // The push stream, the sweep of abandoned games and the beacon reveals (below).
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
   });
 
   it('deletes abandoned games: leases and creation counts expire by TTL, and only the TTL removal of a lease reaches the sweep function', () => {
@@ -372,6 +374,17 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
       ],
+      // The commands side: signs the reveals and reads seeds as commands does; deletes only the entries of pending reveals; creates nothing.
+      BeaconRevealsRevealFunction: [
+        ...logsAndTraces('BeaconRevealsRevealLogs'),
+        'Allow dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query → Commits.Arn',
+        'Deny dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:PutItem,dynamodb:UpdateItem → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets"]}}',
+        'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["reveal#pending"]}}',
+        'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
+        'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"}}',
+        'Allow dynamodb:ListStreams → *',
+        'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
+      ],
       GameExpirySweepFunction: [
         ...logsAndTraces('GameExpirySweepLogs'),
         'Allow dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:Query → Commits.Arn',
@@ -385,11 +398,11 @@ describe('the Arbiter stack', () => {
     for (const [fn, grants] of Object.entries(expected)) expect(grantsOf(fn), fn).toEqual(grants.sort());
   });
 
-  it('lets no function but commands read or write a seed item; reads and the socket function still read games and token hashes', () => {
+  it('lets no function but commands write a seed item, and none but commands and the reveal function read one; reads and the socket function still read games and token hashes', () => {
     for (const action of TABLE_READS) {
       // A Scan names no partition key, so no condition could keep it off the seed items: nobody may scan.
       for (const fn of ALL_FUNCTIONS) expect(mayOnTable(fn, 'dynamodb:Scan', SEED_ITEM), `${fn} Scan`).toBe(false);
-      for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction')) expect(mayOnTable(fn, action, SEED_ITEM), `${fn} ${action} ${SEED_ITEM}`).toBe(false);
+      for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION)) expect(mayOnTable(fn, action, SEED_ITEM), `${fn} ${action} ${SEED_ITEM}`).toBe(false);
     }
     for (const action of TABLE_WRITES) {
       // The sweep of abandoned games deletes seeds (never reads or writes one: 'deletes abandoned games' above).
@@ -401,6 +414,12 @@ describe('the Arbiter stack', () => {
     // The commands function seals, opens and writes them.
     expect(mayOnTable('CommandsFunction', 'dynamodb:GetItem', SEED_ITEM)).toBe(true);
     expect(mayOnTable('CommandsFunction', 'dynamodb:PutItem', SEED_ITEM)).toBe(true);
+    // The reveal function opens them to roll a pending command's dice, appends the reveal, and deletes the entries it revealed, nothing else.
+    expect(mayOnTable(REVEAL_FUNCTION, 'dynamodb:GetItem', SEED_ITEM)).toBe(true);
+    expect(mayOnTable(REVEAL_FUNCTION, 'dynamodb:PutItem', GAME)).toBe(true);
+    expect(mayOnTable(REVEAL_FUNCTION, 'dynamodb:DeleteItem', 'reveal#pending')).toBe(true);
+    for (const pk of [GAME, SECRETS_ITEM, KEY_RING_ITEM, 'lease#g-7kq2']) expect(mayOnTable(REVEAL_FUNCTION, 'dynamodb:DeleteItem', pk), pk).toBe(false);
+    expect(mayOnTable(REVEAL_FUNCTION, 'dynamodb:PutItem', SECRETS_ITEM)).toBe(false);
     // What the others do need: reads and the socket function authorize by token hashes and read commits and the key ring.
     for (const fn of ['ReadsFunction', 'PushSocketFunction']) {
       for (const pk of [GAME, SECRETS_ITEM, KEY_RING_ITEM]) {
@@ -450,16 +469,23 @@ describe('the keys in KMS', () => {
     }
   });
 
-  it('grant kms:Sign to the commands function alone', () => {
+  it('grant kms:Sign to the commands side alone: the commands function, and the function that reveals beacon rolls', () => {
     const signers = allStatements().filter((s) => [s.Action].flat().includes('kms:Sign'));
-    expect(signers.map((s) => [s.Effect, s.roles])).toEqual([['Allow', ['CommandsFunctionRole']]]);
-    expect([signers[0].Resource].flat().map(resourceName)).toEqual(['SigningKey1.Arn']);
-    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction')) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
+    expect(signers.map((s) => [s.Effect, s.roles])).toEqual([
+      ['Allow', ['CommandsFunctionRole']],
+      ['Allow', ['BeaconRevealsRevealRole']],
+    ]);
+    for (const signer of signers) expect([signer.Resource].flat().map(resourceName)).toEqual(['SigningKey1.Arn']);
+    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION)) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
   });
 
-  it('let no function but commands use the seed key or the token key; reads may only read the public keys; the push functions get no KMS action at all', () => {
+  it('let no function but commands use the token key or seal a seed, and only the reveal function besides open one; reads may only read the public keys; the push functions get no KMS action at all', () => {
     const on = (key: string) => kmsStatements().filter((s) => [s.Resource].flat().some((r) => resourceName(r) === `${key}.Arn`));
-    expect(on('SeedKey').map((s) => [s.roles, [s.Action].flat().sort()])).toEqual([[['CommandsFunctionRole'], ['kms:Decrypt', 'kms:Encrypt']]]);
+    expect(on('SeedKey').map((s) => [s.roles, [s.Action].flat().sort()])).toEqual([
+      [['CommandsFunctionRole'], ['kms:Decrypt', 'kms:Encrypt']],
+      [['BeaconRevealsRevealRole'], ['kms:Decrypt']],
+    ]);
+    for (const statement of on('SeedKey')) expect(statement.Condition).toEqual({ 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } });
     expect(on('TokenKey').map((s) => [s.roles, [s.Action].flat()])).toEqual([[['CommandsFunctionRole'], ['kms:GenerateMac']]]);
     // No KMS grant on any resource but the stack's own keys (no `*`).
     for (const s of kmsStatements()) for (const r of [s.Resource].flat()) expect(resourceName(r)).toMatch(/^(SigningKey\d+|SeedKey|TokenKey)\.Arn$/);
@@ -474,6 +500,7 @@ describe('the keys in KMS', () => {
     const kmsEnv = (fn: string) => Object.fromEntries(Object.entries(envOf(fn)).filter(([k]) => /KEY|SIGNS/.test(k)).map(([k, v]) => [k, resourceName(v)]));
     expect(kmsEnv('CommandsFunction')).toEqual({ ARBITER_SIGNING_KEY_ID: 'SigningKey1.Arn', ARBITER_SIGNS: 'true', ARBITER_SEED_KEY_ID: 'SeedKey.Arn', ARBITER_TOKEN_KEY_ID: 'TokenKey.Arn' });
     expect(kmsEnv('ReadsFunction')).toEqual({ ARBITER_SIGNING_KEY_ID: 'SigningKey1.Arn' });
+    expect(kmsEnv(REVEAL_FUNCTION)).toEqual({ ARBITER_SIGNING_KEY_ID: 'SigningKey1.Arn', ARBITER_SIGNS: 'true', ARBITER_SEED_KEY_ID: 'SeedKey.Arn' });
     for (const fn of [...PUSH_FUNCTIONS, 'CatalogueFunction', 'VerifierFunction', 'WebFunction', 'DocsFunction']) expect(kmsEnv(fn), fn).toEqual({});
     // Nothing of Secrets Manager is left: no secret, no grant, no secret in an environment or an output.
     const json = JSON.stringify(template.toJSON());
@@ -674,8 +701,8 @@ describe('the alarms', () => {
         });
       }
     }
-    // 8 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1);
+    // 10 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals.
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {
@@ -693,5 +720,67 @@ describe('the alarms', () => {
     const other = new Stack(app, 'Other');
     new LambdaFunction(other, 'Elsewhere', { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => {}') });
     expect(Object.keys(Template.fromStack(arbiter).findResources('AWS::CloudWatch::Alarm')).filter((k) => k.includes('Elsewhere'))).toEqual([]);
+  });
+});
+
+describe('beacon reveals (docs/deploy.md#beacon-games)', () => {
+  const revealMapping = (t: Template) =>
+    Object.values(t.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((m) => m.Properties.FunctionName.Ref === functionNamed(t, REVEAL_FUNCTION)[0]);
+
+  it('reveal from the stream: new entries of pending reveals reach the reveal function at once, batches of a shard side by side', () => {
+    const [mapping] = revealMapping(template);
+    expect(revealMapping(template)).toHaveLength(1);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/^Commits/), 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      ParallelizationFactor: 10,
+      MaximumRetryAttempts: 2,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: ['reveal#pending'] } } } }) }] },
+    });
+    expect(mapping.Properties.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
+    expect(functionNamed(template, REVEAL_FUNCTION)[1].Properties).toMatchObject({ Timeout: 60, MemorySize: 512 });
+  });
+
+  it('and every minute from a schedule, for the entries the stream left', () => {
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>);
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    expect(rules[0].Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [functionNamed(template, REVEAL_FUNCTION)[0], 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })]);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionNamed(template, REVEAL_FUNCTION)[0], 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  it("ask drand's public relays by default, or the relays given; the commands function is told beacon games are offered, and asks none itself", () => {
+    const relays = 'https://api.drand.sh,https://api2.drand.sh,https://api3.drand.sh,https://drand.cloudflare.com';
+    expect(envOf(REVEAL_FUNCTION).ARBITER_DRAND_RELAYS).toBe(relays);
+    expect(envOf('CommandsFunction').ARBITER_DRAND_RELAYS).toBe(relays);
+    expect(envOf('ReadsFunction').ARBITER_DRAND_RELAYS).toBeUndefined();
+    expect(envOf(REVEAL_FUNCTION).ARBITER_BEACON_CHAINS).toBeUndefined();
+    const own = synth({ drandRelays: ['https://drand.league.test/'] });
+    expect(envOf(REVEAL_FUNCTION, own).ARBITER_DRAND_RELAYS).toBe('https://drand.league.test');
+    expect(envOf('CommandsFunction', own).ARBITER_DRAND_RELAYS).toBe('https://drand.league.test');
+    expect(() => synth({ drandRelays: ['ftp://drand.league.test'] })).toThrow(/http or https/);
+  });
+
+  it('are left out with no relays: no reveal function, no schedule, and the commands function refuses beacon games', () => {
+    const none = synth({ drandRelays: [] });
+    expect(Object.keys(functionsOf(none)).map(named)).not.toContain(REVEAL_FUNCTION);
+    expect(Object.keys(none.findResources('AWS::Events::Rule'))).toEqual([]);
+    expect(envOf('CommandsFunction', none).ARBITER_DRAND_RELAYS).toBeUndefined();
+    expect(Object.keys(none.findResources('AWS::CloudWatch::Alarm')).filter((id) => id.includes('BeaconRevealLate'))).toEqual([]);
+  });
+
+  it('raise an alarm when a reveal is late (BeaconRevealLate, counted by the reveal function)', () => {
+    expect(alarmNamed(template, 'BeaconRevealLate')).toMatchObject({
+      Namespace: METRICS.namespace,
+      MetricName: METRICS.beaconRevealLate,
+      Dimensions: [{ Name: 'service', Value: METRICS.service }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+    });
   });
 });

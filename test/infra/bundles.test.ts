@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSocket } from 'node:dgram';
@@ -13,6 +13,7 @@ import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../i
 import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
+import { BEACON_ENTRIES, REVEAL_TIMEOUT } from '../../infra/beaconReveals';
 import { startFakeKms } from '../support/fakeKms';
 import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
@@ -23,6 +24,9 @@ import { buildWebAssets } from '../../web/build';
 import { WEB_CONTENT_SECURITY_POLICY } from '../../functions/http/webHandlers';
 import { API_DOCS_CONTENT_SECURITY_POLICY, API_DOCS_SCRIPT, apiDocsAssetsFromPackage } from '../../functions/http/apiDocsHandlers';
 import { gunzipSync } from 'node:zlib';
+import { PENDING_REVEALS_KEY, pendingRevealSk } from '../../functions/store/dynamoPendingReveals';
+import { beaconChainsFileText, startLoopbackRelay } from '../support/loopbackRelay';
+import { testBeaconChain } from '../support/testBeaconChain';
 
 // Loopback stand-ins of the keys infra/signing.ts creates: two Ed25519 signing keys (the second for a rotation), the seed key and the token key.
 const REGION = 'eu-west-1';
@@ -74,7 +78,9 @@ const deployedFunction = (name: LambdaName) => {
 const environmentOf = (name: LambdaName) => Object.fromEntries(Object.entries(deployedFunction(name).Properties.Environment?.Variables ?? {}).map(([k, v]) => [k, standIn(v)]));
 /** A function's KMS statements as the stack grants them, with the loopback stand-ins of the keys. */
 function kmsGrantsOf(name: LambdaName): KmsGrant[] {
-  const role = deployedFunction(name).Properties.Role['Fn::GetAtt'][0];
+  return kmsGrantsOfRole(deployedFunction(name).Properties.Role['Fn::GetAtt'][0]);
+}
+function kmsGrantsOfRole(role: string): KmsGrant[] {
   return Object.values(deployed.Resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((x) => x.Ref === role))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as { Effect: 'Allow' | 'Deny'; Action: string | string[]; Resource: unknown; Condition?: KmsGrant['condition'] }[])
@@ -130,11 +136,11 @@ async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Rec
   return { loadMs, logs, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
-/** The push and sweep functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts: the project's bundling settings); push.test.ts runs the push ones. */
+/** The push, sweep and reveal functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts, infra/beaconReveals.ts: the project's bundling settings); push.test.ts runs the push ones. */
 async function buildPushBundles(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-push-sizes-'));
   const sizes: Record<string, number> = {};
-  for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES })) {
+  for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES, ...BEACON_ENTRIES })) {
     const outfile = join(dir, name, BUNDLE.outFile);
     await build(esbuildOptions(entry, outfile));
     sizes[name] = statSync(outfile).size;
@@ -147,10 +153,10 @@ describe('the built Lambda bundles', () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
-  it('are the sizes the README reports, within 10 KB, the push and sweep functions\' too', async () => {
+  it('are the sizes the README reports, within 10 KB, the push, sweep and reveal functions\' too', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const sizes: Record<string, number> = { ...Object.fromEntries(Object.entries(bundles).map(([name, b]) => [name, b.bytes])), ...(await buildPushBundles()) };
-    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length);
+    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length);
     for (const [name, bytes] of Object.entries(sizes)) {
       expect(bytes, name).toBeLessThanOrEqual(BUNDLE.maxBytes);
       const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
@@ -365,5 +371,75 @@ describe('the built Lambda bundles', () => {
     expect(catalogue.replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 404]);
     expect(catalogue.replies[2].json.result.total).toBe(7);
     expect(kmsUse('catalogue')).toEqual([]);
+  });
+});
+
+describe('beacon games on Lambda (infra/beaconReveals.ts)', () => {
+  /** Only the BLS check of drand's signatures holds this domain tag (domain/beacon/blsSignature.ts). */
+  const BLS_DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_';
+
+  it('accept a roll in the commands bundle and reveal it in the reveal bundle from the stream record of its entry, with the environment and KMS grants the stack gives them', async () => {
+    const test = testBeaconChain({ name: 'lambda-test', period: 1 });
+    const relay = await startLoopbackRelay({ chains: [test] });
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-reveal-bundle-'));
+    const revealBundle = join(dir, 'revealBeacons', BUNDLE.outFile);
+    await build(esbuildOptions(BEACON_ENTRIES.revealBeacons, revealBundle));
+    const [, revealFunction] = Object.entries(deployed.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && named(id) === 'BeaconRevealsRevealFunction')!;
+    const revealKms = await startKmsAsGranted(kms.endpoint, KEYS, kmsGrantsOfRole(revealFunction.Properties.Role['Fn::GetAtt'][0]));
+    try {
+      // The stack offers quicknet alone; this test adds a chain of its own whose rounds the loopback relay signs.
+      const chains = join(dir, 'chains.json');
+      writeFileSync(chains, beaconChainsFileText([test.chain]));
+      const beaconChains = { ARBITER_BEACON_CHAINS: chains };
+      const created = await invoke('commands', [event('POST', '/games', '/games', { body: { ruleset: 'dice', randomness: { beacon: 'lambda-test' } } })], beaconChains);
+      expect(created.replies[0].statusCode).toBe(201);
+      const game = created.replies[0].json;
+      const roll = { commandId: 'b1', type: 'Roll', payload: { dice: '2d6', purpose: 'beacon roll on Lambda' } };
+      const rolled = await invoke('commands', [event('POST', `/games/${game.gameId}/commands`, '/games/{id}/commands', { token: game.tokens.players.player1, params: { id: game.gameId }, body: roll })], beaconChains);
+      expect(rolled.replies[0].statusCode).toBe(202);
+      const { seq } = rolled.replies[0].json.commit;
+      const { round } = rolled.replies[0].json.beacon;
+
+      const environment = {
+        ...Object.fromEntries(Object.entries(revealFunction.Properties.Environment.Variables as Record<string, unknown>).map(([k, v]) => [k, standIn(v)])),
+        ...beaconChains,
+        ARBITER_DRAND_RELAYS: relay.url,
+        AWS_REGION: REGION,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+        AWS_ENDPOINT_URL_KMS: revealKms.endpoint,
+        POWERTOOLS_DEV: 'false',
+        LAMBDA_TIMEOUT_MS: String(REVEAL_TIMEOUT.toMilliseconds()),
+      };
+      const inserted = { eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: PENDING_REVEALS_KEY }, sk: { N: String(pendingRevealSk(game.gameId, seq)) } }, SequenceNumber: '1', StreamViewType: 'KEYS_ONLY' } };
+      const { results } = await invokeBundle(revealBundle, [{ Records: [inserted] }, { source: 'aws.events', 'detail-type': 'Scheduled Event' }], environment);
+      expect(results).toEqual([{ followed: 1 }, { due: 0, revealed: 0 }]);
+      expect(relay.requests.some((path) => path.endsWith(`/${test.chain.chainHash}/public/${round}`))).toBe(true);
+
+      const reads = await invoke('reads', [event('GET', `/games/${game.gameId}/events`, '/games/{id}/events', { token: game.tokens.players.player2, params: { id: game.gameId }, query: { after: String(seq) } })]);
+      const [reveal] = reads.replies[0].json.commits;
+      expect(reveal).toMatchObject({ seq: seq + 1, actor: 'server', commandId: `beacon/${seq}`, command: { type: 'RevealBeacon', payload: { pending: seq, round, signature: test.sign(round) } } });
+      expect(reveal.dice).toHaveLength(2);
+      // On the commands side: signs with the key commands signs with (the current one: a rotation above may have moved it)
+      // and opens the game's seed; seals none, mints no token, and is refused nothing.
+      expect(reveal.kid).toBe(rolled.replies[0].json.commit.kid);
+      const calls = revealKms.calls;
+      expect(calls.filter((c) => c.refused)).toEqual([]);
+      expect([...new Set(calls.map((c) => c.operation))].sort()).toEqual(['Decrypt', 'GetPublicKey', 'Sign']);
+      expect([...new Set(calls.filter((c) => c.operation === 'Decrypt').map((c) => c.keyId))]).toEqual([SEED_KEY]);
+      for (const call of calls.filter((c) => c.operation !== 'Decrypt')) expect(KEYS.signing).toContain(call.keyId);
+    } finally {
+      await revealKms.close();
+      await relay.close();
+    }
+  });
+
+  it('carry the BLS code in the reveal function, not in commands (which accepts beacon rolls without it) nor in reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-reveal-bls-'));
+    const revealBundle = join(dir, 'revealBeacons', BUNDLE.outFile);
+    await build(esbuildOptions(BEACON_ENTRIES.revealBeacons, revealBundle));
+    expect(readFileSync(revealBundle, 'utf8')).toContain(BLS_DST);
+    for (const name of ['commands', 'reads'] as const) expect(readFileSync(bundles[name].file, 'utf8'), name).not.toContain(BLS_DST);
   });
 });

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
+import { BEACON_ENTRIES } from '../../infra/beaconReveals';
 import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
 describe('npm run synth', () => {
-  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands function alone', async () => {
+  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, and the reveal function of beacon games)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'arbiter-synth-')), 'cdk.out');
     const result = await run('npm', ['run', 'synth', '--', '--output', out], {
       AWS_ACCESS_KEY_ID: '',
@@ -23,18 +24,17 @@ describe('npm run synth', () => {
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
     const resources = Object.entries(template.Resources);
     const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
-    // The six functions behind the HTTP API and the two push functions.
-    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length);
+    // The six functions behind the HTTP API, the two push functions, the sweep and the reveal function.
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);
     for (const asset of bundled) expect(existsSync(join(out, asset.source.path, 'index.mjs'))).toBe(true);
 
-    // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands role may sign.
+    // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands side's roles may sign.
     const signers = resources.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('"kms:Sign"'));
-    expect(signers).toHaveLength(1);
-    const commandsRole = functions.find(([id]) => id.startsWith('CommandsFunction'))![1].Properties.Role['Fn::GetAtt'][0];
-    expect(signers[0][1].Properties.Roles).toEqual([{ Ref: commandsRole }]);
+    const roleOf = (prefix: string) => functions.find(([id]) => id.startsWith(prefix))![1].Properties.Role['Fn::GetAtt'][0];
+    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }]]);
     expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
     expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications']));
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDynamo, type EmbeddedDynamo } from '../../../functions/local/embeddedDynamo';
 import type { PendingReveals } from '../../../functions/ports/pendingReveals';
 import { DynamoGameLeases } from '../../../functions/store/dynamoGameLeases';
-import { DynamoPendingReveals } from '../../../functions/store/dynamoPendingReveals';
+import { DynamoPendingReveals, PENDING_REVEALS_KEY, pendingRevealSk } from '../../../functions/store/dynamoPendingReveals';
 import { MemoryPendingReveals } from '../../../functions/store/memoryPendingReveals';
 
 let dynamo: EmbeddedDynamo;
@@ -38,6 +38,23 @@ describe.each(adapters)('PendingReveals %s', (_name, make) => {
     await reveals.remove(game, 99);
     expect(ours(await reveals.due(10_000, 10)).map((e) => e.seq)).toEqual([4, 7]);
   });
+});
+
+it('keeps every entry in one partition, found by a Query of it: the table is never scanned for them', async () => {
+  const reveals = new DynamoPendingReveals(dynamo.client, dynamo.tableName);
+  const sent: string[] = [];
+  dynamo.client.middlewareStack.add((next, context) => (args) => (sent.push(context.commandName ?? ''), next(args)), { step: 'initialize', name: 'commandsSent' });
+  try {
+    await reveals.add('g-partition', 3, 9, 0);
+    expect((await reveals.due(1, 10)).filter((e) => e.gameId === 'g-partition')).toEqual([{ gameId: 'g-partition', seq: 3, round: 9, dueAtMs: 0 }]);
+    expect(await reveals.entryAt({ pk: { S: PENDING_REVEALS_KEY }, sk: { N: String(pendingRevealSk('g-partition', 3)) } })).toEqual({ gameId: 'g-partition', seq: 3, round: 9, dueAtMs: 0 });
+    await reveals.remove('g-partition', 3);
+    expect(await reveals.entryAt({ pk: { S: PENDING_REVEALS_KEY }, sk: { N: String(pendingRevealSk('g-partition', 3)) } })).toBeUndefined();
+  } finally {
+    dynamo.client.middlewareStack.remove('commandsSent');
+  }
+  expect(sent).not.toContain('ScanCommand');
+  expect(sent).toContain('QueryCommand');
 });
 
 it("deletes an abandoned game's pending reveal with the game", async () => {
