@@ -273,7 +273,9 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     const page = (await response.json()) as { version: number; commits: Commit[] };
     const commits = page.commits.filter((c) => c.seq > after);
     if (!commits.length) return 'done';
-    const lines = await textLines(after, commits.length);
+    // A reveal's line reads as its roll's only when the page holds the pending commit before it.
+    const from = commits[0].command.type === 'RevealBeacon' && after > 0 ? after - 1 : after;
+    const lines = await textLines(from, commits.length + after - from);
     addCommits(commits, lines, announce);
     after = commits[commits.length - 1].seq;
     // A page may be cut short by its byte cap: more follow while the game is ahead of it.
@@ -297,6 +299,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       // A hole (a commit pushed ahead of one missed): filled over HTTP first, so rows stay in order.
       if (commit.seq > after + 1 && (await catchUp(true)) === 'fatal') throw new Fatal();
       if (commit.seq !== after + 1) return;
+      // A pushed reveal's line lacks its roll (the push sends one commit): read with the pending commit.
+      if (commit.command.type === 'RevealBeacon' && commit.seq > 1) line = (await textLines(commit.seq - 2, 2).catch(() => undefined))?.get(commit.seq) ?? line;
       addCommits([commit], new Map([[commit.seq, line]]), true);
       after = commit.seq;
       refreshSoon();
