@@ -95,6 +95,47 @@ describe('a beacon game in the web app', () => {
     expect(session.errors.get(page)).toEqual([]);
   }, 120_000);
 
+  it('answers a 409 beacon_pending by sending the command again after Retry-After, then shows it pending and revealed', async () => {
+    const game = await beaconGameOf({ ruleset: 'dice', title: 'Busy table' });
+    const page = await session.open(linkOf(game.gameId, game.tokens.players.player2));
+    await page.locator('tr[data-seq="1"]').waitFor();
+    await page.getByLabel('Dice', { exact: true }).fill('1d6');
+    await page.getByLabel('Purpose').fill('counter-battery');
+    // The other side's roll waits for its round: the game takes nothing else until it is revealed.
+    const first = await callApi(session.service, 'POST', `/games/${game.gameId}/commands`, game.tokens.players.player1, { commandId: 'p1', type: 'Roll', payload: { dice: '2d6', purpose: 'barrage' } });
+    expect(first.status).toBe(202);
+    await page.getByRole('button', { name: 'Roll' }).click();
+    const status = page.locator('.command-box [role="status"]').first();
+    await expect.poll(() => status.textContent()).toMatch(/^The game waits for the dice of an earlier roll; sending again in \d+ s…$/);
+    // Once #2 is revealed (#3), the same command goes again and is accepted as #4.
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Accepted as #4: the dice come with drand round \d+/);
+    expect(await page.locator('.sender-check').textContent()).toMatch(/was still in the future when the server accepted ✓$/);
+    await page.locator('tr[data-seq="5"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => status.textContent()).toMatch(/^Revealed: #5 server RevealBeacon drand round \d+ for #4: "counter-battery": 1d6 = \d/);
+    expect(await page.locator('tr[data-seq="3"] td.line').textContent()).toMatch(/^#3 server RevealBeacon drand round \d+ for #2: "barrage": 2d6 = /);
+    // The browser logs the 409 itself; the page adds nothing.
+    expect(session.errors.get(page)!.filter((e) => !e.includes('status of 409'))).toEqual([]);
+  }, 60_000);
+
+  it('verifies a beacon tournament’s round on its page, drand signatures included, with the chain pinned', async () => {
+    const tournament = (await callApi(session.service, 'POST', '/tournaments', undefined, { name: 'Beacon round', randomness: { beacon: chain.chain.chain } })).json as { tournamentId: string; token: string };
+    const created = await callApi(session.service, 'POST', '/games', tournament.token, { ruleset: 'dice', title: 'Table 1' });
+    expect(created.status).toBe(201);
+    const gameId = created.json.gameId as string;
+    const sent = await callApi(session.service, 'POST', `/games/${gameId}/commands`, tournament.token, { commandId: 'r1', type: 'Roll', payload: { dice: '2d6', purpose: 'opening' }, as: 'player1' });
+    expect(sent.status).toBe(202);
+    await expect.poll(async () => (await callApi(session.service, 'GET', `/games/${gameId}`, tournament.token)).json.version, { timeout: 20_000 }).toBe(3);
+    expect((await callApi(session.service, 'POST', `/games/${gameId}/commands`, tournament.token, { commandId: 'seal', type: 'Seal', payload: {} })).status).toBe(201);
+
+    const page = await session.open(`/#/tournaments/${encodeURIComponent(tournament.tournamentId)}?token=${encodeURIComponent(tournament.token)}`);
+    await expect.poll(() => page.getByLabel('Trusted fingerprints (one per line)').inputValue()).not.toBe('');
+    await page.getByLabel('Trusted drand chains other than quicknet (chain hashes, one per line)').fill(chain.chain.chainHash);
+    await page.getByRole('button', { name: 'Verify the round' }).click();
+    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code'), { timeout: 30_000 }).toBe('0');
+    expect(await page.locator('.report .beacons').textContent()).toBe('drand beacons: 1 round checked ✓ (chain arbiter-test)');
+    expect(session.errors.get(page)).toEqual([]);
+  }, 60_000);
+
   it('sends a France 1944 combat from the page: pending, then revealed as the combat’s result', async () => {
     const game = await beaconGameOf({ ruleset: 'france44', title: 'Beacon France' });
     const allied = game.tokens.players.allied;

@@ -17,3 +17,11 @@ export function beaconsLine(beacons: { checked: number; chain: string } | undefi
     : el('p', { class: 'beacons ok', 'data-beacons': 'ok' }, `drand beacons: ${rounds} checked ✓ (chain ${beacons.chain})`);
 }
 
+/** The beacon games' rounds together: "drand beacons: k rounds checked ✓", or the first game's beacon failure. */
+export function tournamentBeaconsLine(reports: readonly { beacons?: { checked: number; chain: string }; failures: readonly { check: string; reason: string }[] }[]): HTMLElement | null {
+  const beaconGames = reports.filter((r) => r.beacons);
+  if (!beaconGames.length) return null;
+  const chains = [...new Set(beaconGames.map((r) => r.beacons!.chain))].join(', ');
+  const checked = beaconGames.reduce((sum, r) => sum + r.beacons!.checked, 0);
+  return beaconsLine({ checked, chain: chains }, beaconGames.flatMap((r) => r.failures));
+}

@@ -5,7 +5,7 @@ import type { TournamentExamination } from '../../domain/verify/tournamentExport
 import { ApiError, api, gameLink, gamePath, request, serverKeyDocument } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { beaconChoice } from './beaconChoice';
-import { PINNED_CHAINS_LABEL, pinnedChains } from './beaconsLine';
+import { PINNED_CHAINS_LABEL, pinnedChains, tournamentBeaconsLine } from './beaconsLine';
 import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
@@ -337,6 +337,7 @@ function renderRoundReport(report: HTMLElement, examination: TournamentExaminati
     el('p', { class: `verdict exit-${examination.exitCode}`, 'data-exit-code': examination.exitCode }, ROUND_VERDICTS[examination.exitCode]),
     el('p', {}, `${header.games} game${header.games === 1 ? '' : 's'} exported ${when(header.exportedAt)}: ${totals.join(', ')}.`),
     examination.headSigner ? el('p', { class: examination.headSigner.trusted ? 'hint' : 'untrusted' }, `Tournament head signed by ${examination.headSigner.fingerprint}: ${examination.headSigner.trusted ? 'a key you trust' : 'NOT a key you trust'}.`) : '',
+    tournamentBeaconsLine(examination.games.map((g) => g.examination.report)) ?? '',
     el('ul', { class: 'round-games' }, ...examination.games.map((g) => el('li', { class: g.examination.report.exitCode === EXIT.ok ? 'ok' : 'bad', 'data-game-id': g.examination.report.gameId ?? '' }, `${g.examination.report.gameId ?? `line ${g.line}`}: ${tournamentGameVerdict(g)}`))),
   );
   if (examination.problems.length) {

@@ -3,7 +3,7 @@
 // tournament head's verdict (trust.md §7).
 import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { clear, el } from './dom';
-import { beaconsLine } from './beaconsLine';
+import { tournamentBeaconsLine } from './beaconsLine';
 import { EXIT } from '../../domain/verify/exitCodes';
 import { tournamentCounts, tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 
@@ -36,15 +36,6 @@ function verdictOf(examination: TournamentExamination, trustConfigured: boolean)
   }
 }
 
-/** The beacon games' rounds together: "drand beacons: k rounds checked ✓", or the first game's beacon failure. */
-function tournamentBeacons(reports: readonly { beacons?: { checked: number; chain: string }; failures: readonly { check: string; reason: string }[] }[]): HTMLElement | null {
-  const beaconGames = reports.filter((r) => r.beacons);
-  if (!beaconGames.length) return null;
-  const chains = [...new Set(beaconGames.map((r) => r.beacons!.chain))].join(', ');
-  const checked = beaconGames.reduce((sum, r) => sum + r.beacons!.checked, 0);
-  return beaconsLine({ checked, chain: chains }, beaconGames.flatMap((r) => r.failures));
-}
-
 export function renderTournamentReport(report: HTMLElement, examination: TournamentExamination, trustConfigured: boolean): void {
   const { header, games, problems, headSigner } = examination;
   clear(report);
@@ -56,7 +47,7 @@ export function renderTournamentReport(report: HTMLElement, examination: Tournam
       el('dt', {}, 'Games'), el('dd', {}, `${games.length} in the file, ${header.games} announced`),
       el('dt', {}, 'Exported'), el('dd', {}, header.exportedAt),
     ),
-    tournamentBeacons(games.map((g) => g.examination.report)) ?? '',
+    tournamentBeaconsLine(games.map((g) => g.examination.report)) ?? '',
     el('h3', {}, 'Tournament head'),
     el('p', { class: `tournament-head ${headSigner?.trusted ? 'ok' : 'bad'}`, 'data-tournament-head': '' }, headVerdict(examination, trustConfigured)),
   );
