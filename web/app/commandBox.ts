@@ -36,7 +36,7 @@ export function commandBox(options: CommandBoxOptions): CommandBox {
   const { ruleset, role, sides } = options;
   const status = statusLine();
   // beacon.md §6: what only the sender can check, said beside the status line.
-  const senderCheckLine = el('p', { class: 'sender-check', role: 'status', hidden: true });
+  const senderCheckLine = el('p', { class: 'sender-check', 'aria-live': 'polite', hidden: true });
   let waitingFor: number | undefined;
   const accepted = (reply: Sent, receivedAt: number) => {
     const beacon = reply.beacon;
