@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
 import { QUICKNET } from '../../domain/beacon/chain';
 import { BeaconRelay } from '../../functions/application/beaconRelay';
@@ -31,6 +31,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   await relay?.close();
+});
+// A test that takes the relay down brings it back even when it fails: the others need it.
+afterEach(async () => {
+  await relay.up().catch(() => undefined);
 });
 
 const beaconGameOf = (body: Record<string, unknown>) => createGame(session.service, { ...body, randomness: { beacon: chain.chain.chain } });
