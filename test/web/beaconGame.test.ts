@@ -140,7 +140,7 @@ describe('a beacon game in the web app', () => {
     expect(session.errors.get(page)).toEqual([]);
   }, 60_000);
 
-  it('sends a France 1944 combat from the page: pending, then revealed as the combat’s result', async () => {
+  it('sends a France 1944 combat from the page: pending, then revealed as the combat’s result; sealed, it verifies in the browser', async () => {
     const game = await beaconGameOf({ ruleset: 'france44', title: 'Beacon France' });
     const allied = game.tokens.players.allied;
     const send = (commandId: string, type: string, payload: unknown = {}) => callApi(session.service, 'POST', `/games/${game.gameId}/commands`, allied, { commandId, type, payload });
@@ -164,6 +164,13 @@ describe('a beacon game in the web app', () => {
     expect(await reveal.locator('td.result').textContent()).toBe(code === 'C' ? 'C: defender -2 steps' : code);
     expect(await reveal.locator('td.line').textContent()).toMatch(/^#6 server RevealBeacon drand round \d+ for #5: c1: /);
     expect(session.errors.get(page)).toEqual([]);
+
+    // Sealed and exported, it verifies in the browser: France 1944's rules replayed, its beacon checked.
+    expect((await callApi(session.service, 'POST', `/games/${game.gameId}/commands`, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} })).status).toBe(201);
+    const bundle = (await callApi(session.service, 'GET', `/games/${game.gameId}/export`, allied)).json;
+    const verified = await verifyOnPage(bundle, { fingerprint, pin: chain.chain.chainHash });
+    expect(await verified.page.locator('.verdict').getAttribute('data-exit-code')).toBe('0');
+    expect(await verified.page.locator('.beacons').textContent()).toBe('drand beacons: 1 round checked ✓ (chain arbiter-test)');
   }, 60_000);
 
   it('verifies the sealed export in the browser, drand signatures included, once the chain is pinned; without the pin it fails naming the chain', async () => {
