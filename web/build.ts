@@ -3,7 +3,8 @@
 // with the crypto port's browser implementation (verifier/browserBundle.ts). A file of its
 // own, from this origin, so the policy needs only `worker-src 'self'` (no blob: worker).
 // ES modules split into chunks: what the page and the worker share is one file (chunk-*.js),
-// and beaconCheck.js, the BLS code, is imported by the worker only for a beacon game.
+// and beaconCheck.js, the BLS code, is imported by the worker only for a beacon game. zod's
+// JSON Schema code is left out (noJsonSchema.ts): the server makes the schemas, never the page.
 import { build, type Metafile } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +24,6 @@ export type WebAssets = Map<string, WebAsset>;
 
 /** The whole page, gzipped, stays under this (issue 14): every asset but the lazy ones. */
 export const MAX_WEB_GZIP_BYTES = 150 * 1024;
-
 
 const ENTRY = fileURLToPath(new URL('./app/main.ts', import.meta.url));
 /** Served at VERIFY_WORKER_URL (web/app/verifyMessages.ts). */
