@@ -30,10 +30,11 @@ export const WEB_CONTENT_SECURITY_POLICY = [
 
 /**
  * A worker's own policy is the one its script is served with: the verify page's worker
- * reads the file it is handed and fetches nothing, so it may load and connect to nothing.
+ * reads the file it is handed and connects to nothing; it loads only scripts of this origin
+ * (the chunk it shares with the page, and the BLS code for a beacon game, web/build.ts).
  * Scripts and styles the page loads ignore it.
  */
-export const WEB_ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'";
+export const WEB_ASSET_CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'";
 
 /**
  * Where the page's push socket is when it is not /push on this origin (on AWS, the WebSocket

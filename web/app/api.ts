@@ -5,6 +5,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Retry-After, in seconds, when the server sent one (409 beacon_pending, 429, 503). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -38,7 +40,8 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   const body = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}.`);
+    const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}.`, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
   return body as T;
 }

@@ -1,7 +1,9 @@
 // The player's command box: Roll for the dice ruleset, a form from the command's schema
 // for the others. The commandId is made here and sent again, unchanged, on a retry.
 import { ApiError, api, gamePath, newCommandId } from './api';
+import { senderCheck } from '../../domain/beacon/senderCheck';
 import { maySend, type RulesetInfo } from './catalogue';
+import { clockTime } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { schemaForm, type FormPart } from './schemaForm';
 
@@ -14,9 +16,41 @@ export interface CommandBoxOptions {
   onSent(): void;
 }
 
-export function commandBox(options: CommandBoxOptions): HTMLElement {
+/** A 409 beacon_pending is retried after its Retry-After this many times at most, each wait at most MAX_RETRY_WAIT_S. */
+const BEACON_RETRIES = 3;
+const MAX_RETRY_WAIT_S = 30;
+
+interface Sent {
+  version: number;
+  commit: { seq: number };
+  /** A beacon game's roll, accepted and pending (202): the drand round it waits for. */
+  beacon?: { chain: string; round: number; roundAt: string };
+}
+
+export type CommandBox = HTMLElement & {
+  /** The timeline saw the reveal of pending commit `pendingSeq`: its text line is the roll's result. */
+  revealed(pendingSeq: number, line: string): void;
+};
+
+export function commandBox(options: CommandBoxOptions): CommandBox {
   const { ruleset, role, sides } = options;
   const status = statusLine();
+  // beacon.md §6: what only the sender can check, said beside the status line.
+  const senderCheckLine = el('p', { class: 'sender-check', 'aria-live': 'polite', hidden: true });
+  let waitingFor: number | undefined;
+  const accepted = (reply: Sent, receivedAt: number) => {
+    const beacon = reply.beacon;
+    if (!beacon) {
+      senderCheckLine.hidden = true;
+      return status.say(`Stored as #${reply.commit.seq}.`, 'ok');
+    }
+    waitingFor = reply.commit.seq;
+    status.say(`Accepted as #${reply.commit.seq}: the dice come with drand round ${beacon.round} (due ${clockTime(beacon.roundAt)}), in a few seconds…`, 'ok');
+    const check = senderCheck(beacon.round, beacon.roundAt, receivedAt);
+    senderCheckLine.hidden = false;
+    senderCheckLine.textContent = check.text;
+    senderCheckLine.className = `sender-check ${check.ok ? 'ok' : 'warning'}`;
+  };
   const commands = ruleset.commands.filter((c) => maySend(c, role, sides) || (role === 'organizer' && c.who.sides !== 'none'));
   const asSelect = role === 'organizer' ? el('select', {}, el('option', { value: '' }, 'the organizer'), ...sides.map((s) => el('option', { value: s }, s))) : null;
   let pending: { key: string; commandId: string } | undefined;
@@ -30,12 +64,14 @@ export function commandBox(options: CommandBoxOptions): HTMLElement {
     button.disabled = true;
     status.say('Sending…');
     try {
-      const reply = await api<{ version: number; commit: { seq: number } }>('POST', gamePath(options.gameId, '/commands'), { token: options.token, body: { commandId: pending.commandId, ...body } });
+      const reply = await sendWithRetries(pending.commandId, body);
       pending = undefined;
-      status.say(`Stored as #${reply.commit.seq}.`, 'ok');
+      accepted(reply, Date.now());
       options.onSent();
     } catch (error) {
-      if (error instanceof ApiError && error.status !== 503) {
+      if (error instanceof ApiError && error.code === 'beacon_pending') {
+        status.say(`The game still waits for the dice of an earlier roll (its drand round is not revealed yet), so it takes no command meanwhile. Press the button again in a few seconds: the same command is sent again.`, 'error');
+      } else if (error instanceof ApiError && error.status !== 503) {
         pending = undefined;
         status.say(`Refused (${error.status}): ${error.message}`, 'error');
       } else {
@@ -46,7 +82,26 @@ export function commandBox(options: CommandBoxOptions): HTMLElement {
     }
   };
 
-  const box = el('section', { class: 'command-box', 'aria-labelledby': 'command-box-title' });
+  /** The command; a 409 beacon_pending (another roll waits for its beacon) is sent again after its Retry-After, a few times. */
+  const sendWithRetries = async (commandId: string, body: object): Promise<Sent> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api<Sent>('POST', gamePath(options.gameId, '/commands'), { token: options.token, body: { commandId, ...body } });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'beacon_pending') || attempt >= BEACON_RETRIES) throw error;
+        const wait = Math.min(Math.max(error.retryAfter ?? 1, 1), MAX_RETRY_WAIT_S);
+        status.say(`The game waits for the dice of an earlier roll; sending again in ${wait} s…`);
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      }
+    }
+  };
+
+  const box = el('section', { class: 'command-box', 'aria-labelledby': 'command-box-title' }) as CommandBox;
+  box.revealed = (pendingSeq, line) => {
+    if (pendingSeq !== waitingFor) return;
+    waitingFor = undefined;
+    status.say(`Revealed: ${line}`, 'ok');
+  };
   box.append(el('h2', { id: 'command-box-title' }, role === 'organizer' ? 'Send a command' : `Play as ${role}`));
   if (asSelect) box.append(field('Act as', asSelect, 'The organizer may act for a side.'));
 
@@ -92,6 +147,6 @@ export function commandBox(options: CommandBoxOptions): HTMLElement {
     });
     box.append(roll ? el('details', {}, el('summary', {}, 'Other commands'), form) : form);
   }
-  box.append(status);
+  box.append(status, senderCheckLine);
   return box;
 }

@@ -15,9 +15,25 @@ export interface Commit {
   kid?: string;
 }
 
-/** What came of the commit, as its ruleset says it in a few words ("C", "hit, hit, flag", "total 9"); '' when nothing was resolved. */
-export function resultOf(rulesetId: string, commit: Commit): string {
-  return displayedResultText(rulesetId, commit.command, commit.events.map((e) => ({ type: e.type, data: e.data ?? {} })));
+/**
+ * What came of the commit, as its ruleset says it in a few words ("C", "hit, hit, flag", "total 9"); '' when nothing was resolved.
+ * A beacon game's reveal is read as the result of the command it resolves (`revealed`, the pending commit's).
+ */
+export function resultOf(rulesetId: string, commit: Commit, revealed?: Commit['command']): string {
+  return displayedResultText(rulesetId, revealed ?? commit.command, commit.events.map((e) => ({ type: e.type, data: e.data ?? {} })));
+}
+
+/** The drand round a beacon game's pending commit waits for (docs/beacon.md), when it is one. */
+export function pendingRoundOf(commit: Commit): { round: number; roundAt: string } | undefined {
+  const event = commit.events[0];
+  if (event?.type !== 'BeaconRollPending' || typeof event.data?.round !== 'number' || typeof event.data.roundAt !== 'string') return undefined;
+  return { round: event.data.round, roundAt: event.data.roundAt };
+}
+
+/** A time of day in the reader's clock, hh:mm:ss; the text given when it is not a date. */
+export function clockTime(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : time.toLocaleTimeString('en-GB');
 }
 
 /** The commit's date and time in the reader's locale ("27 Nov 2026, 14:05:09"); the recorded text when it is not a date. */
@@ -26,15 +42,18 @@ export function whenText(recordedAt: string): string {
   return Number.isNaN(time.getTime()) ? recordedAt : time.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-export function commitRow(rulesetId: string, commit: Commit, line: string | undefined): HTMLTableRowElement {
+export function commitRow(rulesetId: string, commit: Commit, line: string | undefined, revealed?: Commit['command']): HTMLTableRowElement {
+  const waits = pendingRoundOf(commit);
+  // The server's line names the round's time in UTC ISO; the reader's clock reads it better.
+  if (waits && line) line = line.replace(`(${waits.roundAt})`, `(due ${clockTime(waits.roundAt)})`);
   return el(
     'tr',
-    { 'data-seq': commit.seq, 'data-actor': commit.actor, 'data-type': commit.command.type },
+    { 'data-seq': commit.seq, 'data-actor': commit.actor, 'data-type': commit.command.type, class: waits ? 'pending-roll' : undefined, 'data-round': waits?.round },
     el('th', { scope: 'row', class: 'seq' }, `#${commit.seq}`),
     el('td', { class: 'actor' }, commit.actor),
     el('td', { class: 'time' }, el('time', { datetime: commit.recordedAt, title: commit.recordedAt }, whenText(commit.recordedAt))),
     el('td', { class: 'line' }, line ?? `#${commit.seq} ${commit.actor} ${commit.command.type}`),
     el('td', { class: 'dice-cell' }, diceView(commit.dice)),
-    el('td', { class: 'result' }, resultOf(rulesetId, commit)),
+    el('td', { class: 'result' }, waits ? `waits for drand round ${waits.round}` : resultOf(rulesetId, commit, revealed)),
   );
 }

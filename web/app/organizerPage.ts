@@ -1,6 +1,7 @@
 // /#/organize (and /): create a game for any ruleset, then the links and the organizer's tools.
 import { ApiError, api, gameLink } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
+import { beaconChoice } from './beaconChoice';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
 import { organizerTools } from './organizerTools';
@@ -21,6 +22,7 @@ export function organizerPage(root: HTMLElement): () => void {
   const isPublic = el('input', { type: 'checkbox' });
   isPublic.id = 'public-game';
   const countsPublicly = el('input', { type: 'checkbox', id: 'public-stats', checked: true });
+  const beacon = beaconChoice('this game');
   const optionsSlot = el('div');
   const create = el('button', { type: 'submit' }, 'Create the game');
   const form = el('form', { class: 'create-game', 'aria-labelledby': 'create-title' },
@@ -30,6 +32,7 @@ export function organizerPage(root: HTMLElement): () => void {
     optionsSlot,
     el('div', { class: 'field checkbox' }, isPublic, el('label', { for: isPublic.id }, 'Public: anyone with the game id may read it')),
     el('div', { class: 'field checkbox' }, countsPublicly, el('label', { for: countsPublicly.id }, 'Count its dice in the public dice statistics once sealed')),
+    beacon.element,
     create, status);
   const result = el('section', { class: 'created', 'aria-live': 'polite' });
   const tournaments = el('p', { class: 'hint' }, 'Running a tournament or a club round? ', el('a', { href: '#/tournaments' }, 'Open the tournament page'), ': it creates the games under one token, shows them all, and exports and verifies the round.');
@@ -69,6 +72,7 @@ export function organizerPage(root: HTMLElement): () => void {
       ...(chosen && Object.keys(chosen).length ? { options: chosen } : {}),
       ...(isPublic.checked ? { public: true } : {}),
       ...(countsPublicly.checked ? {} : { publicStats: false }),
+      ...beacon.body(),
     };
     create.disabled = true;
     status.say('Creating…');

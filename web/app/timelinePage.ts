@@ -3,8 +3,8 @@
 // If-None-Match), reconnecting with backoff.
 import { ApiError, api, gamePath, request, serverKeys, type PublishedKey } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
-import { commandBox } from './commandBox';
-import { commitRow, type Commit } from './commitRow';
+import { commandBox, type CommandBox } from './commandBox';
+import { clockTime, commitRow, pendingRoundOf, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
 import { organizerTools } from './organizerTools';
@@ -22,6 +22,8 @@ interface GameView {
   role?: string | null;
   /** `locked` once a die was rolled: no more entropy. */
   entropy?: { contributions: number; locked: boolean };
+  /** A beacon game (docs/beacon.md): its drand chain, and the roll that waits for its round, if one does. */
+  beacon?: { chain: string; chainHash: string; pending?: { seq: number; round: number; roundAt: string; late: boolean } };
 }
 
 const WAIT_SECONDS = 20;
@@ -33,10 +35,13 @@ const PUSH_RETRY_MS = 1_000;
 /** After one that failed: long-poll at least this long before trying push again, doubling up to the maximum. */
 const PUSH_BACKOFF_MS = 15_000;
 const MAX_PUSH_BACKOFF_MS = 5 * 60_000;
+/** While a beacon game's roll waits, the header is read again this often: the view says when its reveal is late. */
+const PENDING_REFRESH_MS = 5_000;
 
 export function timelinePage(root: HTMLElement, gameId: string, token: string): () => void {
   const stop = new AbortController();
   const connection = statusLine('connection');
+  const lateReveal = el('p', { class: 'warning beacon-late', role: 'alert', hidden: true });
   const announcer = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'announcer' });
   const header = el('header', { class: 'game-header' });
   const sideFilter = el('select', {}, el('option', { value: '' }, 'all'));
@@ -52,11 +57,12 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     el('thead', {}, el('tr', {}, ...['Seq', 'Actor', 'Time', 'Line', 'Dice', 'Result'].map((h) => el('th', { scope: 'col' }, h)))),
     body,
   );
+  let box: CommandBox | undefined;
   const promptSlot = el('div');
   const commandSlot = el('div');
   const toolsSlot = el('div');
   clear(root);
-  root.append(header, connection, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
+  root.append(header, connection, lateReveal, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
 
   let game: GameView | undefined;
   let ruleset: RulesetInfo | undefined;
@@ -106,7 +112,9 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     sealed: el('dd', { 'data-field': 'sealed' }),
     fingerprint: el('dd', { class: 'fingerprint', 'data-field': 'fingerprint' }),
     role: el('dd', { 'data-field': 'role' }),
+    beacon: el('dd', { 'data-field': 'beacon' }),
   };
+  const beaconTerm = el('dt', {}, 'Dice');
   const turnTerm = el('dt', {}, 'Turn');
   clear(header);
   header.append(
@@ -117,6 +125,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       el('dt', {}, 'Version'), facts.version,
       turnTerm, facts.turn,
       el('dt', {}, 'Sealed'), facts.sealed,
+      beaconTerm, facts.beacon,
       el('dt', {}, 'Signed by'), facts.fingerprint,
       el('dt', {}, 'You are'), facts.role,
     ),
@@ -140,7 +149,23 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     if (game.sealed) showGameStats(table, gameId, token);
     set(facts.fingerprint, signedBy());
     set(facts.role, game.role ?? 'a reader of a public game');
+    const beacon = game.beacon;
+    beaconTerm.hidden = facts.beacon.hidden = !beacon;
+    if (beacon) set(facts.beacon, `beacon dice: each roll waits for a drand round of the ${beacon.chain} chain`);
+    const pending = beacon?.pending;
+    lateReveal.hidden = !pending?.late;
+    if (pending?.late) {
+      set(lateReveal, `The reveal of roll #${pending.seq} is late: drand round ${pending.round} was due at ${clockTime(pending.roundAt)} and the server has not revealed it yet. Nothing is lost: the roll is signed and its round fixed; the game waits until the server reaches a drand relay and reveals it. If this lasts, tell the organizer.`);
+    }
+    if (pending && !pendingTimer && !stop.signal.aborted) {
+      pendingTimer = setTimeout(() => {
+        pendingTimer = undefined;
+        refreshSoon();
+      }, PENDING_REFRESH_MS);
+    }
   };
+  let pendingTimer: ReturnType<typeof setTimeout> | undefined;
+  stop.signal.addEventListener('abort', () => clearTimeout(pendingTimer));
 
 
   const refreshGame = async () => {
@@ -150,11 +175,16 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     if (game.sealed || game.entropy?.locked) clear(promptSlot);
   };
 
+  // A beacon game's pending commands by seq: their reveals read as their results.
+  const pendingCommands = new Map<number, Commit['command']>();
   const addCommits = (commits: Commit[], lines: Map<number, string>, announce: boolean) => {
     const fragment = document.createDocumentFragment();
     for (const commit of commits) {
       if (body.querySelector(`tr[data-seq="${commit.seq}"]`)) continue;
-      const row = commitRow(game?.ruleset ?? '', commit, lines.get(commit.seq));
+      if (pendingRoundOf(commit)) pendingCommands.set(commit.seq, commit.command);
+      const revealing = commit.command.type === 'RevealBeacon' ? (commit.command.payload as { pending?: unknown } | null)?.pending : undefined;
+      const row = commitRow(game?.ruleset ?? '', commit, lines.get(commit.seq), typeof revealing === 'number' ? pendingCommands.get(revealing) : undefined);
+      if (typeof revealing === 'number') box?.revealed(revealing, row.querySelector('td.line')?.textContent ?? '');
       // The first die locks the entropy: the prompt to add some goes at once.
       if (commit.dice.length > 0) clear(promptSlot);
       const started = commit.events.map((e) => e.data?.turn).find((t) => typeof t === 'number');
@@ -243,7 +273,9 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     const page = (await response.json()) as { version: number; commits: Commit[] };
     const commits = page.commits.filter((c) => c.seq > after);
     if (!commits.length) return 'done';
-    const lines = await textLines(after, commits.length);
+    // A reveal's line reads as its roll's only when the page holds the pending commit before it.
+    const from = commits[0].command.type === 'RevealBeacon' && after > 0 ? after - 1 : after;
+    const lines = await textLines(from, commits.length + after - from);
     addCommits(commits, lines, announce);
     after = commits[commits.length - 1].seq;
     // A page may be cut short by its byte cap: more follow while the game is ahead of it.
@@ -267,6 +299,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       // A hole (a commit pushed ahead of one missed): filled over HTTP first, so rows stay in order.
       if (commit.seq > after + 1 && (await catchUp(true)) === 'fatal') throw new Fatal();
       if (commit.seq !== after + 1) return;
+      // A pushed reveal's line lacks its roll (the push sends one commit): read with the pending commit.
+      if (commit.command.type === 'RevealBeacon' && commit.seq > 1) line = (await textLines(commit.seq - 2, 2).catch(() => undefined))?.get(commit.seq) ?? line;
       addCommits([commit], new Map([[commit.seq, line]]), true);
       after = commit.seq;
       refreshSoon();
@@ -337,7 +371,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       const role = view.role;
       if (role && role !== 'spectator' && !view.sealed && view.entropy && !view.entropy.locked) promptSlot.append(entropyPrompt(gameId, token));
       if (ruleset && role && role !== 'spectator' && !view.sealed) {
-        commandSlot.append(commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {} }));
+        box = commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {} });
+        commandSlot.append(box);
       }
       if (role === 'organizer') toolsSlot.append(organizerTools(gameId, token, () => void refreshGame().catch(() => {})));
       if (role === 'spectator') toolsSlot.append(el('p', { class: 'hint spectator' }, 'Spectator link: you follow the game; you cannot send commands.'));

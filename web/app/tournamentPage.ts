@@ -4,6 +4,8 @@
 import type { TournamentExamination } from '../../domain/verify/tournamentExport';
 import { ApiError, api, gameLink, gamePath, request, serverKeyDocument } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
+import { beaconChoice } from './beaconChoice';
+import { PINNED_CHAINS_LABEL, pinnedChains, tournamentBeaconsLine } from './beaconsLine';
 import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
 import { clear, el, field, statusLine } from './dom';
@@ -52,11 +54,13 @@ export function tournamentPage(root: HTMLElement, path: string, params: URLSearc
 function createTournamentPage(root: HTMLElement): () => void {
   const status = statusLine();
   const name = el('input', { type: 'text', maxlength: 200, autocomplete: 'off', placeholder: 'e.g. Club championship 2026, round 1' });
+  const beacon = beaconChoice('every game of the tournament');
   const create = el('button', { type: 'submit' }, 'Create the tournament');
   const form = el('form', { class: 'create-game', 'aria-labelledby': 'tournament-create-title' },
     el('h1', { id: 'tournament-create-title' }, 'Create a tournament'),
     el('p', {}, 'A tournament is a set of games made with one token. Its page lists every game with its state and signed head, makes new games, and exports and verifies the whole round.'),
     field('Name', name),
+    beacon.element,
     create,
     status,
   );
@@ -67,7 +71,7 @@ function createTournamentPage(root: HTMLElement): () => void {
     create.disabled = true;
     status.say('Creating…');
     try {
-      const body = name.value.trim() ? { name: name.value.trim() } : {};
+      const body = { ...(name.value.trim() ? { name: name.value.trim() } : {}), ...beacon.body() };
       const created = await api<{ tournamentId: string; token: string }>('POST', '/tournaments', { body });
       location.hash = `#/tournaments/${encodeURIComponent(created.tournamentId)}?token=${encodeURIComponent(created.token)}`;
     } catch (error) {
@@ -93,6 +97,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
   const download = el('button', { type: 'button' }, 'Download the round’s export');
   const verify = el('button', { type: 'button' }, 'Verify the round');
   const pins = el('textarea', { rows: 2, spellcheck: 'false', class: 'fingerprints' });
+  const chains = el('textarea', { rows: 1, spellcheck: 'false', class: 'fingerprints' });
   const allowUnsealed = el('input', { type: 'checkbox', id: 'tournament-allow-unsealed' });
   const report = el('section', { class: 'report', 'aria-labelledby': 'round-report-title', tabindex: '-1', hidden: true });
   const minted = el('div', { 'aria-live': 'polite', class: 'minted' });
@@ -143,6 +148,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
       el('h2', { id: 'verify-round-title' }, 'Verify the round'),
       el('p', {}, 'The round’s export is checked here, in your browser, by the same code as ', el('code', {}, 'node verifier.mjs'), ': every hash, signature, die and rule of every game, and the signed list of the tournament’s games.'),
       field('Trusted fingerprints (one per line)', pins, 'Prefilled with the keys this server lists (GET /keys); compare them with the ones the organizer published.'),
+      field(PINNED_CHAINS_LABEL, chains, 'Only for beacon games on a drand chain other than quicknet: its 64-hex chain hash, as its operator published it.'),
       el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept games not sealed yet (their dice cannot be checked until then)')),
       verify,
     ),
@@ -271,7 +277,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
     try {
       const text = await exportText();
       const trusted = pins.value.split(/[\s,]+/).map((p) => p.trim()).filter(Boolean);
-      const answer = await checkInWorker({ file: new Blob([text]), trusted, keyLogs, allowUnsealed: allowUnsealed.checked }, (p) => {
+      const answer = await checkInWorker({ file: new Blob([text]), trusted, keyLogs, allowUnsealed: allowUnsealed.checked, trustedChains: pinnedChains(chains.value) }, (p) => {
         if (p.unit === 'games') status.say(`Verified ${p.done} of ${p.total} games…`);
       });
       if (answer.kind !== 'tournament') {
@@ -331,6 +337,7 @@ function renderRoundReport(report: HTMLElement, examination: TournamentExaminati
     el('p', { class: `verdict exit-${examination.exitCode}`, 'data-exit-code': examination.exitCode }, ROUND_VERDICTS[examination.exitCode]),
     el('p', {}, `${header.games} game${header.games === 1 ? '' : 's'} exported ${when(header.exportedAt)}: ${totals.join(', ')}.`),
     examination.headSigner ? el('p', { class: examination.headSigner.trusted ? 'hint' : 'untrusted' }, `Tournament head signed by ${examination.headSigner.fingerprint}: ${examination.headSigner.trusted ? 'a key you trust' : 'NOT a key you trust'}.`) : '',
+    tournamentBeaconsLine(examination.games.map((g) => g.examination.report)) ?? '',
     el('ul', { class: 'round-games' }, ...examination.games.map((g) => el('li', { class: g.examination.report.exitCode === EXIT.ok ? 'ok' : 'bad', 'data-game-id': g.examination.report.gameId ?? '' }, `${g.examination.report.gameId ?? `line ${g.line}`}: ${tournamentGameVerdict(g)}`))),
   );
   if (examination.problems.length) {

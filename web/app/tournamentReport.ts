@@ -3,6 +3,7 @@
 // tournament head's verdict (trust.md §7).
 import type { TournamentExamination, TournamentGameResult } from '../../domain/verify/tournamentExport';
 import { clear, el } from './dom';
+import { tournamentBeaconsLine } from './beaconsLine';
 import { EXIT } from '../../domain/verify/exitCodes';
 import { tournamentCounts, tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
 
@@ -46,6 +47,7 @@ export function renderTournamentReport(report: HTMLElement, examination: Tournam
       el('dt', {}, 'Games'), el('dd', {}, `${games.length} in the file, ${header.games} announced`),
       el('dt', {}, 'Exported'), el('dd', {}, header.exportedAt),
     ),
+    tournamentBeaconsLine(games.map((g) => g.examination.report)) ?? '',
     el('h3', {}, 'Tournament head'),
     el('p', { class: `tournament-head ${headSigner?.trusted ? 'ok' : 'bad'}`, 'data-tournament-head': '' }, headVerdict(examination, trustConfigured)),
   );

@@ -6,6 +6,8 @@ import type { ExportExamination } from '../../domain/verify/verifyExport';
 
 /** Where the worker's script is served (web/build.ts builds it as a second entry). */
 export const VERIFY_WORKER_URL = '/assets/verifyWorker.js';
+/** Where the BLS code is served (web/build.ts BEACON_CHECK_ASSET): the worker imports it for beacon games only. */
+export const BEACON_CHECK_URL = '/assets/beaconCheck.js';
 
 export interface VerifyRequest {
   /** The export as the person gave it: a chosen or dropped file, or the answer to a link. */
@@ -13,6 +15,8 @@ export interface VerifyRequest {
   trusted: string[];
   keyLogs: unknown[];
   allowUnsealed: boolean;
+  /** drand chain hashes the person pinned (beacon.md §5): chains other than quicknet, trusted as the file describes them. */
+  trustedChains: string[];
 }
 
 /** What the table of commits shows of each, read in the worker so that the page never parses the file. */

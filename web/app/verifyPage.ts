@@ -5,6 +5,7 @@
 import type { ExportExamination } from '../../domain/verify/verifyExport';
 import { gamePath, parseGameLink, request, serverKeyDocument } from './api';
 import { clear, el, field, statusLine } from './dom';
+import { beaconsLine, PINNED_CHAINS_LABEL, pinnedChains } from './beaconsLine';
 import { renderTournamentReport } from './tournamentReport';
 import { VERIFY_WORKER_URL, type CommitRow, type VerifyMessage, type VerifyRequest } from './verifyMessages';
 
@@ -20,6 +21,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   const link = el('input', { type: 'url', class: 'link', placeholder: `${location.origin}/#/games/…?token=…`, autocomplete: 'off' });
   const load = el('button', { type: 'button' }, 'Load the export');
   const pins = el('textarea', { rows: 2, spellcheck: 'false', class: 'fingerprints' });
+  const chains = el('textarea', { rows: 1, spellcheck: 'false', class: 'fingerprints' });
   const allowUnsealed = el('input', { type: 'checkbox' });
   allowUnsealed.id = 'allow-unsealed';
   const again = el('button', { type: 'button' }, 'Verify again');
@@ -42,6 +44,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
       drop,
       el('div', { class: 'row' }, field('or a game’s or tournament’s link', link, 'its token reads the export from this server'), load)),
     field('Trusted fingerprints (one per line)', pins, 'Prefilled with every key this server lists (GET /keys), the current one first, then those it retired: games signed before a rotation need theirs. Compare them with the ones the organizer published.'),
+    field(PINNED_CHAINS_LABEL, chains, 'Beacon games on quicknet need nothing here. A game on another drand chain (a private one, a test one) is trusted only if you paste its 64-hex chain hash, as its operator published it.'),
     el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept a game not sealed yet (its dice cannot be checked until then)')),
     again,
     progress,
@@ -106,7 +109,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
     };
     status.say(`Checking ${name}…`);
     showProgress('Reading the file…', 0, 1);
-    const request: VerifyRequest = { file: blob, trusted, keyLogs, allowUnsealed: allowUnsealed.checked };
+    const request: VerifyRequest = { file: blob, trusted, keyLogs, allowUnsealed: allowUnsealed.checked, trustedChains: pinnedChains(chains.value) };
     started.postMessage(request);
   };
 
@@ -228,6 +231,7 @@ function renderReport(report: HTMLElement, examination: ExportExamination, commi
     report.append(el('p', { class: 'untrusted', 'data-untrusted': '' }, `Not signed by the pinned key: signed by ${untrusted.map((s) => s.fingerprint).join(', ')}, which none of your trusted fingerprints reaches.`));
   }
   report.append(
+    beaconsLine(r.beacons, failures) ?? '',
     el('dl', { class: 'facts' },
       el('dt', {}, 'Game'), el('dd', {}, r.gameId ?? '—'),
       el('dt', {}, 'Ruleset'), el('dd', {}, examination.rulesetTitle ?? r.ruleset ?? '—'),

@@ -1,10 +1,11 @@
 // The verify page's checks, off the page's thread (issue 36): the page stays responsive and
 // shows progress while a large export is checked, and Cancel ends the worker. The same
 // domain code as `arbiter verify`; the page's trusted fingerprints, never the file's keys.
+import type { BeaconVerifyOptions } from '../../domain/verify/checkBeacons';
 import { parseStrictJson } from '../../domain/json/parseStrictJson';
 import { examineTournament, isTournamentHeader, NotATournamentExport } from '../../domain/verify/tournamentExport';
 import { examineExport } from '../../domain/verify/verifyExport';
-import type { CommitRow, VerifyMessage, VerifyRequest } from './verifyMessages';
+import { BEACON_CHECK_URL, type CommitRow, type VerifyMessage, type VerifyRequest } from './verifyMessages';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<VerifyRequest>) => void) | null;
@@ -21,9 +22,9 @@ scope.onmessage = (event) => {
     .then((message) => scope.postMessage(message));
 };
 
-async function check({ file, trusted, keyLogs, allowUnsealed }: VerifyRequest): Promise<VerifyMessage> {
-  const options = { trusted, keyLogs, allowUnsealed };
+async function check({ file, trusted, keyLogs, allowUnsealed, trustedChains }: VerifyRequest): Promise<VerifyMessage> {
   const text = await file.text();
+  const options = { trusted, keyLogs, allowUnsealed, beacon: await beaconOptions(text, trustedChains) };
   const newline = text.indexOf('\n');
   const first = tryParse(newline < 0 ? text : text.slice(0, newline));
   if (first && isTournamentHeader(first.value)) {
@@ -44,6 +45,16 @@ async function check({ file, trusted, keyLogs, allowUnsealed }: VerifyRequest): 
   }
   const examination = examineExport(bundle, options, (step, done, total) => post({ kind: 'progress', unit: 'commits', step, done, total }, done === total));
   return { kind: 'game', examination, commits: examination.report.exitCode === 2 ? null : commitRows(bundle) };
+}
+
+/**
+ * A beacon game's GameCreated holds a "beacon" key: only then is the BLS code loaded (a
+ * separate file, web/build.ts). Another file naming "beacon" only loads it for nothing.
+ */
+async function beaconOptions(text: string, trustedChains: string[]): Promise<BeaconVerifyOptions> {
+  if (!text.includes('"beacon"')) return { trustedChains };
+  const { cachedBeaconCheck } = (await import(BEACON_CHECK_URL)) as typeof import('./beaconCheck');
+  return { check: cachedBeaconCheck(), trustedChains };
 }
 
 let lastPost = 0;

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localWebAssets } from '../../../functions/local/webAssets';
 import { startLocalService, type LocalService } from '../../../functions/local/localService';
-import { buildWebAssets, gzippedBytes, MAX_WEB_GZIP_BYTES, type WebAssets } from '../../../web/build';
+import { buildWebAssets, gzippedBytes, lazyGzippedBytes, MAX_WEB_GZIP_BYTES, type WebAssets } from '../../../web/build';
 
 let assets: WebAssets;
 beforeAll(async () => {
@@ -15,12 +15,36 @@ beforeAll(async () => {
 const SCHEMA_IDS = new Set(['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#', 'http://www.w3.org/2000/svg']);
 
 describe('the web app build (web/build.ts)', () => {
-  it('is index.html, app.js, app.css and the verify page’s worker, at most 150 KB gzipped together', () => {
-    expect([...assets.keys()].sort()).toEqual(['/', '/assets/app.css', '/assets/app.js', '/assets/verifyWorker.js']);
+  it('is index.html, app.js, app.css, the verify page’s worker and the chunk they share, at most 150 KB gzipped together; the BLS code apart', () => {
+    const names = [...assets.keys()].sort();
+    expect(names.filter((n) => !/^\/assets\/chunk-[A-Z0-9]+\.js$/.test(n))).toEqual(['/', '/assets/app.css', '/assets/app.js', '/assets/beaconCheck.js', '/assets/verifyWorker.js']);
+    const chunks = names.filter((n) => n.startsWith('/assets/chunk-'));
+    expect(chunks.length).toBeGreaterThan(0);
+    // Every chunk is imported by the page or the worker themselves: part of a first visit.
+    for (const chunk of chunks) expect(assets.get('/assets/app.js')!.body.includes(`./${chunk.slice('/assets/'.length)}`) || assets.get('/assets/verifyWorker.js')!.body.includes(`./${chunk.slice('/assets/'.length)}`), chunk).toBe(true);
+    const lazy = [...assets].filter(([, a]) => a.lazy).map(([name]) => name);
+    expect(lazy).toEqual(['/assets/beaconCheck.js']);
     const bytes = gzippedBytes(assets);
-    expect(bytes).toBe([...assets.values()].reduce((sum, a) => sum + gzipSync(a.body, { level: 9 }).length, 0));
+    expect(bytes).toBe([...assets.values()].filter((a) => !a.lazy).reduce((sum, a) => sum + gzipSync(a.body, { level: 9 }).length, 0));
     expect(bytes).toBeLessThanOrEqual(MAX_WEB_GZIP_BYTES);
-    console.log(`web app: ${(bytes / 1024).toFixed(1)} KB gzipped`);
+    const bls = lazyGzippedBytes(assets);
+    expect(bls).toBe(gzipSync(assets.get('/assets/beaconCheck.js')!.body, { level: 9 }).length);
+    // About 33 KB: @noble/curves' BLS12-381 with its hashes, loaded for a beacon game only.
+    expect(bls).toBeGreaterThan(20 * 1024);
+    expect(bls).toBeLessThan(40 * 1024);
+    console.log(`web app: ${(bytes / 1024).toFixed(1)} KB gzipped; the BLS code for beacon games: ${(bls / 1024).toFixed(1)} KB more`);
+  });
+
+  it('holds the BLS code only in beaconCheck.js, which the worker imports by its URL, for a beacon game', () => {
+    const worker = assets.get('/assets/verifyWorker.js')!.body;
+    const bls = assets.get('/assets/beaconCheck.js')!.body;
+    expect(bls).toContain('BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_');
+    for (const [name, asset] of assets) if (name !== '/assets/beaconCheck.js') expect(asset.body.includes('BLS_SIG_BLS12381G1_XMD'), name).toBe(false);
+    // import(BEACON_CHECK_URL): the URL a constant of the page's and the worker's shared chunk.
+    expect(worker).toMatch(/\bimport\([\w$]+\)/);
+    expect([...assets].filter(([name, a]) => name !== '/assets/beaconCheck.js' && a.body.includes('"/assets/beaconCheck.js"')).length).toBe(1);
+    // zod's JSON Schema code is left out of the page: the server makes the schemas.
+    expect(worker).not.toContain('draft-2020-12');
   });
 
   it('loads nothing from another origin and has no inline script', () => {
@@ -30,7 +54,7 @@ describe('the web app build (web/build.ts)', () => {
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/\bstyle=|<style/);
     expect(assets.get('/assets/app.css')!.body).not.toMatch(/url\(|@import/);
-    for (const script of ['/assets/app.js', '/assets/verifyWorker.js']) {
+    for (const script of [...assets.keys()].filter((name) => name.endsWith('.js'))) {
       const urls = assets.get(script)!.body.match(/https?:\/\/[^\s"'`)]+/g) ?? [];
       expect(urls.filter((u) => !SCHEMA_IDS.has(u) && !u.startsWith('http://[$')), script).toEqual([]);
     }
@@ -47,11 +71,16 @@ describe('the web app build (web/build.ts)', () => {
 
   it('bundles the verifier in the verify page’s worker, with the browser crypto port: no Node built-in, no node:crypto; the page’s script holds none of it', () => {
     const worker = assets.get('/assets/verifyWorker.js')!.body;
-    expect(worker).not.toMatch(/from\s*["']node:|require\(["']|\bimport\s*["'(]/);
+    // Its imports: the chunk it shares with the page, and the BLS code by URL, nothing else.
+    expect(worker).not.toMatch(/from\s*["']node:|require\(["']/);
+    const imported = [...worker.matchAll(/(?:^|;)import\s*(?:[\w${},\s*]+from\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]);
+    expect(imported.length).toBeGreaterThan(0);
+    expect(imported.filter((path) => !/^\.\/chunk-[A-Z0-9]+\.js$/.test(path))).toEqual([]);
     expect(worker).toContain('a key none of your trusted fingerprints reaches');
     expect(worker).toContain('the recorded dice are not the dice the rules draw');
-    const page = assets.get('/assets/app.js')!.body;
-    expect(page.includes('the recorded dice are not the dice the rules draw'), 'the rules replay in app.js').toBe(false);
+    // The page's scripts: app.js and the chunk it shares with the worker.
+    const page = [...assets].filter(([name]) => name === '/assets/app.js' || name.startsWith('/assets/chunk-')).map(([, a]) => a.body).join('\n');
+    expect(page.includes('the recorded dice are not the dice the rules draw'), 'the rules replay in the page').toBe(false);
     expect(page).toContain('/assets/verifyWorker.js');
   });
 });
@@ -82,8 +111,8 @@ describe('GET / and GET /assets/{file} on the local server', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toBe(type);
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
-      // The worker runs under the policy its script is served with: it loads and fetches nothing.
-      expect(asset.headers.get('content-security-policy')).toBe("default-src 'none'");
+      // The worker runs under the policy its script is served with: it fetches nothing, and loads scripts of this origin only.
+      expect(asset.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'");
       expect(await asset.text()).toBe(assets.get(`/assets/${file}`)!.body);
     }
     const missing = await fetch(`${service.url}/assets/missing.js`);
