@@ -23,8 +23,11 @@ describe("the CLI's drand signature check", () => {
     expect(bls.calls).toBe(3);
   });
 
-  it('--trust-beacon takes chain hashes in any case, lowercased', () => {
+  it('--trust-beacon takes chain hashes, or HASH:PUBLICKEY, in any case, lowercased', () => {
     expect(beaconOptions([QUICKNET.chainHash.toUpperCase()]).trustedChains).toEqual([QUICKNET.chainHash]);
-    expect(() => beaconOptions(['52db9b'])).toThrow('--trust-beacon takes a drand chain hash, 64 hex digits, not "52db9b"');
+    const bound = `${QUICKNET.chainHash}:${QUICKNET.publicKey}`;
+    expect(beaconOptions([bound.toUpperCase()]).trustedChains).toEqual([bound]);
+    expect(() => beaconOptions(['52db9b'])).toThrow('--trust-beacon takes a drand chain hash (64 hex digits), or HASH:PUBLICKEY');
+    expect(() => beaconOptions([`${QUICKNET.chainHash}:83cf`])).toThrow('not "');
   });
 });
