@@ -46,7 +46,7 @@ async function verifyOnPage(bundle: unknown, options: { fingerprint: string; pin
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
   await expect.poll(() => page.getByLabel('Trusted fingerprints (one per line)').inputValue()).not.toBe('');
   await page.getByLabel('Trusted fingerprints (one per line)').fill(options.fingerprint);
-  if (options.pin) await page.getByLabel('Trusted drand chains other than quicknet (chain hashes, one per line)').fill(options.pin);
+  if (options.pin) await page.getByLabel('Trusted drand chains other than quicknet (chain hash, or hash:public key, one per line)').fill(options.pin);
   await page.getByLabel('Export file (JSON)').setInputFiles({ name: 'beacon-game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bundle)) });
   await page.locator('.verdict').waitFor({ timeout: 30_000 });
   return { page, asked };
@@ -133,7 +133,7 @@ describe('a beacon game in the web app', () => {
 
     const page = await session.open(`/#/tournaments/${encodeURIComponent(tournament.tournamentId)}?token=${encodeURIComponent(tournament.token)}`);
     await expect.poll(() => page.getByLabel('Trusted fingerprints (one per line)').inputValue()).not.toBe('');
-    await page.getByLabel('Trusted drand chains other than quicknet (chain hashes, one per line)').fill(chain.chain.chainHash);
+    await page.getByLabel('Trusted drand chains other than quicknet (chain hash, or hash:public key, one per line)').fill(chain.chain.chainHash);
     await page.getByRole('button', { name: 'Verify the round' }).click();
     await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code'), { timeout: 30_000 }).toBe('0');
     expect(await page.locator('.report .beacons').textContent()).toBe('drand beacons: 1 round checked ✓ (chain arbiter-test)');
@@ -168,7 +168,7 @@ describe('a beacon game in the web app', () => {
     // Sealed and exported, it verifies in the browser: France 1944's rules replayed, its beacon checked.
     expect((await callApi(session.service, 'POST', `/games/${game.gameId}/commands`, game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} })).status).toBe(201);
     const bundle = (await callApi(session.service, 'GET', `/games/${game.gameId}/export`, allied)).json;
-    const verified = await verifyOnPage(bundle, { fingerprint, pin: chain.chain.chainHash });
+    const verified = await verifyOnPage(bundle, { fingerprint, pin: `${chain.chain.chainHash}:${chain.chain.publicKey}` });
     expect(await verified.page.locator('.verdict').getAttribute('data-exit-code')).toBe('0');
     expect(await verified.page.locator('.beacons').textContent()).toBe('drand beacons: 1 round checked ✓ (chain arbiter-test)');
   }, 60_000);

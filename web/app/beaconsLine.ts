@@ -2,9 +2,9 @@
 // report says of the drand rounds it checked.
 import { el } from './dom';
 
-export const PINNED_CHAINS_LABEL = 'Trusted drand chains other than quicknet (chain hashes, one per line)';
+export const PINNED_CHAINS_LABEL = 'Trusted drand chains other than quicknet (chain hash, or hash:public key, one per line)';
 
-/** The chain hashes pasted, lowercased: anything else is left for the verifier to name as unknown. */
+/** The chains pasted (a hash, or HASH:PUBLICKEY to bind the key), lowercased: anything else is left for the verifier to name as unknown. */
 export const pinnedChains = (text: string) => text.split(/[\s,]+/).map((h) => h.trim().toLowerCase()).filter(Boolean);
 
 /** "drand beacons: k rounds checked ✓", or what failed, for a beacon game's report. */

@@ -148,7 +148,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
       el('h2', { id: 'verify-round-title' }, 'Verify the round'),
       el('p', {}, 'The round’s export is checked here, in your browser, by the same code as ', el('code', {}, 'node verifier.mjs'), ': every hash, signature, die and rule of every game, and the signed list of the tournament’s games.'),
       field('Trusted fingerprints (one per line)', pins, 'Prefilled with the keys this server lists (GET /keys); compare them with the ones the organizer published.'),
-      field(PINNED_CHAINS_LABEL, chains, 'Only for beacon games on a drand chain other than quicknet: its 64-hex chain hash, as its operator published it.'),
+      field(PINNED_CHAINS_LABEL, chains, 'Only for beacon games on a drand chain other than quicknet: its 64-hex chain hash — best as hash:public key, as its operator published them.'),
       el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept games not sealed yet (their dice cannot be checked until then)')),
       verify,
     ),

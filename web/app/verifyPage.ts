@@ -44,7 +44,7 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
       drop,
       el('div', { class: 'row' }, field('or a game’s or tournament’s link', link, 'its token reads the export from this server'), load)),
     field('Trusted fingerprints (one per line)', pins, 'Prefilled with every key this server lists (GET /keys), the current one first, then those it retired: games signed before a rotation need theirs. Compare them with the ones the organizer published.'),
-    field(PINNED_CHAINS_LABEL, chains, 'Beacon games on quicknet need nothing here. A game on another drand chain (a private one, a test one) is trusted only if you paste its 64-hex chain hash, as its operator published it.'),
+    field(PINNED_CHAINS_LABEL, chains, 'Beacon games on quicknet need nothing here. A game on another drand chain (a private one, a test one) is trusted only if you paste its 64-hex chain hash — best as hash:public key, both as its operator published them, so that a file giving that hash with another key fails.'),
     el('div', { class: 'field checkbox' }, allowUnsealed, el('label', { for: allowUnsealed.id }, 'Accept a game not sealed yet (its dice cannot be checked until then)')),
     again,
     progress,
