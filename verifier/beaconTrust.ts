@@ -1,21 +1,8 @@
-import { beaconSignatureValid } from '../domain/beacon/blsSignature';
-import type { BeaconSignatureCheck } from '../domain/beacon/chain';
+import { cachedBeaconCheck } from '../domain/beacon/blsSignature';
 import type { BeaconVerifyOptions } from '../domain/verify/checkBeacons';
 import { UsageError } from './parseArguments';
 
-/** beaconSignatureValid, each signature of each chain checked once however many games of a tournament use it (a BLS check costs about 50 ms). */
-export function cachedBeaconCheck(): BeaconSignatureCheck {
-  const verified = new Map<string, boolean>();
-  return (chain, round, signature) => {
-    const key = `${chain.publicKey}/${chain.scheme}/${round}/${signature}`;
-    let valid = verified.get(key);
-    if (valid === undefined) {
-      valid = beaconSignatureValid(chain, round, signature);
-      verified.set(key, valid);
-    }
-    return valid;
-  };
-}
+export { cachedBeaconCheck } from '../domain/beacon/blsSignature';
 
 /** --trust-beacon CHAINHASH or CHAINHASH:PUBLICKEY (repeatable) and the BLS check: what verify, stats and a tournament's verify pass to the domain. */
 export function beaconOptions(pinned: readonly string[]): BeaconVerifyOptions {

@@ -1,7 +1,7 @@
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { bytesOfHex } from '../crypto/encoding';
 import { sha256 } from '../crypto/primitives';
-import type { BeaconChain } from './chain';
+import type { BeaconChain, BeaconSignatureCheck } from './chain';
 
 export type { BeaconSignatureCheck } from './chain';
 
@@ -33,4 +33,21 @@ export function beaconSignatureValid(chain: Pick<BeaconChain, 'publicKey' | 'sch
   } catch {
     return false;
   }
+}
+
+/**
+ * beaconSignatureValid, each signature of each chain checked once however many games of a file
+ * use it (a BLS check costs about 50 ms in JavaScript): what the verifiers pass to domain/verify.
+ */
+export function cachedBeaconCheck(check: BeaconSignatureCheck = beaconSignatureValid): BeaconSignatureCheck {
+  const verified = new Map<string, boolean>();
+  return (chain, round, signature) => {
+    const key = `${chain.publicKey}/${chain.scheme}/${round}/${signature}`;
+    let valid = verified.get(key);
+    if (valid === undefined) {
+      valid = check(chain, round, signature);
+      verified.set(key, valid);
+    }
+    return valid;
+  };
 }
