@@ -27,8 +27,16 @@ export interface LateReveal {
 /** A beacon game as the reveals read it, from the store (not a cache another process may have moved past). */
 export interface BeaconGameNow {
   chain: BeaconChain;
+  /** The game's last seq: below an entry's, its pending commit is not stored yet (or never will be). */
+  version: number;
   pending?: { seq: number; round: number; roundAt: string };
 }
+
+/**
+ * How long after its round an entry whose commit is not stored is still waited for: the entry
+ * is written before the commit, so a slow write (KMS, the store) must not make it look gone.
+ */
+export const UNSTORED_GRACE_MS = 10 * 60_000;
 
 export interface BeaconRevealsDeps {
   source: BeaconSource;
@@ -96,7 +104,7 @@ export class BeaconReveals {
       if (this.closed) break;
       const key = keyOf(entry.gameId, entry.seq);
       if (this.following.has(key)) continue;
-      const attempt = this.attempt(entry.gameId, entry.seq);
+      const attempt = this.attempt(entry.gameId, entry.seq, entry.dueAtMs);
       this.following.set(key, attempt.then(() => undefined, () => undefined));
       try {
         const result = await attempt;
@@ -148,7 +156,7 @@ export class BeaconReveals {
         await this.sleep(Math.min(early, MAX_WAIT_MS));
         continue;
       }
-      const result = await this.attempt(gameId, seq);
+      const result = await this.attempt(gameId, seq, roundAtMs);
       if (result === 'revealed' || result === 'gone') {
         this.reported.delete(keyOf(gameId, seq));
         return;
@@ -160,7 +168,7 @@ export class BeaconReveals {
   }
 
   /** One ask and, with a beacon, the reveal. Never throws: a failure is a retry. */
-  private async attempt(gameId: string, seq: number): Promise<Attempt> {
+  private async attempt(gameId: string, seq: number, dueAtMs: number): Promise<Attempt> {
     let game: BeaconGameNow | undefined;
     try {
       game = await this.deps.gameNow(gameId);
@@ -169,6 +177,8 @@ export class BeaconReveals {
       else return { retry: undefined };
     }
     const pending = game?.pending;
+    // Written before its commit: a commit not stored yet may still be (a slow signer or store), so it is asked for again.
+    if (game && game.version < seq && this.nowMs() < dueAtMs + UNSTORED_GRACE_MS) return { retry: undefined };
     if (!game || !pending || pending.seq !== seq) {
       // Revealed already (by this process or another), or never stored: nothing to wait for.
       await this.deps.pendingReveals.remove(gameId, seq).catch(() => undefined);

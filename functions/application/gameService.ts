@@ -227,9 +227,11 @@ export class GameService {
   }
 
   /** A beacon game's chain and pending roll as stored now (not as a cache another process may have moved past); undefined for another game. */
-  async beaconGameNow(gameId: string): Promise<{ chain: BeaconChain; pending?: { seq: number; round: number; roundAt: string } } | undefined> {
+  async beaconGameNow(gameId: string): Promise<{ chain: BeaconChain; version: number; pending?: { seq: number; round: number; roundAt: string } } | undefined> {
     const { state } = this.soleWriter ? (this.games.peek(gameId) ?? (await this.games.load(gameId))) : await this.games.load(gameId, true);
-    return state.beacon ? { chain: state.beacon, pending: state.pending && { seq: state.pending.seq, round: state.pending.round, roundAt: state.pending.roundAt } } : undefined;
+    return state.beacon
+      ? { chain: state.beacon, version: state.version, pending: state.pending && { seq: state.pending.seq, round: state.pending.round, roundAt: state.pending.roundAt } }
+      : undefined;
   }
 
   /** GET /games/{id}. */

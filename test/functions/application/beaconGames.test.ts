@@ -10,7 +10,7 @@ import { generateSigningKey, signerFromKey } from '../../../functions/applicatio
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { compose, type Adapters } from '../../../functions/compose';
 import { composeWithReveals, type RevealAdapters } from '../../../functions/composeReveals';
-import type { BeaconReveals } from '../../../functions/application/beaconReveals';
+import { UNSTORED_GRACE_MS, type BeaconReveals } from '../../../functions/application/beaconReveals';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { MemoryPendingReveals } from '../../../functions/store/memoryPendingReveals';
 import { FAKE_CHAIN, FakeBeaconSource, fakeSignature, shortWait, TestClock } from '../../support/beaconFakes';
@@ -198,6 +198,18 @@ describe('a beacon game in the service (beacon.md §2)', () => {
     expect(three.commit).toEqual(one.commit);
     expect(await commits(service, game.gameId, game.p1)).toHaveLength(3);
     await expect(service.reveal(game.gameId, { ...payload, pending: 3 })).rejects.toThrow(/no commit is pending/);
+  });
+
+  it('keeps an entry whose pending commit is not stored yet (a slow signer or store), and drops it only long after its round', async () => {
+    const { service, reveals, clock, pendingReveals } = beaconService();
+    const game = await newBeaconGame(service);
+    // The entry is written before its commit: here the commit of seq 2 has not landed.
+    await pendingReveals.add(game.gameId, 2, 5, clock.ms);
+    await reveals!.revealDue(clock.ms);
+    expect(await pendingReveals.due(clock.ms, 10)).toEqual([expect.objectContaining({ gameId: game.gameId, seq: 2 })]);
+    clock.advance(UNSTORED_GRACE_MS + 1000);
+    await reveals!.revealDue(clock.ms);
+    expect(await pendingReveals.due(clock.ms, 10)).toEqual([]);
   });
 
   it('stores one reveal when two processes reveal the same pending commit at once', async () => {
