@@ -78,7 +78,7 @@ async function rolled(client: TestClient, gameId: string, token: string, command
   expect(reply.status, `${type}: ${reply.text}`).toBe(202);
   const pending = CommandPendingShape.parse(reply.body);
   expect(pending.commit).toMatchObject({ commandId, dice: [], events: [{ type: 'BeaconRollPending', data: { round: pending.beacon.round } }] });
-  expect(senderCheck(pending.beacon.round, pending.beacon.roundAt, Date.now()).ok).toBe(true);
+  expect(senderCheck({ round: pending.beacon.round, chain: test.chain, claimedRoundAt: pending.beacon.roundAt, receivedAtMs: Date.now() }).ok).toBe(true);
   const reveal = await revealOf(client, gameId, token, pending.commit.seq);
   return { pending, reveal };
 }
@@ -295,7 +295,7 @@ describe('a server whose clock runs behind the relay\'s: it names a round alread
     const { beacon, commit } = CommandPendingShape.parse(reply.body);
     // The round it waits for is already out at the relay: whoever ran this server could have read its dice first.
     expect((await fetch(`${relay.url}/${chainHash}/public/${beacon.round}`)).status).toBe(200);
-    const check = senderCheck(beacon.round, beacon.roundAt, receivedAt);
+    const check = senderCheck({ round: commit.events[0].data.round as number, chain: test.chain, claimedRoundAt: beacon.roundAt, receivedAtMs: receivedAt });
     expect(check.ok).toBe(false);
     expect(check.text).toMatch(new RegExp(`^⚠ round ${beacon.round} was already published \\d+ s before the server's answer reached you`));
 

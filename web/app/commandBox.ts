@@ -1,6 +1,7 @@
 // The player's command box: Roll for the dice ruleset, a form from the command's schema
 // for the others. The commandId is made here and sent again, unchanged, on a retry.
 import { ApiError, api, gamePath, newCommandId } from './api';
+import type { BeaconChain } from '../../domain/beacon/chain';
 import { senderCheck } from '../../domain/beacon/senderCheck';
 import { maySend, type RulesetInfo } from './catalogue';
 import { clockTime } from './commitRow';
@@ -14,7 +15,11 @@ export interface CommandBoxOptions {
   sides: string[];
   ruleset: RulesetInfo;
   onSent(): void;
+  /** A beacon game's chain, as its first commit records it: the sender's check reads round times from it. */
+  beaconChain?: () => BeaconTimes | undefined;
 }
+
+export type BeaconTimes = Pick<BeaconChain, 'genesis' | 'period'>;
 
 /** A 409 beacon_pending is retried after its Retry-After this many times at most, each wait at most MAX_RETRY_WAIT_S. */
 const BEACON_RETRIES = 3;
@@ -22,7 +27,7 @@ const MAX_RETRY_WAIT_S = 30;
 
 interface Sent {
   version: number;
-  commit: { seq: number };
+  commit: { seq: number; events?: { type: string; data?: Record<string, unknown> }[] };
   /** A beacon game's roll, accepted and pending (202): the drand round it waits for. */
   beacon?: { chain: string; round: number; roundAt: string };
 }
@@ -38,7 +43,7 @@ export function commandBox(options: CommandBoxOptions): CommandBox {
   // beacon.md §6: what only the sender can check, said beside the status line.
   const senderCheckLine = el('p', { class: 'sender-check', 'aria-live': 'polite', hidden: true });
   let waitingFor: number | undefined;
-  const accepted = (reply: Sent, receivedAt: number) => {
+  const accepted = (reply: Sent, receivedAt: number, retried: boolean) => {
     const beacon = reply.beacon;
     if (!beacon) {
       senderCheckLine.hidden = true;
@@ -46,27 +51,31 @@ export function commandBox(options: CommandBoxOptions): CommandBox {
     }
     waitingFor = reply.commit.seq;
     status.say(`Accepted as #${reply.commit.seq}: the dice come with drand round ${beacon.round} (due ${clockTime(beacon.roundAt)}), in a few seconds…`, 'ok');
-    const check = senderCheck(beacon.round, beacon.roundAt, receivedAt);
+    // The round the signed commit names, not the answer's word for it.
+    const signed = reply.commit.events?.[0];
+    const round = signed?.type === 'BeaconRollPending' && typeof signed.data?.round === 'number' ? signed.data.round : beacon.round;
+    const check = senderCheck({ round, chain: options.beaconChain?.(), claimedRoundAt: beacon.roundAt, receivedAtMs: receivedAt, retried });
     senderCheckLine.hidden = false;
     senderCheckLine.textContent = check.text;
     senderCheckLine.className = `sender-check ${check.ok ? 'ok' : 'warning'}`;
   };
   const commands = ruleset.commands.filter((c) => maySend(c, role, sides) || (role === 'organizer' && c.who.sides !== 'none'));
   const asSelect = role === 'organizer' ? el('select', {}, el('option', { value: '' }, 'the organizer'), ...sides.map((s) => el('option', { value: s }, s))) : null;
-  let pending: { key: string; commandId: string } | undefined;
+  let pending: { key: string; commandId: string; unanswered: boolean } | undefined;
 
   const send = async (type: string, payload: unknown, button: HTMLButtonElement) => {
     const as = asSelect?.value || undefined;
     const body = { type, payload, ...(as ? { as } : {}) };
     const key = JSON.stringify(body);
     // The same command again after an unanswered try: the same id, so it is stored at most once.
-    if (pending?.key !== key) pending = { key, commandId: newCommandId() };
+    if (pending?.key !== key) pending = { key, commandId: newCommandId(), unanswered: false };
     button.disabled = true;
     status.say('Sending…');
     try {
       const reply = await sendWithRetries(pending.commandId, body);
+      const retried = pending.unanswered;
       pending = undefined;
-      accepted(reply, Date.now());
+      accepted(reply, Date.now(), retried);
       options.onSent();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'beacon_pending') {
@@ -75,6 +84,7 @@ export function commandBox(options: CommandBoxOptions): CommandBox {
         pending = undefined;
         status.say(`Refused (${error.status}): ${error.message}`, 'error');
       } else {
+        if (pending) pending.unanswered = true;
         status.say('No answer from the server: press the button again to retry the same command (it is stored at most once).', 'error');
       }
     } finally {

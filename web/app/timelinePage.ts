@@ -3,7 +3,7 @@
 // If-None-Match), reconnecting with backoff.
 import { ApiError, api, gamePath, request, serverKeys, type PublishedKey } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
-import { commandBox, type CommandBox } from './commandBox';
+import { commandBox, type BeaconTimes, type CommandBox } from './commandBox';
 import { clockTime, commitRow, pendingRoundOf, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
@@ -35,8 +35,15 @@ const PUSH_RETRY_MS = 1_000;
 /** After one that failed: long-poll at least this long before trying push again, doubling up to the maximum. */
 const PUSH_BACKOFF_MS = 15_000;
 const MAX_PUSH_BACKOFF_MS = 5 * 60_000;
-/** While a beacon game's roll waits, the header is read again this often: the view says when its reveal is late. */
-const PENDING_REFRESH_MS = 5_000;
+/**
+ * While a beacon game's roll waits, the header is read again (the view says when its reveal is
+ * late): every 5 s for its first minute, then every 15 s, and every minute after five minutes or
+ * while the tab is hidden, so that a long relay outage does not make every open page poll.
+ */
+function pendingRefreshMs(waitingMs: number): number {
+  if (document.hidden || waitingMs >= 5 * 60_000) return 60_000;
+  return waitingMs >= 60_000 ? 15_000 : 5_000;
+}
 
 export function timelinePage(root: HTMLElement, gameId: string, token: string): () => void {
   const stop = new AbortController();
@@ -157,13 +164,15 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     if (pending?.late) {
       set(lateReveal, `The reveal of roll #${pending.seq} is late: drand round ${pending.round} was due at ${clockTime(pending.roundAt)} and the server has not revealed it yet. Nothing is lost: the roll is signed and its round fixed; the game waits until the server reaches a drand relay and reveals it. If this lasts, tell the organizer.`);
     }
+    if (pending && pendingSince?.seq !== pending.seq) pendingSince = { seq: pending.seq, at: Date.now() };
     if (pending && !pendingTimer && !stop.signal.aborted) {
       pendingTimer = setTimeout(() => {
         pendingTimer = undefined;
         refreshSoon();
-      }, PENDING_REFRESH_MS);
+      }, pendingRefreshMs(Date.now() - (pendingSince?.at ?? Date.now())));
     }
   };
+  let pendingSince: { seq: number; at: number } | undefined;
   let pendingTimer: ReturnType<typeof setTimeout> | undefined;
   stop.signal.addEventListener('abort', () => clearTimeout(pendingTimer));
 
@@ -177,11 +186,15 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
 
   // A beacon game's pending commands by seq: their reveals read as their results.
   const pendingCommands = new Map<number, Commit['command']>();
+  let beaconChain: BeaconTimes | undefined;
   const addCommits = (commits: Commit[], lines: Map<number, string>, announce: boolean) => {
     const fragment = document.createDocumentFragment();
     for (const commit of commits) {
       if (body.querySelector(`tr[data-seq="${commit.seq}"]`)) continue;
       if (pendingRoundOf(commit)) pendingCommands.set(commit.seq, commit.command);
+      // The chain of a beacon game, from its first commit: the sender's check reads round times from it, not from an answer.
+      const created = commit.seq === 1 ? commit.events[0] : undefined;
+      if (created?.type === 'GameCreated' && created.data?.beacon) beaconChain = created.data.beacon as BeaconTimes;
       const revealing = commit.command.type === 'RevealBeacon' ? (commit.command.payload as { pending?: unknown } | null)?.pending : undefined;
       const row = commitRow(game?.ruleset ?? '', commit, lines.get(commit.seq), typeof revealing === 'number' ? pendingCommands.get(revealing) : undefined);
       if (typeof revealing === 'number') box?.revealed(revealing, row.querySelector('td.line')?.textContent ?? '');
@@ -371,7 +384,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       const role = view.role;
       if (role && role !== 'spectator' && !view.sealed && view.entropy && !view.entropy.locked) promptSlot.append(entropyPrompt(gameId, token));
       if (ruleset && role && role !== 'spectator' && !view.sealed) {
-        box = commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {} });
+        box = commandBox({ gameId, token, role, sides: view.sides, ruleset, onSent: () => {}, beaconChain: () => beaconChain });
         commandSlot.append(box);
       }
       if (role === 'organizer') toolsSlot.append(organizerTools(gameId, token, () => void refreshGame().catch(() => {})));
