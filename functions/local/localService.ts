@@ -132,16 +132,16 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     ? composeWithReveals(settings, { ...adapters, beaconSource: options.beaconSource, revealWait: options.revealWait })
     : { service: compose(settings, adapters), reveals: undefined };
   // Pending commits an earlier run stored and did not reveal are followed from the start; the timer catches any missed.
-  void reveals?.resume().catch(() => undefined);
   // Without relays nothing reveals them: say so, or those games wait (409 beacon_pending) with no word why.
-  if (!reveals) {
-    void adapters.pendingReveals!
-      .due(Number.MAX_SAFE_INTEGER, 1)
-      .then((waiting) => {
-        if (waiting.length > 0) console.warn('Arbiter: beacon games have rolls waiting for their drand round, but no relay is set (ARBITER_DRAND_RELAYS): they stay pending until Arbiter starts with one');
-      })
-      .catch(() => undefined);
-  }
+  // Both read the store: close() waits for them before the store closes.
+  const startup: Promise<unknown> = reveals
+    ? reveals.resume().catch(() => undefined)
+    : adapters.pendingReveals!
+        .due(Number.MAX_SAFE_INTEGER, 1)
+        .then((waiting) => {
+          if (waiting.length > 0) console.warn('Arbiter: beacon games have rolls waiting for their drand round, but no relay is set (ARBITER_DRAND_RELAYS): they stay pending until Arbiter starts with one');
+        })
+        .catch(() => undefined);
   const revealDue = () => void reveals?.revealDue(Date.parse(now())).catch(() => undefined);
   const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 60_000) : undefined;
   revealTimer?.unref();
@@ -176,6 +176,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     reveals,
     close: async () => {
       clearInterval(revealTimer);
+      await startup;
       await reveals?.close();
       await sweeper?.stop();
       await push.close();
