@@ -2,8 +2,6 @@ import { cachedBeaconCheck } from '../domain/beacon/blsSignature';
 import type { BeaconVerifyOptions } from '../domain/verify/checkBeacons';
 import { UsageError } from './parseArguments';
 
-export { cachedBeaconCheck } from '../domain/beacon/blsSignature';
-
 /** --trust-beacon CHAINHASH or CHAINHASH:PUBLICKEY (repeatable) and the BLS check: what verify, stats and a tournament's verify pass to the domain. */
 export function beaconOptions(pinned: readonly string[]): BeaconVerifyOptions {
   const trustedChains = pinned.map((given) => {

@@ -1,4 +1,5 @@
 import { build, type Plugin } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -69,3 +70,31 @@ const noNodeBuiltins: Plugin = {
 
 /** The two plugins every browser bundle uses: the crypto port's browser implementation, and no Node built-ins. */
 export const BROWSER_PLUGINS: Plugin[] = [browserPrimitives, noNodeBuiltins];
+
+/**
+ * zod's JSON Schema generation (about 19 KB minified, 5 KB gzipped), replaced by stubs in the
+ * web app's scripts and the standalone verifier: every zod schema references it, so esbuild
+ * cannot drop it, yet neither ever makes a JSON Schema (the server does, for /openapi.json and
+ * GET /rulesets). Each export is kept by name; calling one throws. `~standard`'s jsonSchema
+ * methods are made (and throw only when called); introspection reads no checks.
+ */
+export const withoutJsonSchema: Plugin = {
+  name: 'without-json-schema',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]core[\\/](json-schema-processors|to-json-schema)\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const names = [...source.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]);
+      const aliases = [...source.matchAll(/^export \{ (\w+) as (\w+) \}/gm)].map((m) => `export { ${m[1]} as ${m[2]} };`);
+      const stub = (name: string) =>
+        name === 'aggregateChecks' ? '() => ({})' : /^create\w*Method$/.test(name) ? '() => unavailable' : 'unavailable';
+      return {
+        loader: 'js',
+        contents: [
+          "const unavailable = () => { throw new Error('JSON Schema is not made here: only the server makes it'); };",
+          ...names.map((name) => `export const ${name} = ${stub(name)};`),
+          ...aliases,
+        ].join('\n'),
+      };
+    });
+  },
+};

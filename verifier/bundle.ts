@@ -1,6 +1,7 @@
 import { build, type Plugin } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { withoutJsonSchema } from './browserBundle';
 
 /**
  * The standalone verifier must stay small enough to read, fetch and audit. It replays every
@@ -33,26 +34,6 @@ export async function buildVerifierBundle(): Promise<string> {
   });
   return withoutDescriptions(result.outputFiles[0].text);
 }
-
-const JSON_SCHEMA_MODULES = /zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/;
-
-/**
- * zod's JSON Schema generation (~18 KB): every schema reaches it through methods the
- * verifier never calls (toJSONSchema, `~standard`.jsonSchema, the minLength-style getters),
- * so each export becomes a function that says so if it ever is called.
- */
-const withoutJsonSchema: Plugin = {
-  name: 'without-json-schema',
-  setup(b) {
-    b.onLoad({ filter: JSON_SCHEMA_MODULES }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const names = [...source.matchAll(/^export (?:function|const) ([\w$]+)/gm)].map((m) => m[1]);
-      if (/^export \{ processSchema as process \}/m.test(source)) names.push('process');
-      const unavailable = "const unavailable = () => { throw new Error('JSON Schema is not part of the standalone verifier'); };";
-      return { contents: [unavailable, ...names.map((name) => `export const ${name} = unavailable;`)].join('\n'), loader: 'js' };
-    });
-  },
-};
 
 const TEXT_AND_EVENT_SCHEMAS = /domain[\\/]rulesets[\\/][^\\/]+[\\/](summary|resultText|events)\.ts$/;
 

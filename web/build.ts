@@ -4,14 +4,13 @@
 // own, from this origin, so the policy needs only `worker-src 'self'` (no blob: worker).
 // ES modules split into chunks: what the page and the worker share is one file (chunk-*.js),
 // and beaconCheck.js, the BLS code, is imported by the worker only for a beacon game. zod's
-// JSON Schema code is left out (noJsonSchema.ts): the server makes the schemas, never the page.
+// JSON Schema code is left out (withoutJsonSchema, verifier/browserBundle.ts): the server makes the schemas, never the page.
 import { build, type Metafile } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { BROWSER_BUILD, BROWSER_PLUGINS } from '../verifier/browserBundle';
+import { BROWSER_BUILD, BROWSER_PLUGINS, withoutJsonSchema } from '../verifier/browserBundle';
 import { BEACON_CHECK_URL } from './app/verifyMessages';
 import { indexHtml } from './indexHtml';
-import { noJsonSchema } from './noJsonSchema';
 
 export interface WebAsset {
   body: string;
@@ -39,11 +38,11 @@ export async function buildWebAssets(): Promise<WebAssets> {
     chunkNames: 'chunk-[hash]',
     metafile: true,
     legalComments: 'none',
-    plugins: [noJsonSchema, ...BROWSER_PLUGINS],
+    plugins: [withoutJsonSchema, ...BROWSER_PLUGINS],
   });
   // A build of its own: split with the worker, the code both use would be a chunk every visit loads,
   // and tree-shaken for both, bigger than what the worker needs (ed25519 shares field code with BLS).
-  const beaconCheck = await build({ ...BROWSER_BUILD, entryPoints: [BEACON_CHECK_ENTRY], legalComments: 'none', plugins: [noJsonSchema, ...BROWSER_PLUGINS] });
+  const beaconCheck = await build({ ...BROWSER_BUILD, entryPoints: [BEACON_CHECK_ENTRY], legalComments: 'none', plugins: [withoutJsonSchema, ...BROWSER_PLUGINS] });
   const eager = staticallyReached(result.metafile.outputs, ['app.js', 'app.css', 'verifyWorker.js']);
   const assets: WebAssets = new Map([['/', { body: indexHtml(), contentType: 'text/html; charset=utf-8' }]]);
   for (const file of result.outputFiles) {

@@ -9,6 +9,7 @@ import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import type { BeaconChain, BeaconSignatureCheck } from '../../domain/beacon/chain';
+import type { BeaconGameNow } from './beaconReveals';
 import type { RevealPayload } from '../../domain/game/beaconRolls';
 import type { PendingReveals } from '../ports/pendingReveals';
 import { answeringBeaconPending } from './beaconAnswers';
@@ -227,7 +228,7 @@ export class GameService {
   }
 
   /** A beacon game's chain and pending roll as stored now (not as a cache another process may have moved past); undefined for another game. */
-  async beaconGameNow(gameId: string): Promise<{ chain: BeaconChain; version: number; pending?: { seq: number; round: number; roundAt: string } } | undefined> {
+  async beaconGameNow(gameId: string): Promise<BeaconGameNow | undefined> {
     const { state } = this.soleWriter ? (this.games.peek(gameId) ?? (await this.games.load(gameId))) : await this.games.load(gameId, true);
     return state.beacon
       ? { chain: state.beacon, version: state.version, pending: state.pending && { seq: state.pending.seq, round: state.pending.round, roundAt: state.pending.roundAt } }

@@ -239,16 +239,14 @@ export class GroupPlanner {
       return { stored };
     }
     if (!state.beacon) throw new RevealMismatch(`game ${state.gameId} is no beacon game`);
-    if (state.pending?.seq !== reveal.pending || state.pending.round !== reveal.round) {
-      throw new RevealMismatch(`the reveal names commit ${reveal.pending} and round ${reveal.round}; ${state.pending ? `commit ${state.pending.seq} waits for round ${state.pending.round}` : 'no commit is pending'}`);
-    }
+    // decideReveal refuses a reveal that does not match the pending commit (RevealMismatch).
+    const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon, reveal.round, reveal.signature, reveal.pending);
+    const events = decideReveal(state, reveal, dice);
     // A reveal recorded before its round's time could not have had the beacon: every verifier fails it (beacon.md §5).
     const recordedAt = this.deps.now();
     if (Date.parse(recordedAt) < roundTimeMs(state.beacon, reveal.round)) {
       throw new BeaconNotPublished(`round ${reveal.round} is not due until ${roundAtIso(state.beacon, reveal.round)} by this server's clock`);
     }
-    const dice = beaconDice(await this.deps.gameKey(game, state), state.beacon, reveal.round, reveal.signature, reveal.pending);
-    const events = decideReveal(state, reveal, dice);
     const command: Command = { type: 'RevealBeacon', payload: { ...reveal } };
     return {
       draft: {

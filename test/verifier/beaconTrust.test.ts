@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
+import { beaconSignatureValid, cachedBeaconCheck } from '../../domain/beacon/blsSignature';
 import { QUICKNET, type BeaconSignatureCheck } from '../../domain/beacon/chain';
-import { beaconOptions, cachedBeaconCheck } from '../../verifier/beaconTrust';
+import { beaconOptions } from '../../verifier/beaconTrust';
 import { QUICKNET_BEACONS } from '../domain/beacon/vector';
 
 const bls = { calls: 0 };

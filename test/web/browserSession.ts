@@ -78,6 +78,8 @@ export async function createGame(service: LocalService, body: Record<string, unk
 }
 
 export const linkOf = (gameId: string, token: string) => `/#/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`;
+/** The token a page link carries in its fragment's query. */
+export const tokenOf = (link: string) => new URLSearchParams(link.split('?')[1]).get('token')!;
 
 /** The accessible name of the focused control, as a keyboard user meets it: aria-label, its label, or its text. */
 export const focusedName = (page: Page) =>

@@ -1,7 +1,7 @@
 // Forms that fit the rules: what a schema leaves optional may be left empty, labels in words
 // with the field's API name beside them, and an order of battle pasted as CSV, each bad row named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
+import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, tokenOf, type Session } from './browserSession';
 
 let session: Session;
 beforeAll(async () => {
@@ -10,8 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
 });
-
-const tokenOf = (link: string) => new URLSearchParams(link.split('?')[1]).get('token')!;
 
 describe('optional fields stay optional', () => {
   it('sends a France 1944 StartTurn with the reaction points left empty, by keyboard only', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
+import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, tokenOf, type Session } from './browserSession';
 
 let session: Session;
 beforeAll(async () => {
@@ -10,7 +10,6 @@ afterAll(async () => {
   await session?.close();
 });
 
-const tokenOf = (link: string) => new URLSearchParams(link.split('?')[1]).get('token')!;
 const toolsStatus = (page: Page) => page.locator('.organizer-tools [role="status"]').textContent();
 
 /** Tab to the control named `name` and press Enter, failing if Tab never reaches it. */
