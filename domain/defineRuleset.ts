@@ -36,7 +36,7 @@ export type EventData<E extends EventSchemas, T extends keyof E & string> = z.in
  * `summarize` and `resultText` read them with the types of those schemas, and each procedure its input.
  */
 export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends EventSchemas, P extends ProcedureInputs>
-  extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'resultText' | 'procedures'> {
+  extends Omit<Ruleset<S, O>, 'commands' | 'events' | 'decide' | 'evolve' | 'summarize' | 'summaryLines' | 'resultText' | 'procedures'> {
   commands: C;
   procedures: TypedProcedures<O, P>;
   events: E;
@@ -45,6 +45,7 @@ export interface RulesetDefinition<S, O, C extends CommandSpecs, E extends Event
   /** Never rolls, never fails. */
   evolve(state: S, event: EventOf<E>): S;
   summarize(command: CommandOf<C>, events: readonly EventOf<E>[]): string;
+  summaryLines?(command: CommandOf<C>, events: readonly EventOf<E>[]): string[] | undefined;
   /** What came of the commit, in a few words: Ruleset's `resultText`. */
   resultText(command: CommandOf<C>, events: readonly EventOf<E>[]): string;
 }

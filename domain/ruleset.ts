@@ -90,6 +90,13 @@ export interface Ruleset<S = any, O = any> {
    */
   events?: Readonly<Record<string, z.ZodType>>;
   initialState(options: O, sides: readonly string[]): S;
+  /**
+   * Which of its commits an organizer's Void may take back (docs/voids-and-rulings.md). 'latest' (the
+   * default): only the last commit whose events were the ruleset's, and the game goes back to
+   * the rules state from before it (GameState.undo). 'any': any of its commits, and the
+   * rules state stays as it is — for rulesets whose state decides nothing (dice, table).
+   */
+  voiding?: 'latest' | 'any';
   /** Throws RuleViolation (422) when the rules refuse the command. */
   decide(state: S, command: Command, ctx: DecideContext): DomainEvent[];
   /** Never rolls, never fails. */
@@ -97,6 +104,11 @@ export interface Ruleset<S = any, O = any> {
   present(state: S): unknown;
   /** The `<summary>` of a text line for one of this ruleset's commits. */
   summarize(command: Command, events: readonly DomainEvent[]): string;
+  /**
+   * For a commit that records several results at once (dice: a Roll of several labelled
+   * rolls), one summary per result, each its own text line; absent or undefined: one line, `summarize`.
+   */
+  summaryLines?(command: Command, events: readonly DomainEvent[]): string[] | undefined;
   /**
    * What came of one of this ruleset's commits, short enough for the timeline's Result column
    * and a push notification: the table's letter with its losses and retreats ("A1/D1, retreat

@@ -4,7 +4,7 @@ import type { BeaconChain } from '../beacon/chain';
 import { BeaconPending, EntropyLocked, Forbidden, GameSealed, RuleViolation } from '../errors';
 import { mayEverSend, ORGANIZER, type Command, type CommandSpec, type DomainEvent, type Role, type Ruleset } from '../ruleset';
 import { gameCommands, SERVICE_COMMANDS, type CreateGameBody } from './gameCommands';
-import type { GameState } from './gameState';
+import { isRulesCommit, lastRulesCommit, type GameState } from './gameState';
 
 export interface GameContext {
   actor: Role;
@@ -60,6 +60,19 @@ export function decideGame(state: GameState, command: Command, ctx: GameContext)
     case 'Seal':
       if (!ctx.serverSeed) throw new Error('Seal needs the server seed');
       return [{ type: 'GameSealed', data: { serverSeed: ctx.serverSeed } }];
+    case 'Void': {
+      const { seq, reason } = command.payload as { seq: number; reason: string };
+      checkVoid(state, seq);
+      return [{ type: 'CommitVoided', data: { seq, reason } }];
+    }
+    case 'Ruling': {
+      const { text, concerning } = command.payload as { text: string; concerning: number[] };
+      const unknown = concerning.find((seq) => seq > state.version);
+      if (unknown !== undefined) {
+        throw new RuleViolation(`There is no commit #${unknown} in this game yet (its last is #${state.version}): a ruling concerns commits already recorded.`, 'ruling: about commits of this game');
+      }
+      return [{ type: 'RulingRecorded', data: { text, concerning: [...concerning] } }];
+    }
     case 'ReissueToken': {
       const { role, tokenId } = command.payload as { role: string; tokenId: string };
       checkTokenRole(state, role);
@@ -76,6 +89,28 @@ export function decideGame(state: GameState, command: Command, ctx: GameContext)
     }
     default:
       return state.ruleset.decide(state.rules, command, { actor: ctx.actor, dice: ctx.dice, now: ctx.now });
+  }
+}
+
+/** docs/voids-and-rulings.md: which commit a Void may take back, in this game's ruleset. */
+function checkVoid(state: GameState, seq: number): void {
+  if (seq > state.version) {
+    throw new RuleViolation(`There is no commit #${seq} in this game yet (its last is #${state.version}).`, 'void: a commit of this game');
+  }
+  const mark = state.voided.get(seq);
+  if (mark) throw new RuleViolation(`#${seq} is already voided (by #${mark.by}).`, 'void: once');
+  if (!isRulesCommit(state, seq)) {
+    throw new RuleViolation(
+      `#${seq} is not a move the rules decided: the creation, entropy, tokens, rulings, voids and a beacon roll's waiting commit (void its reveal) cannot be voided.`,
+      'void: only commits the rules decided',
+    );
+  }
+  if ((state.ruleset.voiding ?? 'latest') === 'latest') {
+    const last = lastRulesCommit(state);
+    if (seq !== last || state.undo?.seq !== seq) {
+      const why = state.voided.has(last) ? `the last one, #${last}, is voided already` : `#${last} came after it, and the rules decided it from #${seq}`;
+      throw new RuleViolation(`In ${state.ruleset.title} only the last commit the rules decided may be voided: ${why}.`, 'void: only the last commit the rules decided');
+    }
   }
 }
 
@@ -105,6 +140,20 @@ export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment:
   };
 }
 
+/**
+ * The `<summary>` of each text line of a commit: one, or one per result of a ruleset's
+ * commit that records several (a Roll of several labelled rolls).
+ */
+export function commitSummaries(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string[] {
+  const ruleset = state?.ruleset;
+  const rulesCommand = command.type === 'RevealBeacon' ? revealed : Object.hasOwn(gameCommands, command.type) ? undefined : command;
+  const lines = ruleset && rulesCommand && events[0]?.type !== 'BeaconRollRefused' ? ruleset.summaryLines?.(rulesCommand, events) : undefined;
+  if (!lines || lines.length < 2) return [summarizeCommit(state, command, events, revealed)];
+  if (command.type !== 'RevealBeacon') return lines;
+  const { pending, round } = command.payload as { pending: number; round: number };
+  return lines.map((line) => `drand round ${round} for #${pending}: ${line}`);
+}
+
 /** The `<summary>` of a text line (http-api.md "Text for chat logs"). */
 export function summarizeCommit(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string {
   const first = events[0];
@@ -121,6 +170,13 @@ export function summarizeCommit(state: GameState | undefined, command: Command, 
       return `new token for ${String(first?.data.role ?? '')} (${String(first?.data.tokenId ?? '')}); the old one no longer works`;
     case 'RevokeToken':
       return `token of ${String(first?.data.role ?? '')} revoked`;
+    case 'Void':
+      return `#${String(first?.data.seq ?? '')}: ${JSON.stringify(String(first?.data.reason ?? ''))}`;
+    case 'Ruling': {
+      const concerning = Array.isArray(first?.data.concerning) ? (first.data.concerning as unknown[]) : [];
+      const about = concerning.length ? ` concerning ${concerning.map((seq) => `#${String(seq)}`).join(', ')}` : '';
+      return `${JSON.stringify(String(first?.data.text ?? ''))}${about}`;
+    }
     case 'RevealBeacon': {
       // The command it resolves is the pending commit's: with it, the line reads as that command's would.
       const { pending, round } = command.payload as { pending: number; round: number };

@@ -25,6 +25,24 @@ export const RevealBeacon = z.strictObject({
   signature: z.string().regex(/^[0-9a-f]{96}$/, 'a drand signature is 48 bytes in lowercase hex'),
 });
 
+/** The organizer takes back one commit (docs/voids-and-rulings.md): it stays in the chain, its dice kept, marked voided. */
+export const Void = z.strictObject({
+  seq: z.int().min(2).describe('the commit to void'),
+  reason: playerText(500).describe('why, in the words the players will read'),
+});
+
+export const MAX_RULING_CONCERNS = 50;
+
+/** The organizer records a decision in the game's record (docs/voids-and-rulings.md). */
+export const Ruling = z.strictObject({
+  text: playerText(2000).describe('the decision, as the players will read it'),
+  concerning: z
+    .array(z.int().min(1))
+    .max(MAX_RULING_CONCERNS)
+    .refine((seqs) => new Set(seqs).size === seqs.length, 'each commit once')
+    .describe(`the commits it is about (0 to ${MAX_RULING_CONCERNS}), each once`),
+});
+
 /** The actor of a reveal commit: no role of the game. */
 export const SERVER_ACTOR = 'server';
 
@@ -44,6 +62,16 @@ export const gameCommands: Record<string, CommandSpec> = {
     schema: Seal,
     who: { sides: 'none', organizer: true },
     description: 'End the game and reveal its server seed; nothing can follow.',
+  },
+  Void: {
+    schema: Void,
+    who: { sides: 'none', organizer: true },
+    description: "Take back one commit: it stays in the chain with its dice, marked voided, and no longer counts. Which commits a ruleset lets you void is on its page (docs/voids-and-rulings.md).",
+  },
+  Ruling: {
+    schema: Ruling,
+    who: { sides: 'none', organizer: true },
+    description: 'Record a decision (a director\'s ruling) in the game, about the commits it names.',
   },
   ReissueToken: {
     schema: ReissueToken,

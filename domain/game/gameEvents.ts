@@ -32,6 +32,14 @@ export const gameEvents = {
   GameSealed: z.strictObject({
     serverSeed: z.string().describe('hex; its SHA-256 is the commitment of GameCreated'),
   }),
+  CommitVoided: z.strictObject({
+    seq: z.int().describe('the commit voided: it stays in the chain, its dice kept, and no longer counts'),
+    reason: z.string(),
+  }),
+  RulingRecorded: z.strictObject({
+    text: z.string(),
+    concerning: z.array(z.int()).describe('the commits the ruling is about'),
+  }),
   TokenReissued: z.strictObject({
     role: z.string().describe('"organizer" or a side'),
     tokenId: z.string().describe('the public name of the new token; the token itself is never recorded'),

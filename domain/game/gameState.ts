@@ -36,6 +36,38 @@ export interface GameState {
   beacon?: BeaconChain;
   /** The roll that waits for its beacon (beacon.md §2.2): nothing else is appended until its reveal. */
   pending?: PendingRoll;
+  /** Voided commits (docs/voids-and-rulings.md): voided seq → the Void's seq and reason. Keyed in a Map, as every seq is. */
+  voided: ReadonlyMap<number, VoidMark>;
+  /** The seqs of the commits whose events were the ruleset's, as ranges [first, last], in order: what a Void may take back. */
+  rulesCommits: readonly RulesRange[];
+  /**
+   * A ruleset of voiding 'latest': the last commit whose events were the ruleset's and the
+   * rules state from before it, which a Void of that commit restores; gone once it is voided.
+   */
+  undo?: { seq: number; rules: unknown };
+  /** How many rulings the organizer recorded. */
+  rulings: number;
+}
+
+export interface VoidMark {
+  /** The seq of the Void. */
+  by: number;
+  reason: string;
+}
+
+export type RulesRange = readonly [first: number, last: number];
+
+/** Whether commit `seq` recorded the ruleset's events. */
+export function isRulesCommit(state: Pick<GameState, 'rulesCommits'>, seq: number): boolean {
+  return state.rulesCommits.some(([first, last]) => seq >= first && seq <= last);
+}
+
+/** The seq of the last commit whose events were the ruleset's; 0 when there is none. */
+export const lastRulesCommit = (state: Pick<GameState, 'rulesCommits'>): number => state.rulesCommits.at(-1)?.[1] ?? 0;
+
+function withRulesCommit(ranges: readonly RulesRange[], seq: number): RulesRange[] {
+  const last = ranges.at(-1);
+  return last && last[1] === seq - 1 ? [...ranges.slice(0, -1), [last[0], seq]] : [...ranges, [seq, seq]];
 }
 
 /** A pending commit, as its reveal needs it: the command decided again, as its sender sent it. */
@@ -68,6 +100,7 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
   };
   // beacon.md §2.3: a reveal resolves the pending roll; its events are the ruleset's.
   if (commit.command.type === 'RevealBeacon') next.pending = undefined;
+  let rulesDecided = false;
   for (const event of commit.events) {
     switch (event.type) {
       case 'BeaconRollPending':
@@ -99,7 +132,24 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
       case 'TokenRevoked':
         next.credentials = new Map(next.credentials).set(String(event.data.role), null);
         break;
+      case 'CommitVoided': {
+        const seq = Number(event.data.seq);
+        next.voided = new Map(next.voided).set(seq, { by: commit.seq, reason: String(event.data.reason) });
+        if (next.undo?.seq === seq) {
+          next.rules = next.undo.rules;
+          next.undo = undefined;
+        }
+        break;
+      }
+      case 'RulingRecorded':
+        next.rulings += 1;
+        break;
       default:
+        if (!rulesDecided) {
+          rulesDecided = true;
+          next.rulesCommits = withRulesCommit(next.rulesCommits, commit.seq);
+          next.undo = (state.ruleset.voiding ?? 'latest') === 'latest' ? { seq: commit.seq, rules: state.rules } : undefined;
+        }
         next.rules = state.ruleset.evolve(next.rules, event);
     }
   }
@@ -132,6 +182,9 @@ function createdState(commit: Commit): GameState {
     credentials: new Map(),
     commandIds: CommandIdIndex.of([[commit.commandId, 1]]),
     rules: ruleset.initialState(data.options, data.sides),
+    voided: new Map(),
+    rulesCommits: [],
+    rulings: 0,
     ...(data.beacon ? { beacon: data.beacon } : {}),
   };
 }

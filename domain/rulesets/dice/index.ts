@@ -1,6 +1,6 @@
-import { defineRuleset, unknownEvent } from '../../defineRuleset';
+import { defineRuleset, unknownEvent, type EventOf } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
-import { rollDice } from './roll';
+import { rollDice, rollSeveral } from './roll';
 import { describeRoll } from './rollText';
 import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type RulesVersion } from './rulesVersion';
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
@@ -21,6 +21,8 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
   // 2: the state holds the game's rulesVersion.
   stateVersion: 2,
+  // Its state decides nothing: a voided roll stays recorded and marked, and no longer counts.
+  voiding: 'any',
   options: DiceOptions,
   sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
   sides: (options) => options.sides,
@@ -28,7 +30,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
     Roll: {
       schema: Roll,
       who: { sides: 'all', organizer: true },
-      description: 'Roll dice for a stated purpose.',
+      description: 'Roll dice for a stated purpose; or several labelled rolls at once ({ "rolls": [{ "dice", "purpose" }, …] }, up to 10), one commit.',
     },
   },
   procedures: {
@@ -49,9 +51,18 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options) }),
   decide(state, command, ctx) {
     // Roll is the only command of this ruleset.
-    const { dice, purpose } = command.payload;
-    const outcome = rollDice(dice, ctx.dice, state.rulesVersion, 'payload.dice');
-    return [{ type: 'DiceRolled', data: { purpose, ...outcome } }];
+    const { payload } = command;
+    if ('rolls' in payload) {
+      const outcomes = rollSeveral(
+        payload.rolls.map((roll) => roll.dice),
+        ctx.dice,
+        state.rulesVersion,
+        (index) => `payload.rolls[${index}].dice`,
+      );
+      return outcomes.map((outcome, index) => ({ type: 'DiceRolled' as const, data: { purpose: payload.rolls[index].purpose, ...outcome } }));
+    }
+    const outcome = rollDice(payload.dice, ctx.dice, state.rulesVersion, 'payload.dice');
+    return [{ type: 'DiceRolled', data: { purpose: payload.purpose, ...outcome } }];
   },
   evolve(state, event) {
     switch (event.type) {
@@ -65,10 +76,9 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   },
   present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
   resultText: (_command, events) => diceResultText(events),
-  summarize(_command, events) {
-    const rolled = events.find((e) => e.type === 'DiceRolled');
-    if (!rolled) return '';
-    const { data } = rolled;
-    return `${JSON.stringify(data.purpose)}: ${data.dice} = ${describeRoll(data)}`;
-  },
+  summarize: (_command, events) => rollSummaries(events).join('; '),
+  summaryLines: (_command, events) => rollSummaries(events),
 });
+
+const rollSummaries = (events: readonly EventOf<typeof diceEvents>[]) =>
+  events.filter((e) => e.type === 'DiceRolled').map(({ data }) => `${JSON.stringify(data.purpose)}: ${data.dice} = ${describeRoll(data)}`);

@@ -89,6 +89,25 @@ export function checkLimits(expression: DiceExpression): void {
 export function rollDice(spec: DiceSpec, dice: DiceSource, notation: Notation, field?: string): RollOutcome {
   const expression = toExpression(spec, notation, field);
   checkLimits(expression);
+  return rollExpression(expression, dice);
+}
+
+/**
+ * Several rolls in one command, in order: every expression is read and checked first — each
+ * against the limits, and all of them together against MAX_DICE_PER_COMMAND — so that a
+ * refused command draws no die (fairness-v1 §4).
+ */
+export function rollSeveral(specs: readonly DiceSpec[], dice: DiceSource, notation: Notation, field: (index: number) => string): RollOutcome[] {
+  const expressions = specs.map((spec, index) => toExpression(spec, notation, field(index)));
+  expressions.forEach((expression) => checkLimits(expression));
+  const most = expressions.reduce((sum, e) => sum + e.terms.reduce((n, t) => n + mostDiceOf(t), 0), 0);
+  if (most > MAX_DICE_PER_COMMAND) {
+    throw new RuleViolation(`A command may roll at most ${MAX_DICE_PER_COMMAND} dice in all; these ${specs.length} rolls may draw up to ${most}. Send them in two commands.`, 'dice: at most 100 dice a command');
+  }
+  return expressions.map((expression) => rollExpression(expression, dice));
+}
+
+function rollExpression(expression: DiceExpression, dice: DiceSource): RollOutcome {
   const rolls: Die[] = [];
   const terms = evaluate(expression, (sides) => {
     const value = dice.roll(sides);

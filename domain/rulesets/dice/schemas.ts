@@ -60,18 +60,33 @@ const diceList = z
 
 export const DiceSpecSchema = z.union([diceString, diceList]);
 
-export const Roll = z.strictObject({
+export const MAX_ROLLS_PER_COMMAND = 10;
+
+export const LabelledRoll = z.strictObject({
   dice: DiceSpecSchema,
   purpose: playerText(200).describe('what the roll is for'),
 });
+export type LabelledRoll = z.infer<typeof LabelledRoll>;
+
+export const SeveralRolls = z.strictObject({
+  rolls: z
+    .array(LabelledRoll)
+    .min(1)
+    .max(MAX_ROLLS_PER_COMMAND)
+    .describe(`1 to ${MAX_ROLLS_PER_COMMAND} rolls, each with its purpose, rolled in order in one commit; at most ${MAX_DICE_PER_COMMAND} dice in all`),
+});
+
+/** One roll `{ dice, purpose }`, or several labelled rolls at once `{ rolls: [{ dice, purpose }, …] }`. */
+export const Roll = z.union([LabelledRoll, SeveralRolls]);
 export type Roll = z.infer<typeof Roll>;
 
 export const RollProcedureInput = z.strictObject({ dice: DiceSpecSchema });
 export type RollProcedureInput = z.infer<typeof RollProcedureInput>;
 
 export const DiceView = z.object({
-  rolls: z.int().describe('how many Roll commands were accepted'),
+  rolls: z.int().describe('how many rolls were recorded (each labelled roll of a Roll counts one), voided ones included: the game\'s `voided` lists the commits that no longer count'),
   lastRoll: z
     .object({ purpose: z.string(), dice: z.string(), total: z.int() })
-    .nullable(),
+    .nullable()
+    .describe('the last roll recorded, even when voided'),
 });

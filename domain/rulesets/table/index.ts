@@ -22,6 +22,8 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   description: 'Resolve on combat tables the game brings as data (ratio, differential or threshold columns, any dice), each with its content hash; the verifier replays with exactly those tables.',
   options: TableOptions,
   creationOptions: TableCreationOptions,
+  // Its state decides nothing: a voided resolution stays recorded and marked, and no longer counts.
+  voiding: 'any',
   sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
   sides: (options) => options.sides,
   commands: {
