@@ -43,6 +43,8 @@ export function describeExamination(examination: ExportExamination, suggested: S
       ? `  ${mark(LINES.rules)} rules: every command replayed through the ${report.ruleset} ruleset gives the recorded events (${report.rulesReplayed} commits)`
       : `  ✗ rules: ${report.rulesReplayed} of ${report.commits} commits replayed through the ${report.ruleset} ruleset as recorded`,
   );
+  for (const v of report.voided ?? []) lines.push(`    #${v.seq} voided by #${v.by}: ${JSON.stringify(v.reason)}`);
+  for (const r of report.rulings ?? []) lines.push(`    ruling #${r.seq}: ${JSON.stringify(r.text)}${r.concerning.length ? ` concerning ${r.concerning.map((seq) => `#${seq}`).join(', ')}` : ''}`);
   if (report.beacons) lines.push(`  ${mark(LINES.beacons)} ${beaconLine(report.beacons)}`);
   lines.push(
     report.head

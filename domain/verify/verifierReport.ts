@@ -24,6 +24,14 @@ export const VerifierReportSchema = z.strictObject({
     .describe('every key that signed a commit or the head, in order of first use'),
   head: z.strictObject({ seq: z.int(), at: z.string() }).nullable().describe('the signed head, null when the export has none'),
   failures: z.array(VerificationFailureSchema),
+  voided: z
+    .array(z.strictObject({ seq: z.int(), by: z.int().describe("the Void's seq"), reason: z.string() }))
+    .optional()
+    .describe('commits the organizer voided (docs/voids-and-rulings.md), among those the rules replayed; absent when none'),
+  rulings: z
+    .array(z.strictObject({ seq: z.int(), text: z.string(), concerning: z.array(z.int()) }))
+    .optional()
+    .describe("the organizer's rulings, among the commits the rules replayed; absent when none"),
   beacons: z
     .strictObject({ checked: z.int().min(0).describe('distinct drand rounds whose BLS signature was checked'), chain: z.string().describe('the drand chain the game was created with') })
     .optional()

@@ -7,6 +7,7 @@ import { checkBundle } from './checkBundle';
 import type { BeaconVerifyOptions } from './checkBeacons';
 import { noProgress, type CheckProgress } from './checkProgress';
 import { checkHead } from './checkHead';
+import { decisionsOf } from './decisions';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
 import { messageOf } from './shown';
 import { signingKeysOf } from './signingKeys';
@@ -83,6 +84,7 @@ export function examineExport(bundle: unknown, options: VerifyOptions, progress:
   } catch (error) {
     fail(0, 'structure', `the export cannot be checked: ${messageOf(error)}`);
   }
+  const { voided, rulings } = decisionsOf(exported.commits, check.rulesReplayed);
   const exitCode: ExitCode =
     failures.length > 0 ? EXIT.failed : options.trusted.length === 0 || (!check.sealed && !options.allowUnsealed) ? EXIT.inconclusive : EXIT.ok;
   return {
@@ -98,6 +100,8 @@ export function examineExport(bundle: unknown, options: VerifyOptions, progress:
       signers: signers.map(({ fingerprint, trusted }) => ({ fingerprint, trusted })),
       head,
       failures: sortedFailures(failures),
+      ...(voided.length ? { voided } : {}),
+      ...(rulings.length ? { rulings } : {}),
       ...(check.beacons ? { beacons: check.beacons } : {}),
     },
     signers,

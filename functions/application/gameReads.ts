@@ -28,6 +28,11 @@ export interface GameReadsDeps {
   beaconChains?: ReadonlyMap<string, BeaconChain>;
 }
 
+/** The voided commits the game knows, those `wanted`, as GET /games/{id} and /events list them. */
+export function voidedList(state: GameState, wanted: (seq: number) => boolean) {
+  return [...state.voided].filter(([seq]) => wanted(seq)).map(([seq, { by, reason }]) => ({ seq, voidedBy: { seq: by, reason } }));
+}
+
 /** The reads of a game: its view, its events (and their long poll), its head, its export and its verification. */
 export class GameReads {
   constructor(private readonly deps: GameReadsDeps) {}
@@ -53,6 +58,8 @@ export class GameReads {
       role: 'role' in access ? access.role : 'viewerId' in access ? 'spectator' : null,
       abandonedAt: expires(expiry, s, game.secrets.tournamentId) ? new Date(abandonedAt(expiry, s.lastRecordedAt)).toISOString() : null,
       ...(s.beacon ? { beacon: this.beaconView(s) } : {}),
+      ...(s.voided.size ? { voided: voidedList(s, () => true) } : {}),
+      ...(s.rulings ? { rulings: s.rulings } : {}),
     };
   }
 

@@ -83,6 +83,12 @@ export const GameCreatedShape = z.strictObject({
   tournamentId: z.string().optional().describe('present when the game was created with a tournament token'),
 });
 
+/** A voided commit (docs/voids-and-rulings.md): it stays in the chain, signed as it was; the Void that took it back. */
+export const VoidedCommitShape = z.strictObject({
+  seq: z.int().describe('the voided commit'),
+  voidedBy: z.strictObject({ seq: z.int().describe("the Void's seq"), reason: z.string() }),
+});
+
 export const GameViewShape = z.strictObject({
   gameId: z.string(),
   ruleset: z.string(),
@@ -112,6 +118,8 @@ export const GameViewShape = z.strictObject({
     })
     .optional()
     .describe('a beacon game (docs/beacon.md): its drand chain; absent in other games'),
+  voided: z.array(VoidedCommitShape).optional().describe('the commits the organizer voided, in the order voided; absent when none'),
+  rulings: z.int().optional().describe("how many rulings the organizer recorded (each a Ruling commit); absent when none"),
 });
 
 export const CommandAcceptedShape = z.strictObject({ version: z.int(), commit: CommitShape });
@@ -130,6 +138,7 @@ export const EventsPageShape = z.strictObject({
   gameId: z.string(),
   version: z.int().describe("the game's version now; the ETag"),
   commits: z.array(CommitShape).describe('the commits with seq > after, in order'),
+  voided: z.array(VoidedCommitShape).optional().describe('those of these commits that are voided now (the commits themselves stay as signed); absent when none'),
 });
 
 export const PublicKeyShape = z.strictObject({

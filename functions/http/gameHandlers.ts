@@ -1,4 +1,5 @@
-import { textLine } from '../../domain/game/textLine';
+import { textLines } from '../../domain/game/textLine';
+import { voidedList } from '../application/gameReads';
 import type { GameService } from '../application/gameService';
 import { cappedEvents } from '../application/eventPages';
 import { gameExport, type ExportDelivery } from '../application/exports';
@@ -43,7 +44,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       const { commit, reveal, beacon } = outcome;
       // beacon.md §2: a pending commit is 202 until its reveal is stored; a retry after it answers the pair.
       const status = beacon && !reveal ? 202 : outcome.created ? 201 : 200;
-      if (wantsText(event)) return text(status, [commit, ...(reveal ? [reveal] : [])].map((c) => `${textLine(outcome.state, c, commit)}\n`).join(''));
+      if (wantsText(event)) return text(status, [commit, ...(reveal ? [reveal] : [])].flatMap((c) => textLines(outcome.state, c, commit)).map((line) => `${line}\n`).join(''));
       if (reveal) return json(status, { version: outcome.version, commit, reveal });
       if (beacon) return json(status, { version: outcome.version, commit, beacon });
       return json(status, { version: outcome.version, commit });
@@ -59,9 +60,11 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
       // http-api.md: If-None-Match with the current version is a 304, whatever the page (the same URL at the same version is the same answer).
       if (matchesVersion(event, page.version)) return notModified(etag);
       if (wantsText(event)) {
-        return text(200, page.commits.map((c, i) => `${textLine(page.state, c, page.commits[i - 1])}\n`).join(''), { etag });
+        return text(200, page.commits.flatMap((c, i) => textLines(page.state, c, page.commits[i - 1])).map((line) => `${line}\n`).join(''), { etag });
       }
-      return json(200, { gameId: page.gameId, version: page.version, commits: page.commits }, { etag });
+      const onPage = new Set(page.commits.map((c) => c.seq));
+      const voided = voidedList(page.state, (seq) => onPage.has(seq));
+      return json(200, { gameId: page.gameId, version: page.version, commits: page.commits, ...(voided.length ? { voided } : {}) }, { etag });
     }, observer),
 
     // Inline when it fits one response; otherwise stored once per version and answered with a link (exports.ts).

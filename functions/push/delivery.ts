@@ -25,7 +25,11 @@ export interface Subscriber {
   authorizedAt: number;
 }
 
-/** The chat-log line of a commit (http-api.md "Text for chat logs"), as GET .../events with Accept: text/plain gives it. */
+/**
+ * The chat-log line of a commit (http-api.md "Text for chat logs"), as GET .../events with Accept: text/plain gives it:
+ * a Roll of several labelled rolls gives one line per roll, separated by a line feed. A commit is pushed when it is
+ * recorded, before any Void could take it back: the Void's own line says so later.
+ */
 export function commitLine(rulesetId: string, commit: Commit): string {
   const ruleset = findRuleset(rulesetId);
   try {

@@ -182,12 +182,14 @@ describe('the event schemas of each ruleset', () => {
 });
 
 describe("the game's own events", () => {
-  it('creation, entropy, a roll, a token reissued and one revoked, the seal: each parses against its schema', async () => {
+  it('creation, entropy, a roll, its void, a ruling, a token reissued and one revoked, the seal: each parses against its schema', async () => {
     const { service, store } = memoryService('events');
     const game = await service.createGame({ ruleset: 'dice', title: 'schemas', options: { sides: ['red', 'blue'] } });
     const { organizer, players } = game.tokens;
     await service.submit(game.gameId, players.red, { commandId: 'e1', type: 'ContributeEntropy', payload: { entropy: 'red' } });
     await service.submit(game.gameId, players.blue, { commandId: 'r1', type: 'Roll', payload: { dice: '3d6', purpose: 'p' } });
+    await service.submit(game.gameId, organizer, { commandId: 'v1', type: 'Void', payload: { seq: 3, reason: 'rolled twice' } });
+    await service.submit(game.gameId, organizer, { commandId: 'u1', type: 'Ruling', payload: { text: 'the second roll stands', concerning: [3] } });
     await service.reissueToken(game.gameId, organizer, 'red');
     await service.revokeToken(game.gameId, organizer, 'blue');
     await service.submit(game.gameId, organizer, { commandId: 'seal', type: 'Seal', payload: {} });
@@ -200,7 +202,7 @@ describe("the game's own events", () => {
       return parsed.success ? [] : [`${e.type}: ${parsed.error.message}`];
     });
     expect(problems).toEqual([]);
-    expect(events.map((e) => e.type)).toEqual(['GameCreated', 'EntropyContributed', 'DiceRolled', 'TokenReissued', 'TokenRevoked', 'GameSealed']);
+    expect(events.map((e) => e.type)).toEqual(['GameCreated', 'EntropyContributed', 'DiceRolled', 'CommitVoided', 'RulingRecorded', 'TokenReissued', 'TokenRevoked', 'GameSealed']);
     // A beacon game's pending rolls and reveals, and the refusal a reveal would record should the rules ever refuse after a die.
     const beacon = buildBeaconGame().bundle.commits.flatMap((c) => c.events);
     const refused = { type: 'BeaconRollRefused', data: { code: 'insufficient_dice', message: 'This needs at least 1 dice.' } };

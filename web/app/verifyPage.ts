@@ -246,6 +246,16 @@ function renderReport(report: HTMLElement, examination: ExportExamination, commi
     el('h3', {}, 'Checks'),
     el('ul', { class: 'checks' }, ...checkItems(r.failures, r.sealed)),
   );
+  const voided = new Map((r.voided ?? []).map((v) => [v.seq, v]));
+  if (voided.size || r.rulings?.length) {
+    report.append(
+      el('h3', {}, 'Voids and rulings'),
+      el('ul', { class: 'decisions' },
+        ...(r.voided ?? []).map((v) => el('li', {}, `#${v.seq} voided by #${v.by}: ${v.reason}`)),
+        ...(r.rulings ?? []).map((ruling) => el('li', {}, `Ruling #${ruling.seq}: ${ruling.text}${ruling.concerning.length ? ` (concerning ${ruling.concerning.map((seq) => `#${seq}`).join(', ')})` : ''}`)),
+      ),
+    );
+  }
   const whole = failures.filter((f) => f.seq === 0);
   if (whole.length) report.append(el('h3', {}, 'The export as a whole'), el('ul', { class: 'failures' }, ...whole.map((f) => el('li', { class: 'bad' }, `${f.check}: ${f.reason}`))));
 
@@ -261,7 +271,7 @@ function renderReport(report: HTMLElement, examination: ExportExamination, commi
         el('td', {}, c.actor),
         el('td', {}, c.command),
         el('td', {}, String(c.dice)),
-        el('td', {}, mine.length ? mine.map((f) => `${f.check}: ${f.reason}`).join('; ') : 'ok'),
+        el('td', {}, mine.length ? mine.map((f) => `${f.check}: ${f.reason}`).join('; ') : voided.has(seq) ? `ok, voided by #${voided.get(seq)!.by}` : 'ok'),
       );
     });
     report.append(
