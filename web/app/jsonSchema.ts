@@ -20,9 +20,6 @@ export interface JsonSchema {
   allOf?: JsonSchema[];
   prefixItems?: JsonSchema[];
   additionalProperties?: boolean | JsonSchema;
-  /**
-   * 'json': a document a person pastes whole (a combat table), shown as one JSON box.
-   * 'first': of a choice of objects, the form shows the first, the common case (a dice Roll of one roll).
-   */
+  /** 'json': a document a person pastes whole (a combat table), shown as one JSON box. */
   'x-form'?: string;
 }

@@ -35,7 +35,6 @@ function labelText(label: Label, suffix = ''): Child[] {
 function simpleBranch(schema: JsonSchema): JsonSchema | undefined {
   const branches = schema.anyOf ?? schema.oneOf;
   if (!branches) return schema;
-  if (schema['x-form'] === 'first' && branches[0]) return { ...branches[0], description: schema.description ?? branches[0].description };
   // A choice of values (`1` or `2`): one list of all of them.
   if (branches.every((b) => b.const !== undefined || b.enum)) {
     return { ...schema, anyOf: undefined, oneOf: undefined, enum: branches.flatMap((b) => b.enum ?? [b.const]) };

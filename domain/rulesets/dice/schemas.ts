@@ -76,11 +76,8 @@ export const SeveralRolls = z.strictObject({
     .describe(`1 to ${MAX_ROLLS_PER_COMMAND} rolls, each with its purpose, rolled in order in one commit; at most ${MAX_DICE_PER_COMMAND} dice in all`),
 });
 
-/**
- * One roll `{ dice, purpose }`, or several labelled rolls at once `{ rolls: [{ dice, purpose }, …] }`.
- * The web app's command form shows the first, one roll ('x-form': 'first').
- */
-export const Roll = z.union([LabelledRoll, SeveralRolls]).meta({ 'x-form': 'first' });
+/** One roll `{ dice, purpose }`, or several labelled rolls at once `{ rolls: [{ dice, purpose }, …] }`. */
+export const Roll = z.union([LabelledRoll, SeveralRolls]);
 export type Roll = z.infer<typeof Roll>;
 
 export const RollProcedureInput = z.strictObject({ dice: DiceSpecSchema });
