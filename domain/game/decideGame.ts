@@ -108,8 +108,8 @@ function checkVoid(state: GameState, seq: number): void {
   if ((state.ruleset.voiding ?? 'latest') === 'latest') {
     const last = lastRulesCommit(state);
     if (seq !== last || state.undo?.seq !== seq) {
-      const why = state.voided.has(last) ? `the last one, #${last}, is voided already` : `#${last} came after it, and the rules decided it from #${seq}`;
-      throw new RuleViolation(`In ${state.ruleset.title} only the last commit the rules decided may be voided: ${why}.`, 'void: only the last commit the rules decided');
+      const why = state.voided.has(last) ? `, and that one (#${last}) is voided already` : `: #${last} came after #${seq} and was decided on what #${seq} left`;
+      throw new RuleViolation(`Only the last commit the rules decided can be voided in a ${state.ruleset.id} game${why}.`, 'void: only the last commit the rules decided');
     }
   }
 }
