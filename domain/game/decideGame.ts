@@ -140,20 +140,6 @@ export function decideCreate(ruleset: Ruleset, body: CreateGameBody, commitment:
   };
 }
 
-/**
- * The `<summary>` of each text line of a commit: one, or one per result of a ruleset's
- * commit that records several (a Roll of several labelled rolls).
- */
-export function commitSummaries(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string[] {
-  const ruleset = state?.ruleset;
-  const rulesCommand = command.type === 'RevealBeacon' ? revealed : Object.hasOwn(gameCommands, command.type) ? undefined : command;
-  const lines = ruleset && rulesCommand && events[0]?.type !== 'BeaconRollRefused' ? ruleset.summaryLines?.(rulesCommand, events) : undefined;
-  if (!lines || lines.length < 2) return [summarizeCommit(state, command, events, revealed)];
-  if (command.type !== 'RevealBeacon') return lines;
-  const { pending, round } = command.payload as { pending: number; round: number };
-  return lines.map((line) => `drand round ${round} for #${pending}: ${line}`);
-}
-
 /** The `<summary>` of a text line (http-api.md "Text for chat logs"). */
 export function summarizeCommit(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string {
   const first = events[0];
@@ -170,13 +156,6 @@ export function summarizeCommit(state: GameState | undefined, command: Command, 
       return `new token for ${String(first?.data.role ?? '')} (${String(first?.data.tokenId ?? '')}); the old one no longer works`;
     case 'RevokeToken':
       return `token of ${String(first?.data.role ?? '')} revoked`;
-    case 'Void':
-      return `#${String(first?.data.seq ?? '')}: ${JSON.stringify(String(first?.data.reason ?? ''))}`;
-    case 'Ruling': {
-      const concerning = Array.isArray(first?.data.concerning) ? (first.data.concerning as unknown[]) : [];
-      const about = concerning.length ? ` concerning ${concerning.map((seq) => `#${String(seq)}`).join(', ')}` : '';
-      return `${JSON.stringify(String(first?.data.text ?? ''))}${about}`;
-    }
     case 'RevealBeacon': {
       // The command it resolves is the pending commit's: with it, the line reads as that command's would.
       const { pending, round } = command.payload as { pending: number; round: number };

@@ -66,12 +66,12 @@ export const gameCommands: Record<string, CommandSpec> = {
   Void: {
     schema: Void,
     who: { sides: 'none', organizer: true },
-    description: "Take back one commit: it stays in the chain with its dice, marked voided, and no longer counts. Which commits a ruleset lets you void is on its page (docs/voids-and-rulings.md).",
+    description: 'Void one commit: it stays recorded, marked voided, and no longer counts (docs/voids-and-rulings.md).',
   },
   Ruling: {
     schema: Ruling,
     who: { sides: 'none', organizer: true },
-    description: 'Record a decision (a director\'s ruling) in the game, about the commits it names.',
+    description: "Record a director's ruling about the commits it names.",
   },
   ReissueToken: {
     schema: ReissueToken,

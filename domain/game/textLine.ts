@@ -1,6 +1,8 @@
 import type { Commit } from '../fairness/hashChain';
-import { commitSummaries } from './decideGame';
+import type { Command, DomainEvent } from '../ruleset';
+import { summarizeCommit } from './decideGame';
 import { escapeLine } from './escapeLine';
+import { gameCommands } from './gameCommands';
 import type { GameState } from './gameState';
 
 export { escapeLine } from './escapeLine';
@@ -24,4 +26,26 @@ export function textLines(state: GameState | undefined, commit: Commit, pending?
 /** A commit's text lines as one text, a line feed between two (textLines). */
 export function textLine(state: GameState | undefined, commit: Commit, pending?: Commit): string {
   return textLines(state, commit, pending).join('\n');
+}
+
+/**
+ * The `<summary>` of each text line of a commit: one, or one per result of a ruleset's
+ * commit that records several (a Roll of several labelled rolls). Here rather than beside
+ * summarizeCommit: the standalone verifier bundles decideGame.ts and never writes a line.
+ */
+function commitSummaries(state: GameState | undefined, command: Command, events: readonly DomainEvent[], revealed?: Command): string[] {
+  const first = events[0];
+  if (command.type === 'Void') return [`#${String(first?.data.seq ?? '')}: ${JSON.stringify(String(first?.data.reason ?? ''))}`];
+  if (command.type === 'Ruling') {
+    const concerning = Array.isArray(first?.data.concerning) ? (first.data.concerning as unknown[]) : [];
+    const about = concerning.length ? ` concerning ${concerning.map((seq) => `#${String(seq)}`).join(', ')}` : '';
+    return [`${JSON.stringify(String(first?.data.text ?? ''))}${about}`];
+  }
+  const ruleset = state?.ruleset;
+  const rulesCommand = command.type === 'RevealBeacon' ? revealed : Object.hasOwn(gameCommands, command.type) ? undefined : command;
+  const lines = ruleset && rulesCommand && first?.type !== 'BeaconRollRefused' ? ruleset.summaryLines?.(rulesCommand, events) : undefined;
+  if (!lines || lines.length < 2) return [summarizeCommit(state, command, events, revealed)];
+  if (command.type !== 'RevealBeacon') return lines;
+  const { pending, round } = command.payload as { pending: number; round: number };
+  return lines.map((line) => `drand round ${round} for #${pending}: ${line}`);
 }

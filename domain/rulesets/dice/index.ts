@@ -1,4 +1,4 @@
-import { defineRuleset, unknownEvent, type EventOf } from '../../defineRuleset';
+import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
 import { rollDice, rollSeveral } from './roll';
 import { describeRoll } from './rollText';
@@ -6,6 +6,7 @@ import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type Ru
 import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
 import { diceEvents } from './events';
 import { diceResultText } from './resultText';
+import { rollSummaries } from './summary';
 
 export interface DiceState {
   rolls: number;
@@ -79,6 +80,3 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   summarize: (_command, events) => rollSummaries(events).join('; '),
   summaryLines: (_command, events) => rollSummaries(events),
 });
-
-const rollSummaries = (events: readonly EventOf<typeof diceEvents>[]) =>
-  events.filter((e) => e.type === 'DiceRolled').map(({ data }) => `${JSON.stringify(data.purpose)}: ${data.dice} = ${describeRoll(data)}`);
