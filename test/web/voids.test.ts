@@ -1,0 +1,61 @@
+// A director voids a roll from the organizer's timeline, by keyboard only; the timeline and the
+// verify page mark it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, createGame, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
+
+let session: Session;
+beforeAll(async () => {
+  session = await startSession();
+});
+afterAll(async () => {
+  await session?.close();
+});
+
+describe('voids and rulings in the web app', () => {
+  it('an organizer voids a roll by keyboard only; its row reads voided, and the verify page lists the void and the ruling', async () => {
+    const game = await createGame(session.service, { ruleset: 'dice', title: 'League round 3' });
+    const post = (token: string, body: unknown) => callApi(session.service, 'POST', `/games/${game.gameId}/commands`, token, body);
+    await post(game.tokens.players.player1, { commandId: 'r1', type: 'Roll', payload: { dice: '3d6', purpose: 'fire on 1205' } });
+
+    const page = await session.open(linkOf(game.gameId, game.tokens.organizer));
+    await page.locator('tr[data-seq="2"]').waitFor();
+    expect(await tabTo(page, 'Other commands')).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await tabTo(page, 'Other command')).toBe(true);
+    await page.keyboard.type('Void');
+    expect(await page.getByLabel('Other command', { exact: true }).inputValue()).toBe('Void');
+    expect(await tabTo(page, 'Seq: the commit to void seq')).toBe(true);
+    await page.keyboard.type('2');
+    expect(await tabTo(page, 'Reason: why, in the words the players will read reason')).toBe(true);
+    await page.keyboard.type('rolled 3d6; the table says 2d6');
+    expect(await tabTo(page, 'Send')).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toBe('Stored as #3.');
+    await page.locator('tr[data-seq="3"]').waitFor();
+    expect(await page.locator('tr[data-seq="3"]').textContent()).toContain('Void #2: "rolled 3d6; the table says 2d6"');
+
+    // Read again, the roll's own line says it was voided.
+    const again = await session.open(linkOf(game.gameId, game.tokens.players.player2));
+    await again.locator('tr[data-seq="3"]').waitFor();
+    expect(await again.locator('tr[data-seq="2"]').textContent()).toContain('(voided by #3)');
+    await screenshot(again, 'timeline-voided');
+
+    await post(game.tokens.organizer, { commandId: 'u1', type: 'Ruling', payload: { text: 'Player 1 fires again with 2d6.', concerning: [2, 3] } });
+    await post(game.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
+    const exported = (await callApi(session.service, 'GET', `/games/${game.gameId}/export`, game.tokens.organizer)).json;
+    const fingerprint = (await callApi(session.service, 'GET', '/keys')).json.keys[0].fingerprint;
+    const verify = await session.open('/#/verify');
+    await expect.poll(() => verify.getByLabel('Trusted fingerprints (one per line)').inputValue()).toBe(fingerprint);
+    await verify.getByLabel('Export file (JSON)').setInputFiles({ name: 'voided.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+    await verify.locator('.verdict').waitFor();
+    expect(await verify.locator('.verdict').getAttribute('data-exit-code')).toBe('0');
+    expect(await verify.locator('ul.decisions li').allTextContents()).toEqual([
+      '#2 voided by #3: rolled 3d6; the table says 2d6',
+      'Ruling #4: Player 1 fires again with 2d6. (concerning #2, #3)',
+    ]);
+    expect(await verify.locator('table.per-commit tr[data-seq="2"]').textContent()).toContain('ok, voided by #3');
+    await screenshot(verify, 'verify-voided');
+    expect(session.errors.get(page)).toEqual([]);
+    expect(session.errors.get(verify)).toEqual([]);
+  });
+});
