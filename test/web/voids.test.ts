@@ -58,4 +58,18 @@ describe('voids and rulings in the web app', () => {
     expect(session.errors.get(page)).toEqual([]);
     expect(session.errors.get(verify)).toEqual([]);
   });
+
+  it('shows a Roll of several labelled rolls as one row with a line per roll', async () => {
+    const game = await createGame(session.service, { ruleset: 'dice', title: 'Several rolls' });
+    await callApi(session.service, 'POST', `/games/${game.gameId}/commands`, game.tokens.players.player2, {
+      commandId: 'r1',
+      type: 'Roll',
+      payload: { rolls: [{ dice: '2d6', purpose: 'assault' }, { dice: '1d6', purpose: 'morale' }] },
+    });
+    const page = await session.open(linkOf(game.gameId, game.tokens.players.player1));
+    await page.locator('tr[data-seq="2"]').waitFor();
+    const line = (await page.locator('tr[data-seq="2"] td.line').innerText()).split('\n');
+    expect(line).toEqual([expect.stringMatching(/^#2 player2 Roll "assault": 2d6 = /), expect.stringMatching(/^#2 player2 Roll "morale": 1d6 = /)]);
+    expect(session.errors.get(page)).toEqual([]);
+  });
 });

@@ -230,7 +230,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     if (!response.ok) return lines;
     for (const line of (await response.text()).split('\n')) {
       const seq = Number(line.match(/^#(\d+) /)?.[1]);
-      if (seq) lines.set(seq, line);
+      // A Roll of several labelled rolls has a line per roll, each with its commit's #seq: one row shows them all.
+      if (seq) lines.set(seq, lines.has(seq) ? `${lines.get(seq)}\n${line}` : line);
     }
     return lines;
   };
