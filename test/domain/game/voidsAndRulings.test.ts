@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { GivenDice } from '../../../domain/dice';
 import { DomainError, RuleViolation } from '../../../domain/errors';
 import type { Commit } from '../../../domain/fairness/hashChain';
+import { decideAcceptance } from '../../../domain/game/beaconRolls';
 import { buildCommit } from '../../../domain/game/buildCommit';
 import { authorize, checkPayload, decideCreate, decideGame } from '../../../domain/game/decideGame';
 import { evolveGame, type GameState } from '../../../domain/game/gameState';
 import { textLines } from '../../../domain/game/textLine';
 import type { DomainEvent } from '../../../domain/ruleset';
 import { findRuleset } from '../../../domain/rulesets/registry';
+import { buildBeaconGame } from '../../support/beaconGame';
 
 type Step = [actor: string, type: string, payload: unknown, dice?: number[]];
 
@@ -157,5 +159,19 @@ describe('Ruling', () => {
     expect(bad({ text: 'two\nlines', concerning: [] })).toBe(false);
     expect(checkPayload(dice, 'Void', { seq: 1, reason: 'the creation' }).ok).toBe(false);
     expect(bad({ text: 'ok', concerning: [1, 2] })).toBe(true);
+  });
+});
+
+describe('Void in a beacon game', () => {
+  it('takes back a revealed roll by its reveal, and refuses the commit that waited for the round', () => {
+    const { bundle } = buildBeaconGame({ commands: [{ actor: 'player1', type: 'Roll', payload: { dice: '1d6', purpose: 'volley' } }], sealed: false });
+    const state = bundle.commits.reduce<GameState | undefined>(evolveGame, undefined)!;
+    const pending = bundle.commits.find((c) => c.events[0]?.type === 'BeaconRollPending')!;
+    const reveal = bundle.commits.find((c) => c.command.type === 'RevealBeacon')!;
+    const ctx = { actor: 'organizer', now: reveal.recordedAt };
+    expect(decideAcceptance(state, { type: 'Void', payload: { seq: reveal.seq, reason: 'wrong table' } }, ctx, reveal.recordedAt)).toEqual([
+      { type: 'CommitVoided', data: { seq: reveal.seq, reason: 'wrong table' } },
+    ]);
+    expect(() => decideAcceptance(state, { type: 'Void', payload: { seq: pending.seq, reason: 'x' } }, ctx, reveal.recordedAt)).toThrow(/void its reveal/);
   });
 });
