@@ -96,6 +96,19 @@ describe('Void in the dice ruleset (voiding "any")', () => {
   });
 });
 
+describe('Void in the table ruleset (voiding "any")', () => {
+  it('voids any resolution, the last or an earlier one, and leaves the rules state as it was', () => {
+    const table = JSON.parse(readFileSync(new URL('../../../docs/examples/tables/france44-crt-mobile.json', import.meta.url), 'utf8'));
+    const resolve = (purpose: string): Step => ['player1', 'Resolve', { table: table.id, attack: 9, defence: 3, purpose }, [3]];
+    const game = play('table', [resolve('hex 0912'), resolve('hex 1013')], { tables: [table] });
+    const before = game.state.rules;
+    expect(game.apply(['organizer', 'Void', { seq: 2, reason: 'wrong column' }])).toEqual([{ type: 'CommitVoided', data: { seq: 2, reason: 'wrong column' } }]);
+    expect(game.apply(['organizer', 'Void', { seq: 3, reason: 'wrong table' }])).toHaveLength(1);
+    expect(game.state.rules).toEqual(before);
+    expect([...game.state.voided.keys()]).toEqual([2, 3]);
+  });
+});
+
 describe('Void in a ruleset with state (voiding "latest": france44)', () => {
   const fixture = JSON.parse(readFileSync(new URL('../rulesets/france44/fixtures/game-before-issue-19.json', import.meta.url), 'utf8')) as { bundle: { commits: Commit[] } };
   /** The fixture's game up to and including commit `through` (its last, 9, is the seal). */
