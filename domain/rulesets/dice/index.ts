@@ -1,5 +1,6 @@
 import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
+import { decidePassTurn, firstToMove, passTurnCommand, passTurnSummary, type TurnHolder } from '../passTurn';
 import { rollDice } from './roll';
 import { describeRoll } from './rollText';
 import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type RulesVersion } from './rulesVersion';
@@ -7,7 +8,7 @@ import { DiceOptions, DiceView, Roll, RollProcedureInput } from './schemas';
 import { diceEvents } from './events';
 import { diceResultText } from './resultText';
 
-export interface DiceState {
+export interface DiceState extends TurnHolder {
   rolls: number;
   lastRoll: { purpose: string; dice: string; total: number } | null;
   /** The notation the game reads (rulesVersion.ts): not part of the view. */
@@ -19,8 +20,8 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   title: 'Dice — a trusted roller',
   description: 'Fair, recorded dice for any game: every roll says what it is for.',
   newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
-  // 2: the state holds the game's rulesVersion.
-  stateVersion: 2,
+  // 2: the state holds the game's rulesVersion; 3: its sides and whose move it is.
+  stateVersion: 3,
   options: DiceOptions,
   sidesNote: 'player1 and player2, or the 2 to 8 names given in the option "sides"',
   sides: (options) => options.sides,
@@ -30,6 +31,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
       who: { sides: 'all', organizer: true },
       description: 'Roll dice for a stated purpose.',
     },
+    PassTurn: passTurnCommand,
   },
   procedures: {
     roll: {
@@ -46,9 +48,9 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   },
   view: DiceView,
   events: diceEvents,
-  initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options) }),
+  initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options), ...firstToMove(options.sides) }),
   decide(state, command, ctx) {
-    // Roll is the only command of this ruleset.
+    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload)];
     const { dice, purpose } = command.payload;
     const outcome = rollDice(dice, ctx.dice, state.rulesVersion, 'payload.dice');
     return [{ type: 'DiceRolled', data: { purpose, ...outcome } }];
@@ -59,13 +61,17 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
         const { purpose, dice, total } = event.data;
         return { ...state, rolls: state.rolls + 1, lastRoll: { purpose, dice, total } };
       }
+      case 'TurnPassed':
+        return { ...state, toMove: event.data.to };
       default:
-        return unknownEvent(event.type, state);
+        return unknownEvent(event, state);
     }
   },
+  toMove: (state) => state.toMove,
   present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
   resultText: (_command, events) => diceResultText(events),
-  summarize(_command, events) {
+  summarize(command, events) {
+    if (command.type === 'PassTurn') return passTurnSummary(command.payload.to);
     const rolled = events.find((e) => e.type === 'DiceRolled');
     if (!rolled) return '';
     const { data } = rolled;

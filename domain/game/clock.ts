@@ -1,0 +1,99 @@
+import * as z from 'zod';
+
+const MIN_SECONDS = 60;
+const MAX_SECONDS = 90 * 24 * 60 * 60;
+
+const seconds = (what: string) =>
+  z
+    .int()
+    .min(MIN_SECONDS, `must be at least ${MIN_SECONDS} seconds`)
+    .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds (90 days)`)
+    .optional()
+    .describe(what);
+
+/** A game's time control (docs/clocks.md): past either limit, the side to move is overdue. */
+export const TimeControl = z
+  .strictObject({
+    perMoveSeconds: seconds('the longest a side may take for one move, from when it came to move'),
+    totalSeconds: seconds('the most time a side may use in the whole game'),
+  })
+  .refine((control) => control.perMoveSeconds !== undefined || control.totalSeconds !== undefined, 'must set perMoveSeconds, totalSeconds or both')
+  .describe('time limits per move and/or in total, in seconds (60 to 90 days); the clock counts from the signed recordedAt of the commits');
+export type TimeControl = z.infer<typeof TimeControl>;
+
+/**
+ * Whose move it is and the time each side has used, as of the last commit, folded from the
+ * commits' signed recordedAt: anyone holding the export can fold it again.
+ */
+export interface GameClock {
+  toMove: string | null;
+  /** recordedAt of the commit after which `toMove` came to move. */
+  since: string;
+  /** Milliseconds each side was to move, by side (side names are players' choice: a Map). */
+  usedMs: ReadonlyMap<string, number>;
+}
+
+/** What the clock's figures are read from: a game's state has all of it. */
+export interface ClockedGame {
+  sides: readonly string[];
+  clock: GameClock;
+  timeControl?: TimeControl;
+  lastRecordedAt: string;
+}
+
+export function startClock(sides: readonly string[], toMove: string | null, recordedAt: string): GameClock {
+  return { toMove, since: recordedAt, usedMs: new Map(sides.map((side) => [side, 0])) };
+}
+
+/**
+ * The clock after one more commit: the span since the previous commit is charged to the side
+ * that was to move, then `toMove` is the side to move after this commit.
+ */
+export function tickClock(clock: GameClock, previousAt: string, recordedAt: string, toMove: string | null): GameClock {
+  const span = Math.max(0, Date.parse(recordedAt) - Date.parse(previousAt));
+  const charged = clock.toMove;
+  const usedMs = charged !== null && span > 0 && clock.usedMs.has(charged) ? new Map(clock.usedMs).set(charged, clock.usedMs.get(charged)! + span) : clock.usedMs;
+  return { toMove, since: toMove === clock.toMove ? clock.since : recordedAt, usedMs };
+}
+
+export interface ClockView {
+  toMove: string | null;
+  since: string;
+  /** The last commit's recordedAt: usedSeconds count up to it, not the time since. */
+  asOf: string;
+  sides: Record<string, { usedSeconds: number }>;
+  timeControl?: TimeControl;
+  overdue: string[];
+}
+
+/** GET /games/{id}/clock: the clock as of the last commit; `overdue` as of `nowIso` (none without it). */
+export function clockView(game: ClockedGame, nowIso?: string): ClockView {
+  return {
+    toMove: game.clock.toMove,
+    since: game.clock.since,
+    asOf: game.lastRecordedAt,
+    sides: Object.fromEntries(game.sides.map((side) => [side, { usedSeconds: (game.clock.usedMs.get(side) ?? 0) / 1000 }])),
+    ...(game.timeControl ? { timeControl: game.timeControl } : {}),
+    overdue: nowIso === undefined ? [] : overdueSides(game, nowIso),
+  };
+}
+
+/** The side to move, when at `nowIso` its move or its total time is past the game's time control; none otherwise. */
+export function overdueSides(game: ClockedGame, nowIso: string): string[] {
+  const { toMove, since, usedMs } = game.clock;
+  const control = game.timeControl;
+  const now = Date.parse(nowIso);
+  if (toMove === null || !control || Number.isNaN(now)) return [];
+  const moveMs = Math.max(0, now - Date.parse(since));
+  const totalMs = (usedMs.get(toMove) ?? 0) + Math.max(0, now - Date.parse(game.lastRecordedAt));
+  const pastMove = control.perMoveSeconds !== undefined && moveMs > control.perMoveSeconds * 1000;
+  const pastTotal = control.totalSeconds !== undefined && totalMs > control.totalSeconds * 1000;
+  return pastMove || pastTotal ? [toMove] : [];
+}
+
+/** The time control commit 1 records, if it records a readable one (games created before time controls have none). */
+export function recordedTimeControl(creation: unknown): TimeControl | undefined {
+  const recorded = (creation as { timeControl?: unknown } | null | undefined)?.timeControl;
+  if (recorded === undefined) return undefined;
+  return TimeControl.safeParse(recorded).data;
+}
