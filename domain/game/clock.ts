@@ -56,15 +56,16 @@ export function tickClock(clock: GameClock, previousAt: string, recordedAt: stri
   return { toMove, since: toMove === clock.toMove ? clock.since : recordedAt, usedMs };
 }
 
-export interface ClockView {
-  toMove: string | null;
-  since: string;
-  /** The last commit's recordedAt: usedSeconds count up to it, not the time since. */
-  asOf: string;
-  sides: Record<string, { usedSeconds: number }>;
-  timeControl?: TimeControl;
-  overdue: string[];
-}
+/** GET /games/{id}/clock, and `clock` in GET /games/{id}. */
+export const ClockViewShape = z.strictObject({
+  toMove: z.string().nullable().describe("whose move it is by the ruleset's turn model; null when the game waits on no side (and once sealed)"),
+  since: z.string().describe('recordedAt of the commit after which `toMove` came to move'),
+  asOf: z.string().describe("recordedAt of the last commit: each side's usedSeconds counts up to it; the side to move has also used the time since"),
+  sides: z.record(z.string(), z.strictObject({ usedSeconds: z.number().describe('seconds the side was to move, in milliseconds exactly') })).describe('every side of the game, in order'),
+  timeControl: TimeControl.optional().describe("the game's time control; absent when it has none"),
+  overdue: z.array(z.string()).describe('the side to move, when it is past the time control now; empty otherwise'),
+});
+export type ClockView = z.infer<typeof ClockViewShape>;
 
 /** GET /games/{id}/clock: the clock as of the last commit; `overdue` as of `nowIso` (none without it). */
 export function clockView(game: ClockedGame, nowIso?: string): ClockView {
