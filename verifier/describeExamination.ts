@@ -1,6 +1,7 @@
 import type { ExportExamination, Signer } from '../domain/verify/verifyExport';
 import { EXIT } from '../domain/verify/verifierReport';
 import { inCommandWords } from './commandName';
+import { timeUsedText } from '../domain/verify/timeUsed';
 
 /** Which checks each line of the summary stands for. */
 const LINES = {
@@ -44,6 +45,7 @@ export function describeExamination(examination: ExportExamination, suggested: S
       : `  ✗ rules: ${report.rulesReplayed} of ${report.commits} commits replayed through the ${report.ruleset} ruleset as recorded`,
   );
   if (report.beacons) lines.push(`  ${mark(LINES.beacons)} ${beaconLine(report.beacons)}`);
+  if (report.clock) lines.push(`  - time used: ${timeUsedText(report.clock)}`);
   lines.push(
     report.head
       ? `  ${mark(LINES.head)} head: the server's signed head says the game ends at seq ${report.head.seq} (${report.head.at})${failed.has('head') ? '' : ', as the file does'}`

@@ -99,6 +99,7 @@ export function examineExport(bundle: unknown, options: VerifyOptions, progress:
       head,
       failures: sortedFailures(failures),
       ...(check.beacons ? { beacons: check.beacons } : {}),
+      ...(check.clock ? { clock: check.clock } : {}),
     },
     signers,
     rulesetTitle: findRuleset(exported.ruleset)?.title,
