@@ -162,7 +162,7 @@ export const gameView = {
   commitment: COMMITMENT,
   public: false,
   entropy: { contributions: 1, locked: true },
-  state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 } },
+  state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 }, toMove: 'player2' },
   role: 'player1',
   clock: {
     toMove: 'player2',

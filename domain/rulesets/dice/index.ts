@@ -68,7 +68,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
     }
   },
   toMove: (state) => state.toMove,
-  present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
+  present: ({ rolls, lastRoll, toMove }) => ({ rolls, lastRoll, toMove }),
   resultText: (_command, events) => diceResultText(events),
   summarize(command, events) {
     if (command.type === 'PassTurn') return passTurnSummary(command.payload.to);

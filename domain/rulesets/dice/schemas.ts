@@ -74,4 +74,5 @@ export const DiceView = z.object({
   lastRoll: z
     .object({ purpose: z.string(), dice: z.string(), total: z.int() })
     .nullable(),
+  toMove: z.string().describe('whose move it is: the first side from creation, then the side each PassTurn names (docs/clocks.md)'),
 });

@@ -83,6 +83,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
     tables: state.tables.map((table) => ({ id: table.id, title: table.title, hash: tableHash(table), example: table.example === true })),
     resolutions: state.resolutions,
     last: state.last,
+    toMove: state.toMove,
   }),
   resultText: (_command, events) => tableResultText(events),
   summarize(command, events) {
