@@ -61,6 +61,15 @@ describe('whose move it is, in each ruleset', () => {
     }
   });
 
+  it('dice and table: a hand-over reads "turn to <side>" in the text line and resolves nothing', () => {
+    for (const ruleset of [diceRuleset, tableRuleset] as Ruleset[]) {
+      const command = { type: 'PassTurn', payload: { to: 'blue' } };
+      const events = [event('TurnPassed', { to: 'blue' })];
+      expect(ruleset.summarize(command, events)).toBe('turn to blue');
+      expect(ruleset.resultText(command, events)).toBe('');
+    }
+  });
+
   it('table: the first side from creation, then the side each PassTurn names', () => {
     expect(toMoveAfterCommands(tableRuleset, [['player1', 'PassTurn', { to: 'player2' }], ['player2', 'PassTurn', { to: 'player1' }]])).toEqual(['player1', 'player2', 'player1']);
   });
