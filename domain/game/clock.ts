@@ -3,19 +3,18 @@ import * as z from 'zod';
 const MIN_SECONDS = 60;
 const MAX_SECONDS = 90 * 24 * 60 * 60;
 
-const seconds = (what: string) =>
+const seconds = () =>
   z
     .int()
     .min(MIN_SECONDS, `must be at least ${MIN_SECONDS} seconds`)
     .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds (90 days)`)
-    .optional()
-    .describe(what);
+    .optional();
 
 /** A game's time control (docs/clocks.md): past either limit, the side to move is overdue. */
 export const TimeControl = z
   .strictObject({
-    perMoveSeconds: seconds('the longest a side may take for one move, from when it came to move'),
-    totalSeconds: seconds('the most time a side may use in the whole game'),
+    perMoveSeconds: seconds().describe('the longest a side may take for one move, from when it came to move'),
+    totalSeconds: seconds().describe('the most time a side may use in the whole game'),
   })
   .refine((control) => control.perMoveSeconds !== undefined || control.totalSeconds !== undefined, 'must set perMoveSeconds, totalSeconds or both')
   .describe('time limits per move and/or in total, in seconds (60 to 90 days); the clock counts from the signed recordedAt of the commits');
