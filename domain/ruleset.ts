@@ -101,6 +101,11 @@ export interface Ruleset<S = any, O = any> {
   decide(state: S, command: Command, ctx: DecideContext): DomainEvent[];
   /** Never rolls, never fails. */
   evolve(state: S, event: DomainEvent): S;
+  /**
+   * The side whose move it is, by the ruleset's own turn and phase model; null when the game
+   * waits on no side in particular. The turn clock charges the time between commits to it.
+   */
+  toMove?(state: S): string | null;
   present(state: S): unknown;
   /** The `<summary>` of a text line for one of this ruleset's commits. */
   summarize(command: Command, events: readonly DomainEvent[]): string;

@@ -8,9 +8,10 @@ import { withoutJsonSchema } from './browserBundle';
  * ruleset's rules, so it grows with each game system (the table format and Wars and Battles
  * brought it from about 250 to 310 KB; drand's BLS12-381 check for beacon games, about 73 KB,
  * is paid for by leaving out what it never runs: zod's JSON Schema generation, the schemas'
- * descriptions, and the rulesets' text lines and event schemas). Replaying an organizer's
- * voids and rulings, a dice Roll of several rolls, and listing them in the report (issue 33)
- * took it past 400 KB, to about 402 KB.
+ * descriptions, and the rulesets' text lines and event schemas). Issue 33 took it past 400 KB:
+ * replaying an organizer's voids and rulings, a dice Roll of several rolls, listing them in
+ * the report (about 4 KB), and turn clocks (every ruleset's turn model, the clock folded from
+ * recordedAt, the report's time used: about 4 KB).
  */
 export const MAX_VERIFIER_BYTES = 420 * 1024;
 

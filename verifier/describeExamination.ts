@@ -1,6 +1,7 @@
 import type { ExportExamination, Signer } from '../domain/verify/verifyExport';
 import { EXIT } from '../domain/verify/verifierReport';
 import { inCommandWords } from './commandName';
+import { timeUsedText } from '../domain/verify/timeUsed';
 
 /** Which checks each line of the summary stands for. */
 const LINES = {
@@ -46,6 +47,7 @@ export function describeExamination(examination: ExportExamination, suggested: S
   for (const v of report.voided ?? []) lines.push(`    #${v.seq} voided by #${v.by}: ${JSON.stringify(v.reason)}`);
   for (const r of report.rulings ?? []) lines.push(`    ruling #${r.seq}: ${JSON.stringify(r.text)}${r.concerning.length ? ` concerning ${r.concerning.map((seq) => `#${seq}`).join(', ')}` : ''}`);
   if (report.beacons) lines.push(`  ${mark(LINES.beacons)} ${beaconLine(report.beacons)}`);
+  if (report.clock) lines.push(`  - time used: ${timeUsedText(report.clock)}`);
   lines.push(
     report.head
       ? `  ${mark(LINES.head)} head: the server's signed head says the game ends at seq ${report.head.seq} (${report.head.at})${failed.has('head') ? '' : ', as the file does'}`

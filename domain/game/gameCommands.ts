@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { playerText } from '../playerText';
 import type { CommandSpec } from '../ruleset';
+import { TimeControl } from './clock';
 
 /** Commands every game accepts, whatever its ruleset (fairness-v1 §2, §6). */
 export const ContributeEntropy = z.strictObject({
@@ -100,5 +101,6 @@ export const CreateGameBody = z.strictObject({
     .optional()
     .describe("a beacon game (docs/beacon.md): each roll also waits for a drand round published after the server accepted the command, so nobody, the server's operator included, can know a die in advance"),
   publicStats: z.boolean().optional().describe("false keeps the game's dice out of the public statistics (GET /stats); counted by default once sealed"),
+  timeControl: TimeControl.optional().describe("limits on the time each side takes (docs/clocks.md); a game created with a tournament's token has the tournament's unless it sets its own"),
 });
 export type CreateGameBody = z.infer<typeof CreateGameBody>;

@@ -3,6 +3,7 @@ import type { EntropyEntry } from '../fairness/gameKey';
 import type { Commit, RecordedCommand } from '../fairness/hashChain';
 import type { Ruleset } from '../ruleset';
 import { findRuleset } from '../rulesets/registry';
+import { recordedTimeControl, startClock, tickClock, type GameClock, type TimeControl } from './clock';
 import { CommandIdIndex, type CommandIds } from './commandIds';
 import type { CreateGameBody } from './gameCommands';
 
@@ -19,6 +20,10 @@ export interface GameState {
   /** When the last commit was recorded (ISO-8601): a game's age is read from its chain. */
   lastRecordedAt: string;
   entropy: EntropyEntry[];
+  /** The time control commit 1 records (docs/clocks.md); absent: none. */
+  timeControl?: TimeControl;
+  /** Whose move it is and the time each side used, folded from the commits' recordedAt (clock.ts). */
+  clock: GameClock;
   /** A die was rolled: entropy is locked (fairness-v1 §2). */
   diceRolled: boolean;
   sealed: boolean;
@@ -153,8 +158,12 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
         next.rules = state.ruleset.evolve(next.rules, event);
     }
   }
+  next.clock = tickClock(state.clock, state.lastRecordedAt, commit.recordedAt, sideToMove(next));
   return next;
 }
+
+/** The side whose move it is by the ruleset's turn model; nobody once the game is sealed. */
+const sideToMove = (state: Pick<GameState, 'ruleset' | 'rules' | 'sealed'>): string | null => (state.sealed ? null : (state.ruleset.toMove?.(state.rules) ?? null));
 
 function createdState(commit: Commit): GameState {
   const created = commit.events[0];
@@ -165,6 +174,8 @@ function createdState(commit: Commit): GameState {
   const ruleset = findRuleset(data.ruleset);
   if (!ruleset) throw new Error(`unknown ruleset ${data.ruleset}`);
   const body = commit.command.payload as CreateGameBody;
+  const rules = ruleset.initialState(data.options, data.sides);
+  const timeControl = recordedTimeControl(body);
   return {
     gameId: commit.gameId,
     ruleset,
@@ -181,10 +192,12 @@ function createdState(commit: Commit): GameState {
     sealed: false,
     credentials: new Map(),
     commandIds: CommandIdIndex.of([[commit.commandId, 1]]),
-    rules: ruleset.initialState(data.options, data.sides),
+    rules,
     voided: new Map(),
     rulesCommits: [],
     rulings: 0,
+    ...(timeControl ? { timeControl } : {}),
+    clock: startClock(data.sides, sideToMove({ ruleset, rules, sealed: false }), commit.recordedAt),
     ...(data.beacon ? { beacon: data.beacon } : {}),
   };
 }

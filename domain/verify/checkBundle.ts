@@ -7,6 +7,7 @@ import { noProgress, type CheckProgress } from './checkProgress';
 import { checkDice } from './checkDice';
 import { sortedFailures, type ExportBundle, type VerificationFailure } from './exportBundle';
 import { replayRules } from './replayRules';
+import { recordedClock, type RecordedClock } from './timeUsed';
 import { messageOf } from './shown';
 
 /** What fairness-v1 §7 finds in an export, before any question of trust. */
@@ -20,6 +21,8 @@ export interface BundleCheck {
   sealed: boolean;
   /** A beacon game's chain, and how many distinct drand rounds had their signature checked (beacon.md §5). */
   beacons?: { checked: number; chain: string };
+  /** Whose move it is and the time each side used, re-derived from the commits' recordedAt (docs/clocks.md). */
+  clock?: RecordedClock;
   failures: VerificationFailure[];
 }
 
@@ -90,5 +93,8 @@ function checkConsistency(
   }
   if (beacon) result.beacons = { checked: checkBeacons(readable, beacon, beaconOptions?.check, fail), chain: beacon.chain };
 
-  result.rulesReplayed = replayRules(bundle.commitment, readable, fail, progress);
+  const { replayed, game } = replayRules(bundle.commitment, readable, fail, progress);
+  result.rulesReplayed = replayed;
+  // The clock of a game replayed to its end: a prefix's figures would not be the game's.
+  if (game && replayed === commits.length) result.clock = recordedClock(game);
 }

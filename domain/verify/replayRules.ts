@@ -16,9 +16,16 @@ import { messageOf } from './shown';
 /**
  * fairness-v1 §7.3: the rules were applied correctly. Replays every command with its
  * recorded dice and stops at the first divergence, labelled by the commit's position
- * (its own `seq` field is only a claim). Gives how many commits replayed as recorded.
+ * (its own `seq` field is only a claim). Gives how many commits replayed as recorded, and
+ * the game they fold to.
  */
-export function replayRules(commitment: string, commits: readonly Commit[], fail: Fail, progress: CheckProgress = noProgress): number {
+export function replayRules(commitment: string, commits: readonly Commit[], fail: Fail, progress: CheckProgress = noProgress): { replayed: number; game?: GameState } {
+  let state: GameState | undefined;
+  const replayed = replayEach(commitment, commits, fail, progress, (next) => (state = next));
+  return { replayed, game: state };
+}
+
+function replayEach(commitment: string, commits: readonly Commit[], fail: Fail, progress: CheckProgress, folded: (state: GameState) => void): number {
   let state: GameState | undefined;
   for (const [index, commit] of commits.entries()) {
     const seq = index + 1;
@@ -29,6 +36,7 @@ export function replayRules(commitment: string, commits: readonly Commit[], fail
     }
     try {
       state = evolveGame(state, commit);
+      folded(state);
     } catch (error) {
       fail(seq, 'rules', messageOf(error));
       return index;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 
 export { EXIT, type ExitCode } from './exitCodes';
+import { RecordedClockShape } from './timeUsed';
 import { EXIT } from './exitCodes';
 
 export const VerificationFailureSchema = z.strictObject({
@@ -36,6 +37,7 @@ export const VerifierReportSchema = z.strictObject({
     .strictObject({ checked: z.int().min(0).describe('distinct drand rounds whose BLS signature was checked'), chain: z.string().describe('the drand chain the game was created with') })
     .optional()
     .describe('beacon games only (docs/beacon.md)'),
+  clock: RecordedClockShape.optional().describe("whose move it is and the time each side used, re-derived from the commits' signed recordedAt (docs/clocks.md); absent when the rules did not replay to the end"),
 });
 export type VerifierReport = z.infer<typeof VerifierReportSchema>;
 

@@ -103,6 +103,7 @@ export function examineExport(bundle: unknown, options: VerifyOptions, progress:
       ...(voided.length ? { voided } : {}),
       ...(rulings.length ? { rulings } : {}),
       ...(check.beacons ? { beacons: check.beacons } : {}),
+      ...(check.clock ? { clock: check.clock } : {}),
     },
     signers,
     rulesetTitle: findRuleset(exported.ruleset)?.title,

@@ -5,6 +5,7 @@ import { commitmentOf } from '../../domain/fairness/gameKey';
 import { GENESIS_PREV_HASH } from '../../domain/fairness/hashChain';
 import { hashedCommit } from '../../domain/game/buildCommit';
 import { decideCreate } from '../../domain/game/decideGame';
+import type { TimeControl } from '../../domain/game/clock';
 import { CreateGameBody } from '../../domain/game/gameCommands';
 import { evolveGame } from '../../domain/game/gameState';
 import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
@@ -47,6 +48,8 @@ export interface TournamentEntry {
   admit: () => Promise<void>;
   /** The tournament's randomness: every game of it is a beacon game of this chain. */
   randomness?: { beacon: string };
+  /** The tournament's time control: a game that sets none has it. */
+  timeControl?: TimeControl;
 }
 
 /** How long a creation's Idempotency-Key answers the same game. */
@@ -75,6 +78,12 @@ function withTournamentRandomness(body: CreateGameBody, tournament: TournamentEn
     throw invalidRequest([{ field: 'randomness.beacon', message: `must be ${shown(randomness.beacon)} or absent: every game of this tournament is a beacon game of that chain`, valid: [randomness.beacon] }]);
   }
   return { ...body, randomness: { beacon: randomness.beacon } };
+}
+
+/** A tournament's game that sets no time control has the tournament's, recorded in its CreateGame payload. */
+function withTournamentTimeControl(body: CreateGameBody, tournament: TournamentEntry | undefined): CreateGameBody {
+  const inherited = tournament?.timeControl;
+  return inherited && body.timeControl === undefined ? { ...body, timeControl: inherited } : body;
 }
 
 /** Random tokens, or with an Idempotency-Key, tokens derived from it and its record's salt. */
@@ -126,7 +135,7 @@ export class GameCreation {
     if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     const parsed = CreateGameBody.safeParse(body, IN_WORDS);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
-    const request = withTournamentRandomness(parsed.data, tournament);
+    const request = withTournamentTimeControl(withTournamentRandomness(parsed.data, tournament), tournament);
     const ruleset = findRuleset(parsed.data.ruleset);
     if (!ruleset) {
       const ids = allRulesets().map((r) => r.id);

@@ -11,6 +11,7 @@ import type { CachedGame, GameRepository } from './gameRepository';
 import { revealLate } from './revealLateness';
 import type { BeaconChain, BeaconSignatureCheck } from '../../domain/beacon/chain';
 import type { GameState } from '../../domain/game/gameState';
+import { clockView, type ClockView } from '../../domain/game/clock';
 
 export interface GameReadsDeps {
   store: Pick<CommitLog, 'read'>;
@@ -56,11 +57,18 @@ export class GameReads {
       entropy: { contributions: s.entropy.length, locked: s.diceRolled },
       state: s.ruleset.present(s.rules),
       role: 'role' in access ? access.role : 'viewerId' in access ? 'spectator' : null,
+      clock: clockView(s, this.deps.now()),
       abandonedAt: expires(expiry, s, game.secrets.tournamentId) ? new Date(abandonedAt(expiry, s.lastRecordedAt)).toISOString() : null,
       ...(s.beacon ? { beacon: this.beaconView(s) } : {}),
       ...(s.voided.size ? { voided: voidedList(s, () => true) } : {}),
       ...(s.rulings ? { rulings: s.rulings } : {}),
     };
+  }
+
+  /** GET /games/{id}/clock: whose move it is and the time each side used, as of the last commit; who is overdue now. */
+  async clock(gameId: string, token: string | undefined): Promise<ClockView> {
+    const { state } = await this.loadForRead(gameId, token);
+    return clockView(state, this.deps.now());
   }
 
   /** A beacon game's chain, and the roll that waits for its round (late: the reveal is overdue, beacon.md §7). */

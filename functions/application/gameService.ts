@@ -1,3 +1,4 @@
+import type { ClockView } from '../../domain/game/clock';
 import { randomBytes } from 'node:crypto';
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
@@ -251,6 +252,10 @@ export class GameService {
   }
 
   /** GET /games/{id}/head. */
+  clock(gameId: string, token: string | undefined): Promise<ClockView> {
+    return this.reads.clock(gameId, token);
+  }
+
   head(gameId: string, token: string | undefined): Promise<GameHead> {
     return this.reads.head(gameId, token);
   }

@@ -39,7 +39,7 @@ export interface SnapshotState {
   olderCommandIds: Uint32Array;
 }
 
-/** 2: the state holds voided commits, the ruleset's commits, the undo and the rulings (issue 33); a snapshot of 1 is folded again. */
+/** 2: the state holds voided commits, the ruleset's commits, the undo and the rulings, and the turn clock with its time per side as entries (issue 33); a snapshot of 1 is folded again. */
 export const SNAPSHOT_FORMAT = 2;
 
 /** How many commits between two snapshots (docs/benchmarks.md says how it was chosen). */
@@ -96,7 +96,7 @@ function recentCommandIds(commandIds: GameState['commandIds'], version: number):
 
 /** The snapshot of a state, with the hashes of all its commandIds (commandIdHashes). */
 export function snapshotOf(state: GameState, hashes: CommandIdHashes = commandIdHashes(state)): Snapshot {
-  const { ruleset, credentials, commandIds, voided, ...rest } = state;
+  const { ruleset, credentials, commandIds, voided, clock, ...rest } = state;
   const all = hashes.hashes;
   // Little-endian, 4 bytes a commandId.
   const bytes = Buffer.alloc(all.length * 4);
@@ -111,6 +111,7 @@ export function snapshotOf(state: GameState, hashes: CommandIdHashes = commandId
       ruleset: ruleset.id,
       credentials: [...credentials],
       voided: [...voided],
+      clock: { ...clock, usedMs: [...clock.usedMs] },
       recentCommandIds: recentCommandIds(commandIds, state.version),
       commandIdHashes: bytes.toString('base64'),
     }),
@@ -121,10 +122,11 @@ export function snapshotOf(state: GameState, hashes: CommandIdHashes = commandId
 export function stateOf(gameId: string, snapshot: Snapshot): SnapshotState | undefined {
   if (snapshot.format !== SNAPSHOT_FORMAT) return undefined;
   try {
-    const { recentCommandIds, commandIdHashes, ...parsed } = JSON.parse(snapshot.state) as Omit<GameState, 'ruleset' | 'credentials' | 'commandIds' | 'voided'> & {
+    const { recentCommandIds, commandIdHashes, clock, ...parsed } = JSON.parse(snapshot.state) as Omit<GameState, 'ruleset' | 'credentials' | 'commandIds' | 'voided' | 'clock'> & {
       ruleset: string;
       credentials: [string, string | null][];
       voided: [number, { by: number; reason: string }][];
+      clock: Omit<GameState['clock'], 'usedMs'> & { usedMs: [string, number][] };
       recentCommandIds: [string, number][];
       commandIdHashes: string;
     };
@@ -132,10 +134,13 @@ export function stateOf(gameId: string, snapshot: Snapshot): SnapshotState | und
     if (!ruleset || rulesetStamp(ruleset) !== snapshot.ruleset) return undefined;
     if (parsed.gameId !== gameId || parsed.version !== snapshot.seq || parsed.lastHash !== snapshot.hash) return undefined;
     const bytes = Buffer.from(commandIdHashes, 'base64');
-    if (bytes.length % 4 !== 0 || !Array.isArray(recentCommandIds) || !Array.isArray(parsed.voided) || !Array.isArray(parsed.rulesCommits)) return undefined;
+    if (bytes.length % 4 !== 0 || !Array.isArray(recentCommandIds) || !Array.isArray(parsed.voided) || !Array.isArray(parsed.rulesCommits) || !Array.isArray(clock?.usedMs)) return undefined;
     const olderCommandIds = new Uint32Array(bytes.length / 4);
     for (let i = 0; i < olderCommandIds.length; i++) olderCommandIds[i] = bytes.readUInt32LE(4 * i);
-    return { state: { ...parsed, ruleset, credentials: new Map(parsed.credentials), voided: new Map(parsed.voided), commandIds: new Map(recentCommandIds) }, olderCommandIds };
+    return {
+      state: { ...parsed, ruleset, credentials: new Map(parsed.credentials), voided: new Map(parsed.voided), commandIds: new Map(recentCommandIds), clock: { ...clock, usedMs: new Map(clock.usedMs) } },
+      olderCommandIds,
+    };
   } catch {
     return undefined;
   }

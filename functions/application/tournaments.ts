@@ -14,6 +14,7 @@ import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues, IN_WORDS } from './zodIssues';
 import type { CreationQuota } from './creationQuota';
 import { offeredChain, type BeaconOffer } from './beaconOffer';
+import { overdueSides } from '../../domain/game/clock';
 
 /** Every game of a tournament where it ends, as its export lists them. */
 export interface TournamentSnapshot {
@@ -47,13 +48,13 @@ export class Tournaments {
   async create(body: unknown, client?: string) {
     const request = CreateTournamentRequest.safeParse(body ?? {}, IN_WORDS);
     if (!request.success) throw invalidRequest(fieldIssues(request.error));
-    const { randomness } = request.data;
+    const { randomness, timeControl } = request.data;
     if (randomness) offeredChain(this.beacons, randomness.beacon);
     // Kept with the tournament: its games count against the quota of the client that created it.
     const creatorClient = await this.quota?.clientKeyOf(client);
     if (creatorClient !== undefined) await this.quota!.admitClient(creatorClient);
     const token = newToken();
-    const record: TournamentRecord = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token), ...(creatorClient !== undefined ? { creatorClient } : {}), ...(randomness ? { randomness: { beacon: randomness.beacon } } : {}) };
+    const record: TournamentRecord = { tournamentId: newTournamentId(), name: request.data.name ?? '', createdAt: this.now(), tokenHash: hashToken(token), ...(creatorClient !== undefined ? { creatorClient } : {}), ...(randomness ? { randomness: { beacon: randomness.beacon } } : {}), ...(timeControl ? { timeControl } : {}) };
     try {
       await this.store.createTournament(record);
     } catch (error) {
@@ -61,7 +62,7 @@ export class Tournaments {
       if (error instanceof TournamentIdTaken) throw new Error('tournament id collision');
       throw error;
     }
-    return { tournamentId: record.tournamentId, name: record.name, createdAt: record.createdAt, token, ...(record.randomness ? { randomness: record.randomness } : {}) };
+    return { tournamentId: record.tournamentId, name: record.name, createdAt: record.createdAt, token, ...(record.randomness ? { randomness: record.randomness } : {}), ...(record.timeControl ? { timeControl: record.timeControl } : {}) };
   }
 
   /** POST /games: with a tournament's token the game belongs to that tournament; without a token it stands alone. */
@@ -69,8 +70,13 @@ export class Tournaments {
     if (token === undefined) return this.creation.createGame(body, undefined, idempotencyKey, client);
     const tournamentId = await this.tournamentOfToken(token);
     const admit = () => this.admitTournamentGame(tournamentId);
-    const randomness = (await this.tokens.record(tournamentId))?.randomness;
-    return this.creation.createGame(body, { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit, ...(randomness ? { randomness } : {}) }, idempotencyKey);
+    const record = await this.tokens.record(tournamentId);
+    const { randomness, timeControl } = record ?? {};
+    return this.creation.createGame(
+      body,
+      { tournamentId, list: (gameId) => this.store.addTournamentGame(tournamentId, gameId), admit, ...(randomness ? { randomness } : {}), ...(timeControl ? { timeControl } : {}) },
+      idempotencyKey,
+    );
   }
 
   /** A tournament's game counts for the client that created the tournament; one created before that was kept, for the tournament itself. */
@@ -85,12 +91,14 @@ export class Tournaments {
     const record = await this.tokens.authenticate(tournamentId, token);
     const listed = pageOf(await this.store.listTournamentGames(tournamentId), (id) => id, page);
     const games = [];
+    const now = this.now();
     for (let start = 0; start < listed.items.length; start += READ_AHEAD) {
       const found = await Promise.all(listed.items.slice(start, start + READ_AHEAD).map((id) => this.games.tournamentGame(tournamentId, id)));
       for (const entry of found) {
         if (!entry) continue;
         const { state } = entry.game;
-        games.push({ gameId: state.gameId, ruleset: state.ruleset.id, title: state.title, sides: [...state.sides], version: state.version, sealed: state.sealed, head: entry.head });
+        const toMove = state.clock.toMove;
+        games.push({ gameId: state.gameId, ruleset: state.ruleset.id, title: state.title, sides: [...state.sides], version: state.version, sealed: state.sealed, toMove, overdue: overdueSides(state, now), head: entry.head });
       }
     }
     return { tournamentId, name: record.name, createdAt: record.createdAt, games, next: listed.next };

@@ -1,3 +1,4 @@
+import { ClockViewShape } from '../../domain/game/clock';
 import * as z from 'zod';
 import { GameHeadShape } from '../../domain/trust/gameHead';
 import { KeyRotationShape } from '../../domain/trust/keyRotation';
@@ -101,6 +102,7 @@ export const GameViewShape = z.strictObject({
   entropy: z.strictObject({ contributions: z.int(), locked: z.boolean().describe('a die was rolled: no more entropy') }),
   state: z.unknown().describe("the ruleset's view of the game"),
   role: z.string().nullable().describe('who the token is: "organizer", a side or "spectator"; null for a public game read without one of its tokens'),
+  clock: ClockViewShape.describe('whose move it is and the time each side used (docs/clocks.md); the same as GET /games/{id}/clock'),
   abandonedAt: z.string().nullable().describe('when the game is abandoned if it gets no command before (it then takes no more commands and is deleted); null when it never is: sealed, in a tournament, or on a deployment where games do not expire'),
   beacon: z
     .strictObject({

@@ -84,6 +84,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
     gameStats: route(async (event) => json(200, await (await service()).stats.ofGame(gameIdOf(event), bearerToken(event))), observer),
     publicStats: route(async () => json(200, await (await service()).stats.publicFigures()), observer),
     head: route(async (event) => json(200, await (await service()).head(gameIdOf(event), bearerToken(event))), observer),
+    gameClock: route(async (event) => json(200, await (await service()).clock(gameIdOf(event), bearerToken(event))), observer),
 
     keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),
 

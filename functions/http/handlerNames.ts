@@ -17,6 +17,7 @@ export const HANDLER_NAMES = [
   'exportGame',
   'verifyGame',
   'head',
+  'gameClock',
   'gameStats',
   'publicStats',
   'addViewer',

@@ -162,10 +162,20 @@ export const gameView = {
   commitment: COMMITMENT,
   public: false,
   entropy: { contributions: 1, locked: true },
-  state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 } },
+  state: { rolls: 1, lastRoll: { purpose: 'bombardment of 2708', dice: '3d6+1', total: 7 }, toMove: 'player2' },
   role: 'player1',
+  clock: {
+    toMove: 'player2',
+    since: '2026-11-23T20:14:02.500Z',
+    asOf: '2026-11-23T20:15:00.000Z',
+    sides: { player1: { usedSeconds: 842.5 }, player2: { usedSeconds: 57.5 } },
+    timeControl: { perMoveSeconds: 86400 },
+    overdue: [],
+  },
   abandonedAt: '2027-02-20T19:12:40.118Z',
 };
+
+export const clock = gameView.clock;
 
 const publicKey = {
   kty: 'OKP',
@@ -219,7 +229,7 @@ export const tournamentListing = {
   tournamentId: TOURNAMENT_ID,
   name: 'Club championship 2026, round 1',
   createdAt: '2026-11-23T19:00:00.000Z',
-  games: [{ gameId: GAME_ID, ruleset: 'dice', title: 'Club night, game 4', sides: ['player1', 'player2'], version: 3, sealed: false, head }],
+  games: [{ gameId: GAME_ID, ruleset: 'dice', title: 'Club night, game 4', sides: ['player1', 'player2'], version: 3, sealed: false, toMove: 'player2', overdue: [], head }],
   // The cursor of the next page (null on the last one; RapiDoc cannot draw a null example here).
   next: GAME_ID,
 };

@@ -5,6 +5,7 @@ import { CreateGameBody, gameCommands } from '../../domain/game/gameCommands';
 import type { Ruleset } from '../../domain/ruleset';
 import { allRulesets } from '../../domain/rulesets/registry';
 import { GameHeadShape } from '../../domain/trust/gameHead';
+import { ClockViewShape } from '../../domain/game/clock';
 import { KeyRotationShape } from '../../domain/trust/keyRotation';
 import { CommitShape } from '../../domain/verify/bundleShape';
 import { EvaluateRequest } from '../application/evaluate';
@@ -93,6 +94,7 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('EvaluateResult', toJson(EvaluateResultShape));
   schemas.add('TableValidation', toJson(TableValidationShape));
   schemas.add('GameHead', toJson(GameHeadShape));
+  schemas.add('Clock', toJson(ClockViewShape));
   schemas.add('KeyRotation', toJson(KeyRotationShape));
   schemas.add('PublicKey', toJson(PublicKeyShape));
   schemas.add('Keys', withProperties(toJson(KeysShape), { keys: { type: 'array', items: ref('PublicKey') }, log: { type: 'array', items: ref('KeyRotation'), description: 'the key log: each statement signed by the key it retires' } }));

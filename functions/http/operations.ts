@@ -372,6 +372,21 @@ export const OPERATIONS: readonly Operation[] = [
     errors: [401, 404, 503],
   },
   {
+    method: 'GET',
+    path: '/games/{id}/clock',
+    operationId: 'getGameClock',
+    handler: 'gameClock',
+    group: 'reads',
+    role: 'read',
+    tag: 'games',
+    summary: 'Whose move it is, and the time each side has used (docs/clocks.md)',
+    description:
+      "Folded from the signed recordedAt of the commits: the span between two commits is charged to the side to move after the first. Anyone can fold it again from the export. `usedSeconds` counts up to `asOf`, the last commit; `overdue` is computed now, against the game's time control.",
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the clock', content: jsonContent(ref('Clock'), one(example.clock)) } },
+    errors: [401, 404, 503],
+  },
+  {
     method: 'POST',
     path: '/games/{id}/viewers',
     operationId: 'createViewer',

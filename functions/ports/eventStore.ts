@@ -1,3 +1,4 @@
+import type { TimeControl } from '../../domain/game/clock';
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameHead } from '../../domain/trust/gameHead';
 
@@ -54,6 +55,8 @@ export interface TournamentRecord {
   creatorClient?: string;
   /** A beacon tournament: every game created in it is a beacon game of this chain. */
   randomness?: { beacon: string };
+  /** Every game created in it has this time control unless it sets its own (docs/clocks.md). */
+  timeControl?: TimeControl;
 }
 
 /** A read-only spectator link of a game (its token stored hashed, like the others). */

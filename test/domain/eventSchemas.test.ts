@@ -125,8 +125,8 @@ const memoir44Script: Step[] = [
 ];
 
 describe('the event schemas of each ruleset', () => {
-  it('dice: a roll', () => {
-    const { events } = play(diceRuleset, [[['player1', 'Roll', { dice: '2d6+1', purpose: 'attack on 2708' }, [3, 4]], ['player2', 'Roll', { dice: [{ count: 3, sides: 10 }], purpose: 'morale' }, [1, 2, 10]]]]);
+  it('dice: a roll, a hand-over', () => {
+    const { events } = play(diceRuleset, [[['player1', 'Roll', { dice: '2d6+1', purpose: 'attack on 2708' }, [3, 4]], ['player1', 'PassTurn', { to: 'player2' }], ['player2', 'Roll', { dice: [{ count: 3, sides: 10 }], purpose: 'morale' }, [1, 2, 10]]]]);
     expectEventsMatch(diceRuleset, events);
   });
 

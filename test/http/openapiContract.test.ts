@@ -5,6 +5,7 @@ import { CreateGameBody } from '../../domain/game/gameCommands';
 import { eventDataSchema } from '../../domain/game/gameEvents';
 import { findRuleset } from '../../domain/rulesets/registry';
 import { GameHeadShape } from '../../domain/trust/gameHead';
+import { ClockViewShape } from '../../domain/game/clock';
 import { TokenReissued, TokenRevoked, TournamentCreated, TournamentExportHeader, TournamentGame, TournamentListing } from '../../functions/application/tournamentShapes';
 import {
   CatalogueShape,
@@ -62,6 +63,7 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   exportGame: ExportBundleShape,
   verifyGame: VerificationShape,
   getGameHead: strict(GameHeadShape),
+  getGameClock: ClockViewShape,
   getGameStats: GameStatsShape,
   getPublicStats: PublicStatsShape,
   createViewer: ViewerCreatedShape,
@@ -215,6 +217,8 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('GET', `/games/${gameId}/export`, { token: player2, ruleset: 'dice' });
     await call('GET', `/games/${gameId}/verify`, { token: player2 });
     await call('GET', `/games/${gameId}/head`, { token: player2 });
+    await call('GET', `/games/${gameId}/clock`, { token: player2 });
+    await call('GET', `/games/${gameId}/clock`);
 
     const viewer = await call('POST', `/games/${gameId}/viewers`, { token: tokens.organizer, body: { label: 'stream' } });
     await call('POST', `/games/${gameId}/viewers`, { token: player1 });

@@ -88,6 +88,13 @@ export const diceDriver: RulesetDriver = {
         { actor: view.sides[1], payload: { dice: [{ count: 2, sides: 6 }], purpose: `defence ${fresh()}` } },
       ],
     },
+    PassTurn: {
+      namedAtCreation: ['to'],
+      shapes: (view) => {
+        const toMove = view.state.toMove as string;
+        return [{ actor: toMove, payload: { to: view.sides.find((side) => side !== toMove)! } }];
+      },
+    },
   },
   procedures: { roll: { inputs: [{ dice: '3d6+1' }, { dice: [{ count: 2, sides: 6 }] }], diceExpressionSlots: ['dice'] } },
   proceed: (view) => [
@@ -454,6 +461,13 @@ export const tableDriver: RulesetDriver = {
         { actor: view.sides[0], payload: { table: tableOf(view), ...tableFight(fresh), purpose: `attack ${fresh()}` } },
         { actor: view.sides[1], payload: { table: tableOf(view), attack: 1, defence: 3 } },
       ],
+    },
+    PassTurn: {
+      namedAtCreation: ['to'],
+      shapes: (view) => {
+        const toMove = view.state.toMove as string;
+        return [{ actor: toMove, payload: { to: view.sides.find((side) => side !== toMove)! } }];
+      },
     },
   },
   procedures: { resolve: { inputs: [{ table: oddsTable, ...tableFight(() => 'x') }], mirrors: oddsMirrors('table', ['table']) } },

@@ -19,6 +19,7 @@ describe('arbiter verify: what a player reads', () => {
       '  ✓ seed: SHA-256(serverSeed) equals the commitment published in commit 1',
       "  ✓ dice: 15 dice re-derived from the seed and the players' entropy",
       '  ✓ rules: every command replayed through the dice ruleset gives the recorded events (9 commits)',
+      '  - time used: player1 0 s, player2 0 s (to the last commit, 2026-11-22T10:00:00.000Z); nobody to move',
       "  ✓ head: the server's signed head says the game ends at seq 9 (2026-11-22T10:00:00.000Z), as the file does",
       `  ✓ signed by ${a.fingerprint} (kid key-a, 9 commits and the head): trusted, pinned by you`,
       'OK',
@@ -167,6 +168,7 @@ describe('arbiter verify --json', () => {
       ],
       head: { seq: 12, at: '2026-11-22T10:00:00.000Z' },
       failures: [],
+      clock: { toMove: null, since: '2026-11-22T10:00:00.000Z', asOf: '2026-11-22T10:00:00.000Z', sides: { player1: { usedSeconds: 0 }, player2: { usedSeconds: 0 } } },
     });
   });
 });

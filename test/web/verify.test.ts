@@ -39,6 +39,8 @@ describe('the verify page (/#/verify)', () => {
     expect(await page.locator('table.per-commit tr.bad').count()).toBe(0);
     expect(await page.locator('.untrusted').count()).toBe(0);
     expect(await page.locator('li[data-check="dice"]').textContent()).toBe('dice: passed');
+    // The time each side used, re-derived from the signed recordedAt of the commits (docs/clocks.md).
+    expect(await page.locator('[data-time-used]').textContent()).toMatch(/^player1 [\d.]+ s, player2 [\d.]+ s \(to the last commit, [\dT:.Z-]+\); nobody to move$/);
     await screenshot(page, 'verify-genuine');
     expect(session.errors.get(page)).toEqual([]);
   });
@@ -51,6 +53,8 @@ describe('the verify page (/#/verify)', () => {
     expect(await page.locator('.verdict').textContent()).toMatch(/^Failed: the first failure is at #3 \(/);
     expect(await page.locator('tr.first-failure').getAttribute('data-seq')).toBe('3');
     expect(await page.locator('tr.first-failure .marker').textContent()).toContain('first failure');
+    // The rules stop short of the last commit: no figures for a part of the game.
+    expect(await page.locator('[data-time-used]').count()).toBe(0);
     await screenshot(page, 'verify-tampered');
     expect(session.errors.get(page)).toEqual([]);
   });

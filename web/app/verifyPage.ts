@@ -1,4 +1,5 @@
 // /#/verify: an export checked entirely in this browser, by the verifier the CLI runs
+import { timeUsedText } from '../../domain/verify/timeUsed';
 // (domain/verify/), against fingerprints the person pins. Nothing is uploaded. A game's
 // export or a tournament's (NDJSON), checked in a worker (verifyWorker.ts) so the page
 // answers and shows progress while a large file is checked, and a check can be cancelled.
@@ -240,6 +241,7 @@ function renderReport(report: HTMLElement, examination: ExportExamination, commi
       el('dt', {}, 'Commits replayed'), el('dd', {}, String(r.rulesReplayed)),
       el('dt', {}, 'Sealed'), el('dd', {}, r.sealed ? 'yes' : 'no'),
       el('dt', {}, 'Signed head'), el('dd', {}, r.head ? `#${r.head.seq} at ${r.head.at}` : 'none'),
+      ...(r.clock ? [el('dt', {}, 'Time used'), el('dd', { 'data-time-used': '' }, timeUsedText(r.clock))] : []),
     ),
     el('h3', {}, 'Signers'),
     el('ul', { class: 'signers' }, ...signers.map((s) => el('li', { class: s.trusted ? 'ok' : 'bad' }, `${s.fingerprint} (${s.kid}): ${s.trusted ? (s.via === 'pinned' ? 'trusted: pinned' : `trusted through key-log statement ${s.via}`) : 'NOT trusted'}, ${s.commits} commit(s)${s.signedHead ? ' and the head' : ''}`))),

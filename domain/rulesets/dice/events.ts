@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { turnPassedEvent } from '../passTurn';
 
 const Die = z.strictObject({ sides: z.int(), value: z.int() });
 
@@ -15,4 +16,5 @@ export const diceEvents = {
       .optional()
       .describe('2 when `dice` is written in the notation of rules version 2 (d66 as tens and units, "!", "kh"/"kl", a target); absent for a plain expression'),
   }),
+  TurnPassed: turnPassedEvent,
 } as const satisfies Record<string, z.ZodType>;

@@ -1,5 +1,6 @@
 import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
+import { decidePassTurn, firstToMove, passTurnCommand, passTurnSummary, type TurnHolder } from '../passTurn';
 import { rollDice, rollSeveral } from './roll';
 import { describeRoll } from './rollText';
 import { CURRENT_RULES_VERSION, gameRulesVersion, procedureRulesVersion, type RulesVersion } from './rulesVersion';
@@ -8,7 +9,7 @@ import { diceEvents } from './events';
 import { diceResultText } from './resultText';
 import { rollSummaries } from './summary';
 
-export interface DiceState {
+export interface DiceState extends TurnHolder {
   rolls: number;
   lastRoll: { purpose: string; dice: string; total: number } | null;
   /** The notation the game reads (rulesVersion.ts): not part of the view. */
@@ -20,8 +21,8 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   title: 'Dice — a trusted roller',
   description: 'Fair, recorded dice for any game: every roll says what it is for.',
   newGameOptions: { rulesVersion: CURRENT_RULES_VERSION },
-  // 2: the state holds the game's rulesVersion.
-  stateVersion: 2,
+  // 2: the state holds the game's rulesVersion; 3: its sides and whose move it is.
+  stateVersion: 3,
   // Its state decides nothing: a voided roll stays recorded and marked, and no longer counts.
   voiding: 'any',
   options: DiceOptions,
@@ -33,6 +34,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
       who: { sides: 'all', organizer: true },
       description: 'Roll dice for a stated purpose; or several labelled rolls at once ({ "rolls": [{ "dice", "purpose" }, …] }, up to 10), one commit.',
     },
+    PassTurn: passTurnCommand,
   },
   procedures: {
     roll: {
@@ -49,9 +51,9 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   },
   view: DiceView,
   events: diceEvents,
-  initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options) }),
+  initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options), ...firstToMove(options.sides) }),
   decide(state, command, ctx) {
-    // Roll is the only command of this ruleset.
+    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload)];
     const { payload } = command;
     if ('rolls' in payload) {
       const outcomes = rollSeveral(
@@ -71,12 +73,15 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
         const { purpose, dice, total } = event.data;
         return { ...state, rolls: state.rolls + 1, lastRoll: { purpose, dice, total } };
       }
+      case 'TurnPassed':
+        return { ...state, toMove: event.data.to };
       default:
-        return unknownEvent(event.type, state);
+        return unknownEvent(event, state);
     }
   },
-  present: ({ rolls, lastRoll }) => ({ rolls, lastRoll }),
+  toMove: (state) => state.toMove,
+  present: ({ rolls, lastRoll, toMove }) => ({ rolls, lastRoll, toMove }),
   resultText: (_command, events) => diceResultText(events),
-  summarize: (_command, events) => rollSummaries(events).join('; '),
-  summaryLines: (_command, events) => rollSummaries(events),
+  summarize: (command, events) => (command.type === 'PassTurn' ? passTurnSummary(command.payload.to) : rollSummaries(events).join('; ')),
+  summaryLines: (command, events) => (command.type === 'PassTurn' ? [passTurnSummary(command.payload.to)] : rollSummaries(events)),
 });

@@ -89,4 +89,5 @@ export const DiceView = z.object({
     .object({ purpose: z.string(), dice: z.string(), total: z.int() })
     .nullable()
     .describe('the last roll recorded, even when voided'),
+  toMove: z.string().describe('whose move it is: the first side from creation, then the side each PassTurn names (docs/clocks.md)'),
 });

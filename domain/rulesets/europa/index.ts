@@ -8,7 +8,7 @@ import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
 import { europaEvents } from './events';
 import { fortificationEffects } from './fortificationChart';
 import * as schema from './schemas';
-import { evolveEuropa, initialEuropaState, presentEuropa, SIDES, type EuropaState } from './state';
+import { europaToMove, evolveEuropa, initialEuropaState, presentEuropa, SIDES, type EuropaState } from './state';
 import { summarizeEuropa } from './summary';
 import { europaResultText } from './resultText';
 
@@ -59,6 +59,7 @@ export const europaRuleset: Ruleset<EuropaState, schema.EuropaOptions> = defineR
   initialState: (options: schema.EuropaOptions) => initialEuropaState(options),
   decide: decideEuropa,
   evolve: evolveEuropa,
+  toMove: europaToMove,
   present: presentEuropa,
   summarize: summarizeEuropa,
   resultText: europaResultText,

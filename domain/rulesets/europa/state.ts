@@ -161,6 +161,12 @@ export function evolveEuropa(state: EuropaState, event: EuropaEvent): EuropaStat
   }
 }
 
+/**
+ * The side whose initial phase began last (its player-turn); nobody before the first
+ * InitialPhaseBegan, or once a new turn began and no phase yet.
+ */
+export const europaToMove = (state: EuropaState): Side | null => state.phases.at(-1) ?? null;
+
 export function presentEuropa(state: EuropaState) {
   const table = state.aaTable;
   return {

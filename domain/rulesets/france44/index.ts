@@ -5,7 +5,7 @@ import { checkCombatHexes } from './combatGeometry';
 import { resolveCombat, rollAirPower } from './combatResolution';
 import { decideFrance44 } from './decide';
 import * as schema from './schemas';
-import { evolveFrance44, initialFrance44State, presentFrance44, type France44State } from './state';
+import { evolveFrance44, france44ToMove, initialFrance44State, presentFrance44, type France44State } from './state';
 import { summarizeFrance44 } from './summary';
 import { crdtResult } from './tables';
 import { france44Events } from './events';
@@ -52,6 +52,7 @@ export const france44Ruleset: Ruleset<France44State, schema.France44Options> = d
   initialState: (options: schema.France44Options) => initialFrance44State(options),
   decide: (state, command, ctx) => decideFrance44(state, command, ctx, state.options),
   evolve: evolveFrance44,
+  toMove: france44ToMove,
   present: presentFrance44,
   summarize: summarizeFrance44,
   resultText: france44ResultText,

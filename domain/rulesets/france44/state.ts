@@ -138,6 +138,12 @@ export function evolveFrance44(state: France44State, event: France44Event): Fran
   }
 }
 
+/**
+ * The side the game waits on: the side of an open Reaction Segment, else the attacker of an
+ * open attack increment; nobody between them, where the ruleset records no initiative order.
+ */
+export const france44ToMove = (state: France44State): Side | null => state.segment?.side ?? state.increment?.attacker ?? null;
+
 export function presentFrance44(state: France44State) {
   return {
     turn: state.turn,

@@ -5,7 +5,7 @@ import { readCardRoll, resolveBattle } from './battle';
 import { decideMemoir44 } from './decide';
 import * as schema from './schemas';
 import { CURRENT_RULES_VERSION, procedureRulesVersion } from './rulesVersion';
-import { evolveMemoir44, initialMemoir44State, presentMemoir44, type Memoir44State } from './state';
+import { evolveMemoir44, initialMemoir44State, memoir44ToMove, presentMemoir44, type Memoir44State } from './state';
 import { summarizeMemoir44 } from './summary';
 import { memoir44Events } from './events';
 import { memoir44ResultText } from './resultText';
@@ -29,6 +29,7 @@ export const memoir44Ruleset: Ruleset<Memoir44State, schema.Memoir44Options> = d
   initialState: (options: schema.Memoir44Options) => initialMemoir44State(options),
   decide: decideMemoir44,
   evolve: evolveMemoir44,
+  toMove: memoir44ToMove,
   present: presentMemoir44,
   summarize: summarizeMemoir44,
   resultText: memoir44ResultText,

@@ -62,5 +62,8 @@ export function evolveMemoir44(state: Memoir44State, event: Memoir44Event): Memo
   }
 }
 
+/** The active side: it battles until it passes the turn with EndTurn. */
+export const memoir44ToMove = (state: Memoir44State): Side => state.activeSide;
+
 /** What a player sees: the turn, who is active, and who battled (the view published in the catalogue). */
 export const presentMemoir44 = (state: Memoir44State) => ({ turn: state.turn, activeSide: state.activeSide, battledThisTurn: state.battledThisTurn });

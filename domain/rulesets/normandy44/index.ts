@@ -5,7 +5,7 @@ import { resolveAttack } from './attackResolution';
 import { decideNormandy44 } from './decide';
 import { rollDeterminedDefense, rollIsolation, rollJabos, rollStrafing } from './otherRolls';
 import * as schema from './schemas';
-import { evolveNormandy44, initialNormandy44State, presentNormandy44, type Normandy44State } from './state';
+import { evolveNormandy44, initialNormandy44State, normandy44ToMove, presentNormandy44, type Normandy44State } from './state';
 import { summarizeNormandy44 } from './summary';
 import { normandy44Events } from './events';
 import { normandy44ResultText } from './resultText';
@@ -33,6 +33,7 @@ export const normandy44Ruleset: Ruleset<Normandy44State, schema.Normandy44Option
   initialState: () => initialNormandy44State(),
   decide: decideNormandy44,
   evolve: evolveNormandy44,
+  toMove: normandy44ToMove,
   present: presentNormandy44,
   summarize: summarizeNormandy44,
   resultText: normandy44ResultText,

@@ -64,6 +64,18 @@ export function evolveNormandy44(state: Normandy44State, event: Normandy44Event)
   }
 }
 
+/**
+ * The side the game waits on: the defender of an attack whose Determined Defense is still
+ * to decide, else the attacker of a declared attack not yet resolved; nobody otherwise, as
+ * the ruleset records no turn order of its own (either side declares attacks).
+ */
+export function normandy44ToMove(state: Normandy44State): Side | null {
+  const open = Object.values(state.open);
+  const standing = open.find((attack) => attack.determinedDefense === 'open');
+  if (standing) return standing.attacker === 'allied' ? 'german' : 'allied';
+  return open.find((attack) => !attack.resolved)?.attacker ?? null;
+}
+
 export function presentNormandy44(state: Normandy44State) {
   return {
     turn: state.turn,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { turnPassedEvent } from '../passTurn';
 
 const Modifier = z.strictObject({ source: z.string(), value: z.number() });
 const Place = z.strictObject({ index: z.int(), label: z.string() });
@@ -29,4 +30,5 @@ export const tableEvents = {
     description: z.string().optional(),
     effects: z.array(Effect),
   }),
+  TurnPassed: turnPassedEvent,
 } as const satisfies Record<string, z.ZodType>;

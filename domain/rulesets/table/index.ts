@@ -1,12 +1,13 @@
 import { RuleViolation } from '../../errors';
 import { defineRuleset, unknownEvent } from '../../defineRuleset';
 import type { Ruleset } from '../../ruleset';
+import { decidePassTurn, firstToMove, passTurnCommand, passTurnSummary, type TurnHolder } from '../passTurn';
 import { resolveOnTable, shortTableHash, tableHash, type TableDefinition } from '../../tables';
 import { tableEvents } from './events';
 import { Resolve, ResolveProcedureInput, TableCreationOptions, TableOptions, TableView } from './schemas';
 import { tableResultText } from './resultText';
 
-export interface TableState {
+export interface TableState extends TurnHolder {
   /** In the order the game brought them; looked up by id with `find`, never as object keys. */
   tables: TableDefinition[];
   resolutions: number;
@@ -20,6 +21,8 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   id: 'table',
   title: 'Any combat table, as data',
   description: 'Resolve on combat tables the game brings as data (ratio, differential or threshold columns, any dice), each with its content hash; the verifier replays with exactly those tables.',
+  // 2: the state holds the sides and whose move it is.
+  stateVersion: 2,
   options: TableOptions,
   creationOptions: TableCreationOptions,
   // Its state decides nothing: a voided resolution stays recorded and marked, and no longer counts.
@@ -32,6 +35,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
       who: { sides: 'all', organizer: true },
       description: 'Resolve on one of the game\'s tables: attack and defence (or a value), column shifts and roll modifiers.',
     },
+    PassTurn: passTurnCommand,
   },
   procedures: {
     resolve: {
@@ -45,9 +49,9 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   },
   view: TableView,
   events: tableEvents,
-  initialState: (options: TableOptions): TableState => ({ tables: options.tables, resolutions: 0, last: null }),
+  initialState: (options: TableOptions): TableState => ({ tables: options.tables, resolutions: 0, last: null, ...firstToMove(options.sides) }),
   decide(state, command, ctx) {
-    // Resolve is the only command of this ruleset.
+    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload)];
     const payload = command.payload;
     const table = state.tables.find((t) => t.id === payload.table);
     if (state.tables.length === 0) {
@@ -70,17 +74,22 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
           last: { table: data.table.id, ...(data.purpose === undefined ? {} : { purpose: data.purpose }), column: data.landing.column.label, roll: data.roll?.modified ?? null, code: data.code },
         };
       }
+      case 'TurnPassed':
+        return { ...state, toMove: event.data.to };
       default:
-        return unknownEvent(event.type, state);
+        return unknownEvent(event, state);
     }
   },
+  toMove: (state) => state.toMove,
   present: (state) => ({
     tables: state.tables.map((table) => ({ id: table.id, title: table.title, hash: tableHash(table), example: table.example === true })),
     resolutions: state.resolutions,
     last: state.last,
+    toMove: state.toMove,
   }),
   resultText: (_command, events) => tableResultText(events),
-  summarize(_command, events) {
+  summarize(command, events) {
+    if (command.type === 'PassTurn') return passTurnSummary(command.payload.to);
     const resolved = events.find((e) => e.type === 'TableResolved');
     if (!resolved) return '';
     const { data } = resolved;

@@ -1,7 +1,7 @@
 import type { EventOf } from '../../defineRuleset';
 import type { tableEvents } from './events';
 
-type Effect = EventOf<typeof tableEvents>['data']['effects'][number];
+type Effect = Extract<EventOf<typeof tableEvents>, { type: 'TableResolved' }>['data']['effects'][number];
 
 /** "loss 2" as a player says it: "defender loses 2". */
 function effectText({ effect, side, value }: Effect): string {

@@ -84,4 +84,5 @@ export const TableView = z.object({
   last: z
     .object({ table: z.string(), purpose: z.string().optional(), column: z.string(), roll: z.int().nullable(), code: z.string() })
     .nullable(),
+  toMove: z.string().describe('whose move it is: the first side from creation, then the side each PassTurn names (docs/clocks.md)'),
 });

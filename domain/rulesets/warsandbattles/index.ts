@@ -31,6 +31,7 @@ export const warsAndBattlesRuleset: Ruleset<WarsAndBattlesState, schema.WarsAndB
   initialState: (options: schema.WarsAndBattlesOptions) => initialWarsAndBattlesState(options),
   decide: decideWarsAndBattles,
   evolve: evolveWarsAndBattles,
+  toMove: (state) => state.phasing,
   present: presentWarsAndBattles,
   summarize: summarizeWarsAndBattles,
   resultText: warsAndBattlesResultText,

@@ -29,7 +29,17 @@ describe('verifyExport (trust.md §5)', () => {
       signers: [{ fingerprint: a.fingerprint, trusted: true }],
       head: { seq: 9, at: AT },
       failures: [],
+      clock: { toMove: null, since: AT, asOf: AT, sides: { player1: { usedSeconds: 0 }, player2: { usedSeconds: 0 } } },
     });
+  });
+
+  it('gives no clock when the rules do not replay to the last commit: the figures of a part would not be the game\'s', () => {
+    const bundle = copyOf(honest);
+    const roll = bundle.commits.find((c) => c.command.type === 'Roll')!;
+    roll.events[0].data.total = 99;
+    const report = verify(bundle, { trusted: [a.fingerprint] });
+    expect(report.rulesReplayed).toBeLessThan(report.commits);
+    expect(report).not.toHaveProperty('clock');
   });
 
   it('refuses a key whose x is not written canonically, so that one key never shows two fingerprints (found in review)', () => {

@@ -124,6 +124,21 @@ describe('snapshots', () => {
     expect(JSON.stringify(withSnapshots)).not.toContain('"format"');
   });
 
+  it("hold the turn clock: a game loaded from a snapshot has the clock of the full fold, each side's time and whose move it is", async () => {
+    const times = ['10:00:00', '10:00:30', '10:02:00', '10:07:15.5', '10:08:00'].map((t) => `2026-11-27T${t}Z`);
+    let step = 0;
+    const service = new GameService({ store: new MemoryEventStore(), signer: signerFromKey(generateSigningKey()), seedVault: aesSeedVault(newSeedKey()), now: () => new Date(times[step++]).toISOString(), newGameId: () => 'g-clock', randomSeed: () => Buffer.alloc(32, 3) });
+    const game = await service.createGame({ ruleset: 'dice', options: { sides: ['red', 'blue'] } });
+    const { red, blue } = game.tokens.players;
+    await service.submit(game.gameId, red, roll(1));
+    await service.submit(game.gameId, red, { commandId: 'p1', type: 'PassTurn', payload: { to: 'blue' } });
+    await service.submit(game.gameId, blue, roll(2));
+    const last = await service.submit(game.gameId, blue, { commandId: 'p2', type: 'PassTurn', payload: { to: 'red' } });
+    const held = stateOf(game.gameId, JSON.parse(JSON.stringify(snapshotOf(last.state))))!;
+    expect(held.state.clock).toEqual(last.state.clock);
+    expect(held.state.clock).toEqual({ toMove: 'red', since: '2026-11-27T10:08:00.000Z', usedMs: new Map([['red', 120_000], ['blue', 360_000]]) });
+  });
+
   it('hold the state of every ruleset exactly: a snapshot at any commit, folded on, ends where the full fold ends', () => {
     for (const ruleset of ['france44', 'memoir44', 'normandy44']) {
       const { bundle } = JSON.parse(readFileSync(new URL(`../../domain/rulesets/${ruleset}/fixtures/game-before-issue-19.json`, import.meta.url), 'utf8')) as { bundle: { commits: Commit[] } };

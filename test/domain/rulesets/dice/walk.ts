@@ -5,7 +5,7 @@ import type { Walk } from '../refusesBeforeDice';
 const EXPRESSIONS = ['1d6', '3d6+1', '2d10-3', 'd66', 'd%', '4d6kh3', '4d6kl1', '6d6>=5', '1d6!', '10d6!', '11d6!', '100d6', '101d6', '1d1', '1d1001', 'd1000', '2d6+1000', '1d6-1001', '50d66', '51d66', '2d6+1d8-3'];
 const PURPOSES = ['attack on 0912', 'morale', '__proto__', 'constructor'];
 
-/** Roll, by any side, the organizer or a stranger, with dice strings and lists of every kind. */
+/** PassTurn now and then; Roll, by any side, the organizer or a stranger, with dice strings and lists of every kind. */
 export const diceWalk: Walk = {
   game: fc
     .record({ sides: fc.constantFrom(undefined, ['north', 'south', 'east']), rulesVersion: fc.constantFrom(undefined, 1, 2) })
@@ -13,6 +13,7 @@ export const diceWalk: Walk = {
   next(_state, d, _material, _seq, sides) {
     const actor = d.pick([...sides, 'organizer', 'stranger']);
     const purpose = d.pick(PURPOSES);
+    if (d.chance(0.1)) return { actor, type: 'PassTurn', payload: { to: d.pick([...sides, 'stranger']) } };
     if (d.chance(0.5)) return { actor, type: 'Roll', payload: { dice: d.pick(EXPRESSIONS), purpose } };
     if (d.chance(0.6)) {
       const dice = `${d.int(1, 40)}d${d.pick([2, 6, 10, 20, 66, 100, 1000, 1, 1001])}${d.pick(['', '!', 'kh2', 'kl1', '>=4', '<3', '+5', '-2'])}`;

@@ -13,7 +13,7 @@ interface Material {
 
 const tables = fc.uniqueArray(validTable(), { minLength: 1, maxLength: 3, selector: (t) => t.id });
 
-/** Resolve on random valid tables, with inputs each accepts, any input at all, and ids the game does not have. */
+/** PassTurn now and then; Resolve on random valid tables, with inputs each accepts, any input at all, and ids the game does not have. */
 export const tableWalk: Walk<Material> = {
   game: fc.oneof(
     { weight: 19, arbitrary: tables },
@@ -29,6 +29,7 @@ export const tableWalk: Walk<Material> = {
   ),
   next(_state, d, { tables: list, accepted, wild }, _seq, sides) {
     const actor = d.pick([...sides, 'organizer']);
+    if (d.chance(0.1)) return { actor, type: 'PassTurn', payload: { to: d.pick([...sides, 'no-such-side']) } };
     const index = list.length ? d.int(0, list.length - 1) : -1;
     const table = index >= 0 && d.chance(0.9) ? list[index].id : 'no-such-table';
     const input = index >= 0 && d.chance(0.75) ? d.pick(accepted[index]) : d.pick(wild);
