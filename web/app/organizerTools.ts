@@ -3,6 +3,7 @@
 import { ApiError, api, gameLink, gamePath, newCommandId, request } from './api';
 import { clear, el, field, statusLine } from './dom';
 import { copyLink } from './copyLink';
+import { notificationsSlot } from './notificationsSlot';
 
 interface ListedViewer {
   viewerId: string;
@@ -201,5 +202,6 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     sealedNote,
     dialog,
     status,
+    notificationsSlot({ gameId, token, role: 'organizer', nested: true }),
   );
 }
