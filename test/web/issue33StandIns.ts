@@ -3,6 +3,8 @@
 // (/work/notes/design33.md), everything else passed on to the real local server. One
 // function, so that the tests switch to the real server by dropping it.
 import type { Page, Route, WebSocketRoute } from 'playwright-core';
+import * as z from 'zod';
+import { jsonSchema } from '../../functions/http/catalogue';
 
 export interface ClockAnswer {
   toMove: string | null;
@@ -36,7 +38,15 @@ export interface Issue33StandIns {
   voidedBy: Map<number, { seq: number; reason: string }>;
   /** A message pushed to the page over its push socket, as the server would send one. */
   pushToPage(message: unknown): void;
+  /** Void and Ruling commands POSTed (with `organizerCommands`), answered 201 and not stored. */
+  organizerCommands: Record<string, unknown>[];
 }
+
+/** Part A's organizer commands as the catalogue will list them (design33.md). */
+const ORGANIZER_COMMANDS = [
+  { type: 'Void', description: 'Voids a commit: it stays in the chain, its dice kept; the rules treat it as the ruleset says.', schema: z.strictObject({ seq: z.int().min(2).describe('the commit voided'), reason: z.string().min(1).max(500).describe('why, in words') }) },
+  { type: 'Ruling', description: 'Records what the organizer decided.', schema: z.strictObject({ text: z.string().min(1).max(2000).describe('the ruling'), concerning: z.array(z.int().min(1)).max(50).describe('the commits it concerns') }) },
+].map(({ type, description, schema }) => ({ type, description, who: { sides: 'none', organizer: true, text: 'the organizer only' }, payload: jsonSchema(schema), component: `Dice${type}` }));
 
 const error = (route: Route, status: number, code: string, message: string, details?: unknown) =>
   route.fulfill({ status, json: { error: { code, message, ...(details ? { details } : {}) } } });
@@ -49,7 +59,7 @@ const maskAddress = (address: string) => `${address[0]}***${address.slice(addres
  * Installs the stand-ins on `page` before it opens the app. `owners` names who a token is
  * ('organizer' or a side): an owner lists its own subscriptions, the organizer all.
  */
-export async function standInIssue33Api(page: Page, owners: Record<string, string>): Promise<Issue33StandIns> {
+export async function standInIssue33Api(page: Page, owners: Record<string, string>, options: { organizerCommands?: boolean } = {}): Promise<Issue33StandIns> {
   let socket: WebSocketRoute | undefined;
   const state: Issue33StandIns = {
     clockReads: 0,
@@ -57,6 +67,7 @@ export async function standInIssue33Api(page: Page, owners: Record<string, strin
     posted: [],
     deleted: [],
     voidedBy: new Map(),
+    organizerCommands: [],
     pushToPage(message) {
       if (!socket) throw new Error('the page has no push socket open');
       socket.send(JSON.stringify(message));
@@ -119,6 +130,21 @@ export async function standInIssue33Api(page: Page, owners: Record<string, strin
     }
     return route.fulfill({ response, json });
   });
+
+  if (options.organizerCommands) {
+    await page.route(/\/rulesets$/, async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as { rulesets: { commands: unknown[] }[] };
+      for (const ruleset of json.rulesets) ruleset.commands.push(...ORGANIZER_COMMANDS);
+      return route.fulfill({ response, json });
+    });
+    await page.route(/\/games\/[^/]+\/commands$/, async (route) => {
+      const body = route.request().postDataJSON() as { type?: string };
+      if (route.request().method() !== 'POST' || !ORGANIZER_COMMANDS.some((c) => c.type === body.type)) return route.fallback();
+      state.organizerCommands.push(body);
+      return route.fulfill({ status: 201, json: { version: 100, commit: { seq: 100, events: [] } } });
+    });
+  }
 
   await page.routeWebSocket(/\/push$/, (ws) => {
     socket = ws;

@@ -1,7 +1,7 @@
 // Voided commits on the timeline. Until part A lands, the server has no Void: the events pages'
 // `voidedBy` and the pushed Void commit are STOOD IN (issue33StandIns.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createGame, linkOf, screenshot, startSession, type Session } from './browserSession';
+import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
 import { standInIssue33Api } from './issue33StandIns';
 
 let session: Session;
@@ -63,5 +63,46 @@ describe('voided commits on the timeline', () => {
     expect(await page.evaluate('window.notReloaded === true')).toBe(true);
     await screenshot(page, 'timeline-voided');
     expect(errors).toEqual([]);
+  });
+
+  it('the organizer sends Void and Ruling from the command box the catalogue builds, by keyboard only (the two commands stood in)', async () => {
+    const game = await createGame(session.service, { ruleset: 'dice', title: 'Ruled' });
+    const page = await session.context.newPage();
+    const standIns = await standInIssue33Api(page, {}, { organizerCommands: true });
+    await page.goto(new URL(linkOf(game.gameId, game.tokens.organizer), session.service.url).href);
+    await page.locator('tr[data-seq="1"]').waitFor();
+    // "Other commands" opens from the keyboard; the command is chosen by its name.
+    expect(await tabTo(page, 'Other commands', 60)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('Other command');
+    await page.keyboard.type('Void');
+    expect(await page.getByLabel('Other command', { exact: true }).inputValue()).toBe('Void');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toMatch(/^Seq/);
+    await page.keyboard.type('2');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toMatch(/^Reason/);
+    await page.keyboard.type('rolled 3d6; the table says 2d6');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => standIns.organizerCommands.length).toBe(1);
+    expect(standIns.organizerCommands[0]).toMatchObject({ type: 'Void', payload: { seq: 2, reason: 'rolled 3d6; the table says 2d6' } });
+
+    await page.keyboard.down('Shift');
+    for (let i = 0; i < 3 && (await focusedName(page)) !== 'Other command'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.up('Shift');
+    expect(await focusedName(page)).toBe('Other command');
+    await page.keyboard.type('Ruling');
+    expect(await page.getByLabel('Other command', { exact: true }).inputValue()).toBe('Ruling');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toMatch(/^Text/);
+    await page.keyboard.type('The attack on 0907 stands; the second roll is void.');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toMatch(/^Concerning/);
+    await page.keyboard.type('2\n3');
+    await tabTo(page, 'Send', 10);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => standIns.organizerCommands.length).toBe(2);
+    expect(standIns.organizerCommands[1]).toMatchObject({ type: 'Ruling', payload: { text: 'The attack on 0907 stands; the second roll is void.', concerning: [2, 3] } });
   });
 });
