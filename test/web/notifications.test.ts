@@ -40,7 +40,7 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     const url = page.getByLabel('Webhook URL');
     await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await url.getAttribute('aria-describedby'))!.split(' ');
-    const errorText = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' | '), describedBy);
+    const errorText = await page.evaluate<string>(`${JSON.stringify(describedBy)}.map((id) => document.getElementById(id)?.textContent ?? '').join(' | ')`);
     expect(errorText).toContain('must be an https URL to a public address');
     expect(await focusedName(page)).toBe('Webhook URL');
     expect(await panelStatus(page)).toBe('Refused: see the field marked above.');

@@ -12,6 +12,9 @@ afterAll(async () => {
   await session?.close();
 });
 
+/** The element's text-decoration-line, as the browser draws it. */
+const decoration = (e: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { textDecorationLine: string } }).getComputedStyle(e).textDecorationLine;
+
 const roll = (gameId: string, token: string, commandId: string, purpose: string, dice = '2d6') =>
   callApi(session.service, 'POST', `/games/${gameId}/commands`, token, { commandId, type: 'Roll', payload: { dice, purpose } });
 
@@ -29,8 +32,8 @@ describe('voided commits on the timeline', () => {
     expect(await voided.getAttribute('class')).toContain('voided');
     expect(await voided.locator('.voided-note').textContent()).toBe('voided by #4: rolled 3d6; the table says 2d6');
     // The line itself stays, struck through; the label is not.
-    expect(await voided.locator('.line-text').evaluate((e) => getComputedStyle(e).textDecorationLine)).toBe('line-through');
-    expect(await voided.locator('.voided-note').evaluate((e) => getComputedStyle(e).textDecorationLine)).toBe('none');
+    expect(await voided.locator('.line-text').evaluate(decoration)).toBe('line-through');
+    expect(await voided.locator('.voided-note').evaluate(decoration)).toBe('none');
     expect(await voided.locator('.die').count()).toBe(3);
     expect(await page.locator('tr[data-seq="3"].voided').count()).toBe(0);
     expect(await page.locator('tr[data-seq="3"] .voided-note').count()).toBe(0);
