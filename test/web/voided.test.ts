@@ -45,7 +45,7 @@ describe('voided commits on the timeline', () => {
     const page = await session.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const standIns = await standInIssue33Api(page, {});
+    const standIns = await standInIssue33Api(page, { [game.tokens.players.player2]: 'player2' });
     await page.goto(new URL(linkOf(game.gameId, game.tokens.players.player2), session.service.url).href);
     await page.locator('tr[data-seq="2"]').waitFor();
     await expect.poll(() => page.locator('.connection').getAttribute('data-transport')).toBe('push');
