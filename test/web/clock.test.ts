@@ -95,4 +95,17 @@ describe('the clock on the timeline (stand-in for GET /games/{id}/clock)', () =>
     await expect.poll(() => without.locator('.connection').textContent()).toMatch(/^Live/);
     expect(await without.locator('section.game-clock').isHidden()).toBe(true);
   });
+
+  it('the tournament page’s Clock column names the overdue side in words (the listing’s `overdue` stood in)', async () => {
+    const tournament = (await callApi(session.service, 'POST', '/tournaments', undefined, { name: 'League week 3' })).json as { tournamentId: string; token: string };
+    const gameIds: string[] = [];
+    for (const title of ['Table 1', 'Table 2']) gameIds.push((await callApi(session.service, 'POST', '/games', tournament.token, { ruleset: 'dice', title })).json.gameId);
+    const page = await session.context.newPage();
+    const standIns = await standInIssue33Api(page, {}, { tournamentClocks: true });
+    standIns.overdue.set(gameIds[0], ['player2']);
+    await page.goto(new URL(`/#/tournaments/${tournament.tournamentId}?token=${tournament.token}`, session.service.url).href);
+    const cells = page.locator('table.tournament-games tbody tr [data-field="clock"]');
+    await expect.poll(() => cells.allTextContents()).toEqual(['OVERDUE: player2', 'on time']);
+    expect(await page.locator('[data-clock-note]').textContent()).toContain('OVERDUE names the side to move when it is past the game’s time control');
+  });
 });

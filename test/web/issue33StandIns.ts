@@ -38,6 +38,8 @@ export interface Issue33StandIns {
   voidedBy: Map<number, { seq: number; reason: string }>;
   /** A message pushed to the page over its push socket, as the server would send one. */
   pushToPage(message: unknown): void;
+  /** With `tournamentClocks`: each listed game's `overdue` (part B's listing field), by gameId; [] when not named. */
+  overdue: Map<string, string[]>;
   /** Void and Ruling commands POSTed (with `organizerCommands`), answered 201 and not stored. */
   organizerCommands: Record<string, unknown>[];
 }
@@ -59,7 +61,7 @@ const maskAddress = (address: string) => `${address[0]}***${address.slice(addres
  * Installs the stand-ins on `page` before it opens the app. `owners` names who a token is
  * ('organizer' or a side): an owner lists its own subscriptions, the organizer all.
  */
-export async function standInIssue33Api(page: Page, owners: Record<string, string>, options: { organizerCommands?: boolean } = {}): Promise<Issue33StandIns> {
+export async function standInIssue33Api(page: Page, owners: Record<string, string>, options: { organizerCommands?: boolean; tournamentClocks?: boolean } = {}): Promise<Issue33StandIns> {
   let socket: WebSocketRoute | undefined;
   const state: Issue33StandIns = {
     clockReads: 0,
@@ -68,6 +70,7 @@ export async function standInIssue33Api(page: Page, owners: Record<string, strin
     deleted: [],
     voidedBy: new Map(),
     organizerCommands: [],
+    overdue: new Map(),
     pushToPage(message) {
       if (!socket) throw new Error('the page has no push socket open');
       socket.send(JSON.stringify(message));
@@ -143,6 +146,16 @@ export async function standInIssue33Api(page: Page, owners: Record<string, strin
       if (route.request().method() !== 'POST' || !ORGANIZER_COMMANDS.some((c) => c.type === body.type)) return route.fallback();
       state.organizerCommands.push(body);
       return route.fulfill({ status: 201, json: { version: 100, commit: { seq: 100, events: [] } } });
+    });
+  }
+
+  if (options.tournamentClocks) {
+    await page.route(/\/tournaments\/[^/?]+(\?after=[^/]*)?$/, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const json = (await response.json()) as { games?: { gameId: string; overdue?: string[] }[] };
+      for (const game of json.games ?? []) game.overdue = state.overdue.get(game.gameId) ?? [];
+      return route.fulfill({ response, json });
     });
   }
 
