@@ -49,11 +49,9 @@ export interface NotificationsOptions {
   token: string;
   /** 'organizer' sees and may delete every subscription; a side its own. */
   role: string;
-  /** Inside the organizer's tools: a sub-section (h3), not a section of the page (h2). */
-  nested?: boolean;
 }
 
-export function notificationsPanel({ gameId, token, role, nested = false }: NotificationsOptions): HTMLElement {
+export function notificationsPanel({ gameId, token, role }: NotificationsOptions): HTMLElement {
   const status = statusLine();
   const refused = (error: unknown) => (error instanceof ApiError ? `Refused (${error.status}): ${error.message}` : 'No answer from the server; try again.');
 
@@ -244,9 +242,9 @@ export function notificationsPanel({ gameId, token, role, nested = false }: Noti
 
   const headingId = uid('notifications-title');
   return el('section', { class: 'notifications', 'aria-labelledby': headingId },
-    el(nested ? 'h3' : 'h2', { id: headingId }, 'Notifications'),
+    el('h2', { id: headingId }, 'Notifications'),
     el('p', { class: 'hint' }, 'Be told of each commit without keeping this page open: a webhook, a Discord or Slack channel, or e-mail. ',
       role === 'organizer' ? 'You see every subscription of this game.' : 'You see your own subscriptions; the organizer sees them all.'),
     form, secretSlot, status,
-    el(nested ? 'h4' : 'h3', {}, 'Subscriptions'), refresh, list, dialog);
+    el('h3', {}, 'Subscriptions'), refresh, list, dialog);
 }

@@ -185,7 +185,7 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     })
     .catch(failed);
 
-  return el(
+  const tools = el(
     'section',
     { class: 'organizer-tools', 'aria-labelledby': 'organizer-tools-title' },
     el('h2', { id: 'organizer-tools-title' }, 'Organizer'),
@@ -202,6 +202,7 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     sealedNote,
     dialog,
     status,
-    notificationsSlot({ gameId, token, role: 'organizer', nested: true }),
   );
+  // Beside the tools, not in them: its own section, with its own status line.
+  return el('div', {}, tools, notificationsSlot({ gameId, token, role: 'organizer' }));
 }

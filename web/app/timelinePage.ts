@@ -7,7 +7,8 @@ import { commandBox, type BeaconTimes, type CommandBox } from './commandBox';
 import { clockTime, commitRow, markVoided, pendingRoundOf, voidOf, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
-import { gameClock, type ClockView } from './gameClock';
+import { clockSlot } from './clockSlot';
+import type { ClockView } from './gameClock';
 import { organizerTools } from './organizerTools';
 import { notificationsSlot } from './notificationsSlot';
 import { followByPush, pushUrl, type PushHandlers } from './push';
@@ -70,7 +71,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
   const promptSlot = el('div');
   const commandSlot = el('div');
   const toolsSlot = el('div');
-  const clock = gameClock();
+  const clock = clockSlot();
   stop.signal.addEventListener('abort', () => clock.dispose());
   clear(root);
   root.append(header, clock.element, connection, lateReveal, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
