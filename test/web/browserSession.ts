@@ -30,10 +30,10 @@ export async function startSession(options: LocalOptions = {}): Promise<Session>
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const service = await startLocalService({ host: '127.0.0.1', ...options });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+  // Issue 33, until its API lands: drop at merge (test/web/issue33StandIns.ts).
+  standInAbsentIssue33Routes(browser);
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
   context.setDefaultTimeout(10_000);
-  // Issue 33, until its API lands: drop at merge (test/web/issue33StandIns.ts).
-  await standInAbsentIssue33Routes(context);
   const errors = new Map<Page, string[]>();
   return {
     service,

@@ -2,7 +2,7 @@
 // routes the web app calls, answered inside the browser page per the team contract
 // (/work/notes/design33.md), everything else passed on to the real local server. One
 // function, so that the tests switch to the real server by dropping it.
-import type { BrowserContext, Page, Route, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, Route, WebSocketRoute } from 'playwright-core';
 import * as z from 'zod';
 import { jsonSchema } from '../../functions/http/catalogue';
 
@@ -167,15 +167,21 @@ export async function standInIssue33Api(page: Page, owners: Record<string, strin
 }
 
 /**
- * For every page of the web tests (browserSession.ts): while the local server has no route for
- * GET /games/{id}/clock or /games/{id}/subscriptions, they answer 204 (the page then shows no
- * clock and an empty list) instead of a 404 that Chromium logs as a console error. Once parts B
- * and C land, the server answers them and this passes everything through: drop it at merge.
+ * For every page of the web tests (browserSession.ts), in every context of `browser`: while the
+ * local server has no route for GET /games/{id}/clock or /games/{id}/subscriptions, they answer
+ * 204 (the page then shows no clock and an empty list) instead of a 404 that Chromium logs as a
+ * console error. Once parts B and C land, the server answers them and this passes everything
+ * through: drop it at merge.
  */
-export async function standInAbsentIssue33Routes(context: BrowserContext): Promise<void> {
-  await context.route(/\/games\/[^/]+\/(clock|subscriptions)$/, async (route) => {
-    const response = await route.fetch();
-    if (response.status() !== 404 || !(await response.text()).includes('No route')) return route.fulfill({ response });
-    return route.fulfill({ status: 204 });
-  });
+export function standInAbsentIssue33Routes(browser: Browser): void {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.route(/\/games\/[^/]+\/(clock|subscriptions)$/, async (route) => {
+      const response = await route.fetch();
+      if (response.status() !== 404 || !(await response.text()).includes('No route')) return route.fulfill({ response });
+      return route.fulfill({ status: 204 });
+    });
+    return context;
+  };
 }
