@@ -17,6 +17,7 @@ export interface ClockView {
 
 /** 4521.7 → "1:15:21": hours, minutes, seconds (hours go past 24). */
 export function hms(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '—';
   const whole = Math.max(0, Math.floor(seconds));
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);

@@ -182,16 +182,16 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
   stop.signal.addEventListener('abort', () => clearTimeout(pendingTimer));
 
 
-  /** The clock, read with the game: a server without GET /clock (or a refusal) hides it. */
-  const readClock = () =>
+  /** The clock, read with the game: null (hidden) from a server without one; undefined (the last reading kept) when the read failed. */
+  const readClock = (): Promise<ClockView | null | undefined> =>
     api<ClockView>('GET', gamePath(gameId, '/clock'), { token, signal: stop.signal })
       .then((view) => (view && typeof view === 'object' && view.sides && typeof view.sides === 'object' ? view : null))
-      .catch(() => null);
+      .catch((error) => (error instanceof ApiError && error.status !== 503 && error.status !== 429 ? null : undefined));
 
   const refreshGame = async () => {
     const [view, clockView] = await Promise.all([api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal }), readClock()]);
     game = view;
-    if (!stop.signal.aborted) clock.show(clockView);
+    if (!stop.signal.aborted && clockView !== undefined) clock.show(clockView);
     renderHeader();
     if (game.sealed) clear(commandSlot);
     if (game.sealed || game.entropy?.locked) clear(promptSlot);
@@ -392,7 +392,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
         api<{ kid?: unknown }>('GET', gamePath(gameId, '/head'), { token, signal: stop.signal }).catch(() => undefined),
         readClock(),
       ]);
-      clock.show(clockView);
+      if (clockView !== undefined) clock.show(clockView);
       // The signed head's key signed the latest commit: shown at once, before the commits arrive.
       if (typeof head?.kid === 'string' && !signingKids.includes(head.kid)) signingKids.push(head.kid);
       game = view;
