@@ -7,6 +7,8 @@ export class ApiError extends Error {
     message: string,
     /** Retry-After, in seconds, when the server sent one (409 beacon_pending, 429, 503). */
     readonly retryAfter?: number,
+    /** The error's details: `issues` [{ field, message }] for a 400 (http-api.md "Errors"). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -39,9 +41,10 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   if (response.status === 204) return undefined as T;
   const body = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+    const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
     const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
-    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}.`, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    const details = typeof error?.details === 'object' && error.details !== null ? error.details : undefined;
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `The server answered ${response.status}.`, Number.isFinite(retryAfter) ? retryAfter : undefined, details);
   }
   return body as T;
 }

@@ -13,6 +13,32 @@ export interface Commit {
   hash: string;
   /** The key that signed it (GET /keys names its fingerprint). */
   kid?: string;
+  /** Set when an organizer's later Void voided it: the Void's seq and reason. */
+  voidedBy?: VoidedBy;
+}
+
+export interface VoidedBy {
+  seq: number;
+  reason: string;
+}
+
+/** The commit a Void commit voids, from its CommitVoided event. */
+export function voidOf(commit: Commit): { seq: number; by: VoidedBy } | undefined {
+  const event = commit.events.find((e) => e.type === 'CommitVoided');
+  const seq = event?.data?.seq;
+  if (typeof seq !== 'number') return undefined;
+  return { seq, by: { seq: commit.seq, reason: typeof event?.data?.reason === 'string' ? event.data.reason : '' } };
+}
+
+/**
+ * Marks a row voided: struck through, and said in words (not by the strike alone). The commit
+ * stays in the chain with its dice; what it rolled no longer counts.
+ */
+export function markVoided(row: HTMLTableRowElement, by: VoidedBy): void {
+  if (row.dataset.voidedBy === String(by.seq)) return;
+  row.classList.add('voided');
+  row.dataset.voidedBy = String(by.seq);
+  row.querySelector('td.line')?.append(' ', el('span', { class: 'voided-note' }, `voided by #${by.seq}: ${by.reason}`));
 }
 
 /**
@@ -46,14 +72,17 @@ export function commitRow(rulesetId: string, commit: Commit, line: string | unde
   const waits = pendingRoundOf(commit);
   // The server's line names the round's time in UTC ISO; the reader's clock reads it better.
   if (waits && line) line = line.replace(`(${waits.roundAt})`, `(due ${clockTime(waits.roundAt)})`);
-  return el(
+  const row = el(
     'tr',
     { 'data-seq': commit.seq, 'data-actor': commit.actor, 'data-type': commit.command.type, class: waits ? 'pending-roll' : undefined, 'data-round': waits?.round },
     el('th', { scope: 'row', class: 'seq' }, `#${commit.seq}`),
     el('td', { class: 'actor' }, commit.actor),
     el('td', { class: 'time' }, el('time', { datetime: commit.recordedAt, title: commit.recordedAt }, whenText(commit.recordedAt))),
-    el('td', { class: 'line' }, line ?? `#${commit.seq} ${commit.actor} ${commit.command.type}`),
+    el('td', { class: 'line' }, el('span', { class: 'line-text' }, line ?? `#${commit.seq} ${commit.actor} ${commit.command.type}`)),
     el('td', { class: 'dice-cell' }, diceView(commit.dice)),
     el('td', { class: 'result' }, waits ? `waits for drand round ${waits.round}` : resultOf(rulesetId, commit, revealed)),
   );
+  const voidedBy = commit.voidedBy;
+  if (voidedBy && typeof voidedBy.seq === 'number') markVoided(row, { seq: voidedBy.seq, reason: typeof voidedBy.reason === 'string' ? voidedBy.reason : '' });
+  return row;
 }

@@ -3,6 +3,7 @@
 import { ApiError, api, gameLink, gamePath, newCommandId, request } from './api';
 import { clear, el, field, statusLine } from './dom';
 import { copyLink } from './copyLink';
+import { notificationsSlot } from './notificationsSlot';
 
 interface ListedViewer {
   viewerId: string;
@@ -184,7 +185,7 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     })
     .catch(failed);
 
-  return el(
+  const tools = el(
     'section',
     { class: 'organizer-tools', 'aria-labelledby': 'organizer-tools-title' },
     el('h2', { id: 'organizer-tools-title' }, 'Organizer'),
@@ -202,4 +203,6 @@ export function organizerTools(gameId: string, token: string, onChange: () => vo
     dialog,
     status,
   );
+  // Beside the tools, not in them: its own section, with its own status line.
+  return el('div', {}, tools, notificationsSlot({ gameId, token, role: 'organizer' }));
 }

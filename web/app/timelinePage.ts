@@ -4,10 +4,13 @@
 import { ApiError, api, gamePath, request, serverKeys, type PublishedKey } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { commandBox, type BeaconTimes, type CommandBox } from './commandBox';
-import { clockTime, commitRow, pendingRoundOf, type Commit } from './commitRow';
+import { clockTime, commitRow, markVoided, pendingRoundOf, voidOf, type Commit } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
+import { clockSlot } from './clockSlot';
+import type { ClockView } from './gameClock';
 import { organizerTools } from './organizerTools';
+import { notificationsSlot } from './notificationsSlot';
 import { followByPush, pushUrl, type PushHandlers } from './push';
 import { showGameStats } from './statsView';
 
@@ -68,8 +71,10 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
   const promptSlot = el('div');
   const commandSlot = el('div');
   const toolsSlot = el('div');
+  const clock = clockSlot();
+  stop.signal.addEventListener('abort', () => clock.dispose());
   clear(root);
-  root.append(header, connection, lateReveal, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
+  root.append(header, clock.element, connection, lateReveal, promptSlot, commandSlot, toolsSlot, el('section', { class: 'filters', 'aria-label': 'Filters' }, field('Show side', sideFilter), field('Show command', typeFilter), turnField), table, announcer);
 
   let game: GameView | undefined;
   let ruleset: RulesetInfo | undefined;
@@ -177,8 +182,16 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
   stop.signal.addEventListener('abort', () => clearTimeout(pendingTimer));
 
 
+  /** The clock, read with the game: null (hidden) from a server without one; undefined (the last reading kept) when the read failed. */
+  const readClock = (): Promise<ClockView | null | undefined> =>
+    api<ClockView>('GET', gamePath(gameId, '/clock'), { token, signal: stop.signal })
+      .then((view) => (view && typeof view === 'object' && view.sides && typeof view.sides === 'object' ? view : null))
+      .catch((error) => (error instanceof ApiError && error.status !== 503 && error.status !== 429 ? null : undefined));
+
   const refreshGame = async () => {
-    game = await api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal });
+    const [view, clockView] = await Promise.all([api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal }), readClock()]);
+    game = view;
+    if (!stop.signal.aborted && clockView !== undefined) clock.show(clockView);
     renderHeader();
     if (game.sealed) clear(commandSlot);
     if (game.sealed || game.entropy?.locked) clear(promptSlot);
@@ -208,6 +221,10 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
         turnField.hidden = false;
       }
       fragment.append(row);
+      // A Void marks the row it voids, already shown or in this batch.
+      const voided = voidOf(commit);
+      const target = voided && (body.querySelector<HTMLTableRowElement>(`tr[data-seq="${voided.seq}"]`) ?? fragment.querySelector<HTMLTableRowElement>(`tr[data-seq="${voided.seq}"]`));
+      if (voided && target) markVoided(target, voided.by);
       if (typeof commit.kid === 'string' && !signingKids.includes(commit.kid)) {
         signingKids.push(commit.kid);
         renderHeader();
@@ -369,12 +386,14 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
 
   const start = async () => {
     try {
-      const [view, catalogue, keys, head] = await Promise.all([
+      const [view, catalogue, keys, head, clockView] = await Promise.all([
         api<GameView>('GET', gamePath(gameId), { token, signal: stop.signal }),
         rulesets(),
         serverKeys().catch(() => []),
         api<{ kid?: unknown }>('GET', gamePath(gameId, '/head'), { token, signal: stop.signal }).catch(() => undefined),
+        readClock(),
       ]);
+      if (clockView !== undefined) clock.show(clockView);
       // The signed head's key signed the latest commit: shown at once, before the commits arrive.
       if (typeof head?.kid === 'string' && !signingKids.includes(head.kid)) signingKids.push(head.kid);
       game = view;
@@ -389,6 +408,7 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
         commandSlot.append(box);
       }
       if (role === 'organizer') toolsSlot.append(organizerTools(gameId, token, () => void refreshGame().catch(() => {})));
+      if (role && role !== 'organizer' && role !== 'spectator') toolsSlot.append(notificationsSlot({ gameId, token, role }));
       if (role === 'spectator') toolsSlot.append(el('p', { class: 'hint spectator' }, 'Spectator link: you follow the game; you cannot send commands.'));
       connection.say('Connecting…');
       await follow();
