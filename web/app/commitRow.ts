@@ -13,8 +13,6 @@ export interface Commit {
   hash: string;
   /** The key that signed it (GET /keys names its fingerprint). */
   kid?: string;
-  /** Set when an organizer's later Void voided it: the Void's seq and reason. */
-  voidedBy?: VoidedBy;
 }
 
 export interface VoidedBy {
@@ -82,7 +80,5 @@ export function commitRow(rulesetId: string, commit: Commit, line: string | unde
     el('td', { class: 'dice-cell' }, diceView(commit.dice)),
     el('td', { class: 'result' }, waits ? `waits for drand round ${waits.round}` : resultOf(rulesetId, commit, revealed)),
   );
-  const voidedBy = commit.voidedBy;
-  if (voidedBy && typeof voidedBy.seq === 'number') markVoided(row, { seq: voidedBy.seq, reason: typeof voidedBy.reason === 'string' ? voidedBy.reason : '' });
   return row;
 }

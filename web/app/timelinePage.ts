@@ -4,7 +4,7 @@
 import { ApiError, api, gamePath, request, serverKeys, type PublishedKey } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { commandBox, type BeaconTimes, type CommandBox } from './commandBox';
-import { clockTime, commitRow, markVoided, pendingRoundOf, voidOf, type Commit } from './commitRow';
+import { clockTime, commitRow, markVoided, pendingRoundOf, voidOf, type Commit, type VoidedBy } from './commitRow';
 import { clear, el, field, statusLine } from './dom';
 import { entropyPrompt } from './entropyPrompt';
 import { clockSlot } from './clockSlot';
@@ -301,13 +301,18 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     if (response.status === 304) return 'done';
     if (!response.ok) throw new Error(`status ${response.status}`);
     etag = response.headers.get('etag') ?? undefined;
-    const page = (await response.json()) as { version: number; commits: Commit[] };
+    const page = (await response.json()) as { version: number; commits: Commit[]; voided?: { seq: number; voidedBy: VoidedBy }[] };
     const commits = page.commits.filter((c) => c.seq > after);
     if (!commits.length) return 'done';
     // A reveal's line reads as its roll's only when the page holds the pending commit before it.
     const from = commits[0].command.type === 'RevealBeacon' && after > 0 ? after - 1 : after;
     const lines = await textLines(from, commits.length + after - from);
     addCommits(commits, lines, announce);
+    // Commits voided before this page was read: the page lists them beside the commits, which stay as signed.
+    for (const { seq, voidedBy } of page.voided ?? []) {
+      const target = body.querySelector<HTMLTableRowElement>(`tr[data-seq="${seq}"]`);
+      if (target) markVoided(target, voidedBy);
+    }
     after = commits[commits.length - 1].seq;
     // A page may be cut short by its byte cap: more follow while the game is ahead of it.
     return after < page.version ? 'more' : 'done';
