@@ -101,7 +101,7 @@ function checkVoid(state: GameState, seq: number): void {
   if (mark) throw new RuleViolation(`#${seq} is already voided (by #${mark.by}).`, 'void: once');
   if (!isRulesCommit(state, seq)) {
     throw new RuleViolation(
-      `#${seq} is not a move the rules decided: the creation, entropy, tokens, rulings, voids and a beacon roll's waiting commit (void its reveal) cannot be voided.`,
+      `#${seq} is not a move the rules decided: the creation, entropy, tokens, a turn's hand-over (PassTurn: pass the turn again instead), rulings, voids and a beacon roll's waiting commit (void its reveal) cannot be voided.`,
       'void: only commits the rules decided',
     );
   }

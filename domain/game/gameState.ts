@@ -150,7 +150,8 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
         next.rulings += 1;
         break;
       default:
-        if (!rulesDecided) {
+        // A turn's hand-over (PassTurn of dice and table) decides nothing a Void could take back: voiding it would leave the move where it is.
+        if (!rulesDecided && event.type !== 'TurnPassed') {
           rulesDecided = true;
           next.rulesCommits = withRulesCommit(next.rulesCommits, commit.seq);
           next.undo = (state.ruleset.voiding ?? 'latest') === 'latest' ? { seq: commit.seq, rules: state.rules } : undefined;

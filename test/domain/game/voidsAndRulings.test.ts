@@ -96,6 +96,17 @@ describe('Void in the dice ruleset (voiding "any")', () => {
   });
 });
 
+describe('Void of a turn\'s hand-over', () => {
+  it('refuses to void a PassTurn, which would leave the move where it is, and still voids the roll after it', () => {
+    const game = play('dice', [roll('attack'), ['player1', 'PassTurn', { to: 'player2' }], ['player2', 'Roll', { dice: '2d6', purpose: 'defence' }, [5, 6]]]);
+    expect(refusal(() => game.apply(['organizer', 'Void', { seq: 3, reason: 'too early' }])).rule).toBe('void: only commits the rules decided');
+    expect(refusal(() => game.apply(['organizer', 'Void', { seq: 3, reason: 'too early' }])).message).toContain('PassTurn');
+    game.apply(['organizer', 'Void', { seq: 4, reason: 'wrong dice' }]);
+    expect([...game.state.voided.keys()]).toEqual([4]);
+    expect(game.state.clock.toMove).toBe('player2');
+  });
+});
+
 describe('Void in the table ruleset (voiding "any")', () => {
   it('voids any resolution, the last or an earlier one, and leaves the rules state as it was', () => {
     const table = JSON.parse(readFileSync(new URL('../../../docs/examples/tables/france44-crt-mobile.json', import.meta.url), 'utf8'));
