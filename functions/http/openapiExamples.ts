@@ -268,6 +268,9 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   beacon_unavailable: {
     message: 'This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. Create the game without "randomness".',
   },
+  subscription_refused: {
+    message: 'This game already has 20 subscriptions, as many as a game may have: end one first.',
+  },
   game_abandoned: {
     message:
       'This game was abandoned: it had no command for 90 days after 2026-08-01T18:04:11.520Z and was not sealed, so it takes no more commands and is being deleted. Sealed games and tournament games are kept.',

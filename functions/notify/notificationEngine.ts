@@ -128,12 +128,12 @@ export class NotificationEngine {
     let target: ChannelTarget | undefined;
     for (let pages = 0; pages < 10_000 && !this.closed; pages++) {
       let cursor = await subscriptions.cursor(subscription.subscriptionId, gameId);
-      const page = await this.deps.source.read(gameId, cursor ?? 0, PAGE);
+      const page = await this.deps.source.read(gameId, cursor ?? subscription.afterSeq ?? 0, PAGE);
       if (!page || page.notices.length === 0) return undefined;
       let { notices } = page;
       if (cursor === undefined) {
         // A new subscription is told what happens from its creation on, not the game's past.
-        const past = notices.filter((notice) => notice.recordedAt < subscription.createdAt);
+        const past = notices.filter((notice) => notice.seq <= (subscription.afterSeq ?? 0) || notice.recordedAt < subscription.createdAt);
         if (past.length > 0) {
           if (!(await subscriptions.advance(subscription.subscriptionId, gameId, undefined, past.at(-1)!.seq))) return undefined;
           continue;

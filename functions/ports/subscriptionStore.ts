@@ -24,6 +24,8 @@ export interface SubscriptionRecord {
   status: 'active' | 'confirming';
   codeHash?: string;
   createdAt: string;
+  /** A game's subscription: the game's version when it was made; it is told the commits after. A tournament's is told those recorded after `createdAt`. */
+  afterSeq?: number;
 }
 
 /** A commit (or digest) that could not be delivered after every retry. */
