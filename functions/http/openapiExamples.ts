@@ -214,6 +214,29 @@ export const viewerList = {
   ],
 };
 
+export const subscriptionRequest = {
+  webhook: { summary: 'a signed webhook, one POST per commit', value: { kind: 'webhook', url: 'https://hooks.example.org/arbiter' } },
+  discord: { summary: "a Discord channel's webhook, one post per turn", value: { kind: 'discord', url: 'https://discord.com/api/webhooks/1234567890/abcDEF', digest: 'turn' } },
+  email: { summary: 'e-mail, a digest every hour (after confirmation)', value: { kind: 'email', address: 'anna@example.org', digest: { everyMinutes: 60 } } },
+};
+export const subscriptionCreated = { subscriptionId: 's-1x9k2m4p', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwKoLrIv1ZBjI=', status: 'active' };
+export const subscriptionList = {
+  gameId: GAME_ID,
+  subscriptions: [
+    { subscriptionId: 's-1x9k2m4p', kind: 'webhook', owner: 'organizer', target: 'https://hooks.example.org/…', digest: 'commit', status: 'active', createdAt: '2026-11-23T19:05:00.000Z', deadLetters: [] },
+    {
+      subscriptionId: 's-7qa0vz3c',
+      kind: 'discord',
+      owner: 'player1',
+      target: 'https://discord.com/…',
+      digest: 'turn',
+      status: 'active',
+      createdAt: '2026-11-23T19:06:00.000Z',
+      deadLetters: [{ seq: 4, at: '2026-11-23T19:30:12.000Z', error: 'https://discord.com answered 404' }],
+    },
+  ],
+};
+
 export const tournamentCreated = { tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', createdAt: '2026-11-23T19:00:00.000Z', token: token('Tour') };
 export const tournamentListing = {
   tournamentId: TOURNAMENT_ID,

@@ -11,6 +11,7 @@ import { EvaluateRequest } from '../application/evaluate';
 import { CommandRequest } from '../application/gameService';
 import { CreateTournamentRequest, TokenReissued, TokenRevoked, TournamentCreated, TournamentExportHeader, TournamentGame, TournamentListing } from '../application/tournamentShapes';
 import { ViewerRequest } from '../application/viewers';
+import { SubscriptionRequest } from '../application/gameSubscriptions';
 import {
   CatalogueShape,
   CommandAcceptedShape,
@@ -28,6 +29,8 @@ import {
   PublicKeyShape,
   VerificationShape,
   ViewerCreatedShape,
+  SubscriptionCreatedShape,
+  SubscriptionListShape,
   ViewerListShape,
 } from './apiShapes';
 import { componentPrefix, jsonSchema } from './catalogue';
@@ -103,6 +106,9 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('ViewerRequest', toJson(ViewerRequest));
   schemas.add('ViewerCreated', toJson(ViewerCreatedShape));
   schemas.add('ViewerList', toJson(ViewerListShape));
+  schemas.add('SubscriptionRequest', toJson(SubscriptionRequest));
+  schemas.add('SubscriptionCreated', toJson(SubscriptionCreatedShape));
+  schemas.add('SubscriptionList', toJson(SubscriptionListShape));
   schemas.add('CreateTournamentRequest', toJson(CreateTournamentRequest));
   schemas.add('TournamentCreated', toJson(TournamentCreated));
   schemas.add('TournamentListing', withProperties(toJson(TournamentListing), { games: { type: 'array', items: withProperties(toJson(TournamentGame), { head: ref('GameHead') }) } }));
