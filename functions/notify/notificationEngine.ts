@@ -59,10 +59,14 @@ export class NotificationEngine {
   private readonly rate: RateLimit;
   private readonly log: (line: string) => void;
   private closed = false;
+  private stop!: () => void;
+  /** Settles at close(): a back-off under way ends then, so that closing never waits it out. */
+  private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
 
   constructor(private readonly deps: EngineDeps) {
     this.nowMs = deps.nowMs ?? Date.now;
-    this.wait = deps.wait ?? timerWait;
+    const wait = deps.wait ?? timerWait;
+    this.wait = (ms) => Promise.race([wait(ms), this.stopped]);
     this.retry = deps.retry ?? DEFAULT_RETRY;
     this.rate = deps.rate ?? new RateLimit(60, 60_000);
     this.log = deps.log ?? ((line) => console.warn(line));
@@ -103,6 +107,7 @@ export class NotificationEngine {
   /** Stops timers and waits for the runs under way. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stop();
     for (const timer of this.wakeUps.values()) clearTimeout(timer);
     this.wakeUps.clear();
     await Promise.allSettled([...this.running.values()]);

@@ -80,6 +80,11 @@ export function refusedUrl(text: string, allowLoopback: boolean): string | undef
     return 'is not a URL';
   }
   if (url.username || url.password) return 'may not carry a user name or password';
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0 && !loopback.check(literal, isIP(literal) === 4 ? 'ipv4' : 'ipv6')) {
+    const refused = refusedAddress(literal, allowLoopback);
+    if (refused) return `may not name ${refused}`;
+  }
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     if (!isLoopbackHost(url.hostname)) return 'must be https';

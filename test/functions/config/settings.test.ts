@@ -48,6 +48,9 @@ describe('the settings', () => {
       ARBITER_TOKEN_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/token',
       ARBITER_DRAND_RELAYS: 'https://api.drand.sh/, https://drand.cloudflare.com',
       ARBITER_BEACON_CHAINS: chainsFile,
+      ARBITER_NOTIFY_ALLOW_LOOPBACK: '1',
+      ARBITER_SMTP_URL: 'smtp://127.0.0.1:2525',
+      ARBITER_SMTP_FROM: 'arbiter@club.example.org',
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -74,6 +77,9 @@ describe('the settings', () => {
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
       drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
       beaconChains: chainsFile,
+      notifyAllowLoopback: true,
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      smtpFrom: 'arbiter@club.example.org',
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
