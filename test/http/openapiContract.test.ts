@@ -22,6 +22,8 @@ import {
   VerificationShape,
   ViewerCreatedShape,
   ViewerListShape,
+  SubscriptionCreatedShape,
+  SubscriptionListShape,
   TableValidationShape,
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
@@ -66,6 +68,8 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   getPublicStats: PublicStatsShape,
   createViewer: ViewerCreatedShape,
   listViewers: ViewerListShape,
+  subscribe: SubscriptionCreatedShape,
+  listSubscriptions: SubscriptionListShape,
   getKeys: KeysShape,
   createTournament: strict(TournamentCreated),
   getTournament: strict(TournamentListing).extend({ games: z.array(strict(TournamentGame).extend({ head: strict(GameHeadShape) })) }),
@@ -224,6 +228,19 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('DELETE', `/games/${gameId}/viewers/${viewer.body.viewerId}`, { token: tokens.organizer });
     await call('DELETE', `/games/${gameId}/viewers/v-nobody`, { token: tokens.organizer });
 
+    const subscriptions = `/games/${gameId}/subscriptions`;
+    const subscription = await call('POST', subscriptions, { token: player1, body: { kind: 'webhook', url: 'https://hooks.example.org/arbiter', digest: 'turn' } });
+    await call('POST', subscriptions, { token: player1, body: { kind: 'webhook', url: 'http://hooks.example.org/arbiter' } });
+    await call('POST', subscriptions, { token: player1, body: { kind: 'email', address: 'anna@example.org' } });
+    await call('GET', subscriptions, { token: tokens.organizer });
+    await call('GET', subscriptions, { token: viewer.body.token });
+    await call('DELETE', `${subscriptions}/${subscription.body.subscriptionId}`, { token: player2 });
+    await call('DELETE', `${subscriptions}/${subscription.body.subscriptionId}`, { token: player1 });
+    for (const action of ['confirm', 'unsubscribe']) {
+      await call('GET', `/subscriptions/s-nobody/${action}?code=abc`);
+      await call('POST', `/subscriptions/s-nobody/${action}?code=abc`);
+    }
+
     await call('POST', `/games/${gameId}/tokens/player2`, { token: tokens.organizer, ruleset: 'dice' });
     await call('POST', `/games/${gameId}/tokens/nobody`, { token: tokens.organizer });
     await call('POST', `/games/${gameId}/tokens/player2`, { token: player1 });
@@ -316,7 +333,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {
       expect(statuses[id]?.some((s) => s < 300), `${id}: ${statuses[id]}`).toBe(true);
     }
-    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
+    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'subscribe', 'listSubscriptions', 'unsubscribe', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
       expect(statuses[id]?.some((s) => s >= 400), `${id}: ${statuses[id]}`).toBe(true);
     }
     expect(statuses.sendCommand).toEqual([200, 201, 202, 400, 401, 403, 409, 422, 503]);
