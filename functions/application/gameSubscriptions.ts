@@ -162,12 +162,23 @@ export class GameSubscriptions {
     await this.deps.store.remove(subscriptionId);
   }
 
+  /** Whether an e-mail's link still works (its page says so before offering the button). */
+  async linkWorks(subscriptionId: string, code: string): Promise<boolean> {
+    return (await this.byCode(subscriptionId, code)) !== undefined;
+  }
+
   /** POST /subscriptions/{id}/confirm?code=: the address confirmed; false when the code is not this subscription's. */
   async confirm(subscriptionId: string, code: string): Promise<boolean> {
     const record = await this.byCode(subscriptionId, code);
     if (!record) return false;
+    const { scope } = record;
+    if (record.status === 'confirming' && 'gameId' in scope) {
+      // Mail starts with the commits after the confirmation: none of those recorded while it waited.
+      const { state } = await this.games.load(scope.gameId, true);
+      await this.deps.store.advance(subscriptionId, scope.gameId, undefined, state.version);
+    }
     await this.deps.store.confirm(subscriptionId);
-    if ('gameId' in record.scope) this.deps.changed?.(record.scope.gameId);
+    if ('gameId' in scope) this.deps.changed?.(scope.gameId);
     return true;
   }
 

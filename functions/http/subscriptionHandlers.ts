@@ -15,6 +15,8 @@ function page(title: string, paragraph: string, button?: { label: string; code: 
   return answer(200, 'text/html; charset=utf-8', body, { 'content-security-policy': "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'", 'referrer-policy': 'no-referrer' });
 }
 
+const dead = () => page('This link no longer works', 'The subscription was ended, or the link is not complete.');
+
 const CODE = OPERATIONS.find((o) => o.operationId === 'confirmPage')!.parameters!.filter((p) => p.in === 'query');
 
 /** The routes of subscriptions (gameSubscriptions.ts) and the pages of an e-mail's confirm and unsubscribe links. */
@@ -29,13 +31,25 @@ export function subscriptionHandlers(service: () => Promise<GameService>, observ
       return noContent();
     }, observer),
     // GET changes nothing: a mail scanner that follows the link meets a button.
-    confirmPage: route((event) => page('Confirm your subscription', 'Press the button to receive mails about this game.', { label: 'Confirm', code: codeOf(event) }), observer),
-    unsubscribePage: route((event) => page('Unsubscribe', 'Press the button to receive no more mails about this game.', { label: 'Unsubscribe', code: codeOf(event) }), observer),
+    confirmPage: route(
+      async (event) =>
+        (await (await service()).subscriptions.linkWorks(pathOf(event, 'subscriptionId'), codeOf(event)))
+          ? page('Confirm your subscription', 'Press the button to receive mails about this game.', { label: 'Confirm', code: codeOf(event) })
+          : dead(),
+      observer,
+    ),
+    unsubscribePage: route(
+      async (event) =>
+        (await (await service()).subscriptions.linkWorks(pathOf(event, 'subscriptionId'), codeOf(event)))
+          ? page('Unsubscribe', 'Press the button to receive no more mails about this game.', { label: 'Unsubscribe', code: codeOf(event) })
+          : page('Already unsubscribed', 'This subscription was ended already, or the link is not complete.'),
+      observer,
+    ),
     confirmSubscription: route(
       async (event) =>
         (await (await service()).subscriptions.confirm(pathOf(event, 'subscriptionId'), codeOf(event)))
           ? page('Subscription confirmed', 'You will receive mails about this game. Every mail has a link to unsubscribe.')
-          : page('This link no longer works', 'The subscription was ended, or the link is not complete.'),
+          : dead(),
       observer,
       { ignoresBody: true },
     ),

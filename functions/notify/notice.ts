@@ -2,7 +2,7 @@ import type { Commit } from '../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { textLine } from '../../domain/game/textLine';
 
-/** One commit as the notification channels see it (design33.md). */
+/** One commit as the notification channels see it (docs/notifications.md "Payloads"). */
 export interface Notice {
   gameId: string;
   gameTitle: string;

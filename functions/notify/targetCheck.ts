@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { DeliveryError } from './channel';
 
-/** design33.md "Targets". */
+/** docs/notifications.md "Limits". */
 export const TARGET_LIMITS = { redirects: 3, requestBytes: 64 * 1024, answerBytes: 16 * 1024, timeoutMs: 10_000 } as const;
 
 export interface TargetPolicy {
@@ -166,7 +166,7 @@ function postOnce(url: URL, pinned: { address: string; family: 4 | 6 }, body: st
 }
 
 /**
- * POSTs a JSON body to a subscriber's URL, checked as design33.md says: https (or http to
+ * POSTs a JSON body to a subscriber's URL, checked as docs/notifications.md "Limits" says: https (or http to
  * loopback when allowed), every resolved address public, the connection pinned to the address
  * checked, at most 3 redirects (each checked again, the same body posted again), a body of at
  * most 64 KB, the answer read up to 16 KB, 10 s in all. A 2xx answer is delivered; 408, 429

@@ -90,14 +90,48 @@ describe('a game played over HTTP with notifications', () => {
     expect(mail.body.error).toMatchObject({ code: 'subscription_refused', message: expect.stringContaining('ARBITER_SMTP_URL') });
   });
 
-  it("answers an e-mail link's GET with a page and a button, never acting on it", async () => {
-    const page = await client.get('/subscriptions/s-nothing/unsubscribe?code=abc');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.text).toContain('<form method="post" action="?code=abc">');
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const oneClick = await client.request('POST', '/subscriptions/s-nothing/unsubscribe?code=abc', { raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(oneClick.status).toBe(200);
-    expect(oneClick.text).toContain('Already unsubscribed');
+  it("confirms and ends an e-mail subscription by its links: a GET shows a button and changes nothing, the POST acts", async () => {
+    // A stand-in for part D's mail channel: the confirmation mail's links are kept, the mails of commits counted.
+    const confirmations: { address: string; confirmUrl: string; unsubscribeUrl: string }[] = [];
+    const mailed: number[] = [];
+    const mailing = await startLocalService({
+      notifications: {
+        allowLoopback: true,
+        email: {
+          confirmations: { send: async (address, mail) => void confirmations.push({ address, confirmUrl: mail.confirmUrl, unsubscribeUrl: mail.unsubscribeUrl }) },
+          channel: { deliver: async (_target, notices) => void mailed.push(...notices.map((n) => n.seq)) },
+        },
+      },
+    });
+    try {
+      const mailClient = new TestClient(mailing.url);
+      const { gameId, tokens } = await mailClient.createGame({ ruleset: 'dice' });
+      const subscribed = await mailClient.post(`/games/${gameId}/subscriptions`, { kind: 'email', address: 'anna@example.org' }, tokens.players.player1);
+      expect(subscribed.body).toEqual({ subscriptionId: expect.any(String), status: 'confirming' });
+      const [mail] = confirmations;
+      expect(mail!.address).toBe('anna@example.org');
+      expect(mail!.confirmUrl).toMatch(new RegExp(`^${mailing.url}/subscriptions/${subscribed.body.subscriptionId}/confirm\\?code=[A-Za-z0-9_-]+$`));
+      expect(mail!.confirmUrl).not.toContain('arb_');
+      const path = (url: string) => url.slice(mailing.url.length);
+
+      await mailClient.command(gameId, tokens.players.player1!, { commandId: 'r1', type: 'Roll', payload: { dice: '1d6', purpose: 'unconfirmed' } });
+      const page = await mailClient.get(path(mail!.confirmUrl));
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(page.text).toContain('<button type="submit">Confirm</button>');
+      expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0]).toMatchObject({ status: 'confirming', target: 'a***@example.org' });
+      expect((await mailClient.request('POST', path(mail!.confirmUrl))).text).toContain('Subscription confirmed');
+      expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0].status).toBe('active');
+      await mailClient.command(gameId, tokens.players.player1!, { commandId: 'r2', type: 'Roll', payload: { dice: '1d6', purpose: 'confirmed' } });
+      await expect.poll(() => mailed, { timeout: 20_000 }).toEqual([3]);
+
+      expect((await mailClient.request('POST', `${path(mail!.unsubscribeUrl).split('?')[0]}?code=wrong`)).text).toContain('Already unsubscribed');
+      const oneClick = await mailClient.request('POST', path(mail!.unsubscribeUrl), { raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(oneClick.text).toContain('<h1>Unsubscribed</h1>');
+      expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions).toEqual([]);
+      expect((await mailClient.get(path(mail!.confirmUrl))).text).toContain('This link no longer works');
+    } finally {
+      await mailing.close();
+    }
   });
 });
