@@ -161,7 +161,7 @@ export class GameService {
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
     this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now, beaconCheck: deps.beaconCheck, beaconChains: beacons.chains });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
-    this.gameSubscriptions = deps.subscriptions && new GameSubscriptions(games, credentials, deps.subscriptions, now);
+    this.gameSubscriptions = deps.subscriptions && new GameSubscriptions(games, credentials, tournamentTokens, deps.subscriptions, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
     this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { ORGANIZER } from '../../domain/ruleset';
 import type { SeedVault } from '../ports/seedVault';
-import type { DeadLetter, Digest, SubscriptionKind, SubscriptionRecord, SubscriptionStore } from '../ports/subscriptionStore';
+import type { DeadLetter, Digest, SubscriptionKind, SubscriptionRecord, SubscriptionScope, SubscriptionStore } from '../ports/subscriptionStore';
 import type { ConfirmationSender } from '../notify/channel';
 import { sealTarget, type TargetSecrets } from '../notify/sealedTarget';
 import { refusedUrl } from '../notify/targetCheck';
@@ -11,7 +11,10 @@ import type { Credentials } from './credentials';
 import { ApplicationError, invalidRequest, notFound } from './errors';
 import type { GameRepository } from './gameRepository';
 import { hashMatches, presentedHash, randomId, sha256Hex } from './tokens';
+import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues, IN_WORDS } from './zodIssues';
+
+type Created = { subscriptionId: string; secret?: string; status: 'active' | 'confirming' };
 
 /** Subscriptions one game may have; one more is refused (422). */
 export const SUBSCRIPTIONS_PER_GAME = 20;
@@ -91,13 +94,36 @@ export class GameSubscriptions {
   constructor(
     private readonly games: GameRepository,
     private readonly credentials: Credentials,
+    private readonly tournaments: TournamentTokens,
     private readonly deps: SubscriptionsDeps,
     private readonly now: () => string,
   ) {}
 
-  async subscribe(gameId: string, token: string | undefined, body: unknown): Promise<{ subscriptionId: string; secret?: string; status: 'active' | 'confirming' }> {
+  async subscribe(gameId: string, token: string | undefined, body: unknown): Promise<Created> {
     const game = await this.games.load(gameId);
     const owner = ownerOf(await this.credentials.acting(game, token));
+    return this.create({ gameId }, owner, body, { title: game.state.title, id: gameId, afterSeq: game.state.version });
+  }
+
+  /** POST /tournaments/{id}/subscriptions: every game of the tournament, those created later too. */
+  async subscribeTournament(tournamentId: string, token: string | undefined, body: unknown): Promise<Created> {
+    const tournament = await this.tournaments.authenticate(tournamentId, token);
+    return this.create({ tournamentId }, 'tournament', body, { title: tournament.name, id: tournamentId });
+  }
+
+  async listTournament(tournamentId: string, token: string | undefined): Promise<{ tournamentId: string; subscriptions: SubscriptionListing[] }> {
+    await this.tournaments.authenticate(tournamentId, token);
+    return { tournamentId, subscriptions: await this.listed(await this.deps.store.inScope({ tournamentId })) };
+  }
+
+  async unsubscribeTournament(tournamentId: string, token: string | undefined, subscriptionId: string): Promise<void> {
+    await this.tournaments.authenticate(tournamentId, token);
+    const record = await this.deps.store.get(subscriptionId);
+    if (!record || !('tournamentId' in record.scope) || record.scope.tournamentId !== tournamentId) throw notFound(`This tournament has no subscription ${JSON.stringify(subscriptionId)}.`);
+    await this.deps.store.remove(subscriptionId);
+  }
+
+  private async create(scope: SubscriptionScope, owner: string, body: unknown, about: { title: string; id: string; afterSeq?: number }): Promise<Created> {
     const parsed = SubscriptionRequest.safeParse(body ?? {}, IN_WORDS);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const { kind, digest = 'commit' } = parsed.data;
@@ -106,8 +132,9 @@ export class GameSubscriptions {
       throw new ApplicationError(422, 'subscription_refused', 'This server sends no e-mail: its ARBITER_SMTP_URL setting is not set.');
     }
     const { store } = this.deps;
-    if ((await store.inScope({ gameId })).length >= SUBSCRIPTIONS_PER_GAME) {
-      throw new ApplicationError(422, 'subscription_refused', `This game already has ${SUBSCRIPTIONS_PER_GAME} subscriptions, as many as a game may have: end one first.`);
+    const where = 'gameId' in scope ? 'game' : 'tournament';
+    if ((await store.inScope(scope)).length >= SUBSCRIPTIONS_PER_GAME) {
+      throw new ApplicationError(422, 'subscription_refused', `This ${where} already has ${SUBSCRIPTIONS_PER_GAME} subscriptions, as many as a ${where} may have: end one first.`);
     }
     const subscriptionId = randomId('s');
     const secrets: TargetSecrets = { ...target };
@@ -116,7 +143,7 @@ export class GameSubscriptions {
     const status = kind === 'email' ? 'confirming' : 'active';
     const record: SubscriptionRecord = {
       subscriptionId,
-      scope: { gameId },
+      scope,
       kind,
       owner,
       sealedTarget: await sealTarget(this.deps.vault, subscriptionId, secrets),
@@ -125,19 +152,15 @@ export class GameSubscriptions {
       status,
       ...(secrets.code ? { codeHash: codeHash(secrets.code) } : {}),
       createdAt: this.now(),
-      afterSeq: game.state.version,
+      ...(about.afterSeq !== undefined ? { afterSeq: about.afterSeq } : {}),
     };
     await store.add(record);
-    if (kind === 'email') await this.deps.confirmations!.send(target.address!, { gameTitle: game.state.title, gameId, ...this.deps.links(subscriptionId, secrets.code!) });
+    if (kind === 'email') await this.deps.confirmations!.send(target.address!, { gameTitle: about.title, gameId: about.id, ...this.deps.links(subscriptionId, secrets.code!) });
     return { subscriptionId, ...(secrets.secret ? { secret: secrets.secret } : {}), status };
   }
 
-  async list(gameId: string, token: string | undefined): Promise<{ gameId: string; subscriptions: SubscriptionListing[] }> {
-    const game = await this.games.load(gameId);
-    const owner = ownerOf(await this.credentials.acting(game, token));
-    const { store } = this.deps;
-    const records = (await store.inScope({ gameId })).filter((record) => seesAll(owner) || record.owner === owner);
-    const subscriptions = await Promise.all(
+  private listed(records: readonly SubscriptionRecord[]): Promise<SubscriptionListing[]> {
+    return Promise.all(
       records.map(async (record) => ({
         subscriptionId: record.subscriptionId,
         kind: record.kind,
@@ -146,10 +169,16 @@ export class GameSubscriptions {
         digest: record.digest,
         status: record.status,
         createdAt: record.createdAt,
-        deadLetters: await store.deadLetters(record.subscriptionId),
+        deadLetters: await this.deps.store.deadLetters(record.subscriptionId),
       })),
     );
-    return { gameId, subscriptions };
+  }
+
+  async list(gameId: string, token: string | undefined): Promise<{ gameId: string; subscriptions: SubscriptionListing[] }> {
+    const game = await this.games.load(gameId);
+    const owner = ownerOf(await this.credentials.acting(game, token));
+    const records = (await this.deps.store.inScope({ gameId })).filter((record) => seesAll(owner) || record.owner === owner);
+    return { gameId, subscriptions: await this.listed(records) };
   }
 
   async unsubscribe(gameId: string, token: string | undefined, subscriptionId: string): Promise<void> {

@@ -237,6 +237,11 @@ export const subscriptionList = {
   ],
 };
 
+export const tournamentSubscriptionList = {
+  tournamentId: TOURNAMENT_ID,
+  subscriptions: [{ subscriptionId: 's-3m8w1k0q', kind: 'slack', owner: 'tournament', target: 'https://hooks.slack.com/…', digest: 'turn', status: 'active', createdAt: '2026-11-23T19:01:00.000Z', deadLetters: [] }],
+};
+
 export const tournamentCreated = { tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', createdAt: '2026-11-23T19:00:00.000Z', token: token('Tour') };
 export const tournamentListing = {
   tournamentId: TOURNAMENT_ID,

@@ -31,6 +31,7 @@ import {
   ViewerCreatedShape,
   SubscriptionCreatedShape,
   SubscriptionListShape,
+  TournamentSubscriptionListShape,
   ViewerListShape,
 } from './apiShapes';
 import { componentPrefix, jsonSchema } from './catalogue';
@@ -109,6 +110,7 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('SubscriptionRequest', toJson(SubscriptionRequest));
   schemas.add('SubscriptionCreated', toJson(SubscriptionCreatedShape));
   schemas.add('SubscriptionList', toJson(SubscriptionListShape));
+  schemas.add('TournamentSubscriptionList', toJson(TournamentSubscriptionListShape));
   schemas.add('CreateTournamentRequest', toJson(CreateTournamentRequest));
   schemas.add('TournamentCreated', toJson(TournamentCreated));
   schemas.add('TournamentListing', withProperties(toJson(TournamentListing), { games: { type: 'array', items: withProperties(toJson(TournamentGame), { head: ref('GameHead') }) } }));

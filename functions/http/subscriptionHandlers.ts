@@ -30,6 +30,12 @@ export function subscriptionHandlers(service: () => Promise<GameService>, observ
       await (await service()).subscriptions.unsubscribe(gameIdOf(event), bearerToken(event), pathOf(event, 'subscriptionId'));
       return noContent();
     }, observer),
+    subscribeTournament: route(async (event) => json(201, await (await service()).subscriptions.subscribeTournament(gameIdOf(event), bearerToken(event), event.parsedBody)), observer),
+    listTournamentSubscriptions: route(async (event) => json(200, await (await service()).subscriptions.listTournament(gameIdOf(event), bearerToken(event))), observer),
+    unsubscribeTournament: route(async (event) => {
+      await (await service()).subscriptions.unsubscribeTournament(gameIdOf(event), bearerToken(event), pathOf(event, 'subscriptionId'));
+      return noContent();
+    }, observer),
     // GET changes nothing: a mail scanner that follows the link meets a button.
     confirmPage: route(
       async (event) =>

@@ -138,7 +138,7 @@ export class NotificationEngine {
       let { notices } = page;
       if (cursor === undefined) {
         // A new subscription is told what happens from its creation on, not the game's past.
-        const past = notices.filter((notice) => notice.seq <= (subscription.afterSeq ?? 0) || notice.recordedAt < subscription.createdAt);
+        const past = notices.filter((notice) => (subscription.afterSeq !== undefined ? notice.seq <= subscription.afterSeq : notice.recordedAt < subscription.createdAt));
         if (past.length > 0) {
           if (!(await subscriptions.advance(subscription.subscriptionId, gameId, undefined, past.at(-1)!.seq))) return undefined;
           continue;

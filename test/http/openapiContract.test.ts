@@ -24,6 +24,7 @@ import {
   ViewerListShape,
   SubscriptionCreatedShape,
   SubscriptionListShape,
+  TournamentSubscriptionListShape,
   TableValidationShape,
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
@@ -70,6 +71,8 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   listViewers: ViewerListShape,
   subscribe: SubscriptionCreatedShape,
   listSubscriptions: SubscriptionListShape,
+  subscribeTournament: SubscriptionCreatedShape,
+  listTournamentSubscriptions: TournamentSubscriptionListShape,
   getKeys: KeysShape,
   createTournament: strict(TournamentCreated),
   getTournament: strict(TournamentListing).extend({ games: z.array(strict(TournamentGame).extend({ head: strict(GameHeadShape) })) }),
@@ -277,6 +280,14 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('GET', `/tournaments/${tournamentId}`, { token });
     await call('GET', `/tournaments/${tournamentId}`, { token: tokens.organizer });
     await call('GET', '/tournaments/t-nobody', { token });
+    const tournamentSubscriptions = `/tournaments/${tournamentId}/subscriptions`;
+    const subscribed = await call('POST', tournamentSubscriptions, { token, body: { kind: 'slack', url: 'https://hooks.slack.example.org/services/T/B/x', digest: { everyMinutes: 30 } } });
+    await call('POST', tournamentSubscriptions, { token: tokens.organizer, body: { kind: 'slack', url: 'https://hooks.slack.example.org/services/T/B/x' } });
+    await call('POST', tournamentSubscriptions, { token, body: { kind: 'slack', url: 'https://hooks.slack.example.org/not-slack' } });
+    await call('GET', tournamentSubscriptions, { token });
+    await call('GET', '/tournaments/t-nobody/subscriptions', { token });
+    await call('DELETE', `${tournamentSubscriptions}/s-nobody`, { token });
+    await call('DELETE', `${tournamentSubscriptions}/${subscribed.body.subscriptionId}`, { token });
     const exported = await call('GET', `/tournaments/${tournamentId}/export`, { token });
     const [header, ...games] = exported.text.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(z.strictObject(TournamentExportHeader.shape).safeParse(header).success).toBe(true);
@@ -333,7 +344,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {
       expect(statuses[id]?.some((s) => s < 300), `${id}: ${statuses[id]}`).toBe(true);
     }
-    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'subscribe', 'listSubscriptions', 'unsubscribe', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
+    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'subscribe', 'listSubscriptions', 'unsubscribe', 'subscribeTournament', 'listTournamentSubscriptions', 'unsubscribeTournament', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
       expect(statuses[id]?.some((s) => s >= 400), `${id}: ${statuses[id]}`).toBe(true);
     }
     expect(statuses.sendCommand).toEqual([200, 201, 202, 400, 401, 403, 409, 422, 503]);

@@ -179,6 +179,28 @@ describe('notifications of a game', () => {
   });
 });
 
+describe("a tournament's subscription", () => {
+  it("tells the commits of every game of the tournament, one created after it too; only the tournament's token subscribes", async () => {
+    const { service, engine, clock } = notifyingService();
+    const tournament = await service.tournaments.create({ name: 'Club league' });
+    const before = await service.tournaments.createGame({ ruleset: 'dice', title: 'game A' }, tournament.token);
+    clock.ms += 1000;
+    const hook = await receiver();
+    await expect(service.subscriptions.subscribeTournament(tournament.tournamentId, before.tokens.organizer, { kind: 'webhook', url: hook.url })).rejects.toMatchObject({ status: 401 });
+    const { subscriptionId } = await service.subscriptions.subscribeTournament(tournament.tournamentId, tournament.token, { kind: 'webhook', url: hook.url });
+    clock.ms += 1000;
+    const after = await service.tournaments.createGame({ ruleset: 'dice', title: 'game B' }, tournament.token);
+    await service.submit(before.gameId, before.tokens.organizer, roll('in-a'));
+    await service.submit(after.gameId, after.tokens.organizer, roll('in-b'));
+    await Promise.all([settled(engine, before.gameId), settled(engine, after.gameId)]);
+    const told = hook.received.map((r) => JSON.parse(r.body).data.notices[0]).map((n: { gameTitle: string; type: string }) => `${n.gameTitle} ${n.type}`);
+    expect(told.sort()).toEqual(['game A Roll', 'game B CreateGame', 'game B Roll']);
+    expect((await service.subscriptions.listTournament(tournament.tournamentId, tournament.token)).subscriptions.map((s) => s.subscriptionId)).toEqual([subscriptionId]);
+    await service.subscriptions.unsubscribeTournament(tournament.tournamentId, tournament.token, subscriptionId);
+    expect((await service.subscriptions.listTournament(tournament.tournamentId, tournament.token)).subscriptions).toEqual([]);
+  });
+});
+
 describe('subscriptions', () => {
   it('are listed without secrets or full URLs: a side sees its own, the organizer all', async () => {
     const { service } = notifyingService();
