@@ -129,7 +129,11 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     allowLoopback: options.notifications?.allowLoopback ?? false,
     email: options.notifications?.email,
     engine: options.notifications?.engine,
-    subscribedGames: () => subscriptionStore.subscribedGames(),
+    subscribedGames: async () => {
+      const tournaments = await subscriptionStore.subscribedTournaments();
+      const ofTournaments = await Promise.all(tournaments.map((tournamentId) => store.listTournamentGames(tournamentId)));
+      return [...(await subscriptionStore.subscribedGames()), ...ofTournaments.flat()];
+    },
   });
   const adapters: Adapters = {
     store,

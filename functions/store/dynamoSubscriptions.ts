@@ -8,7 +8,7 @@ import { unavailableWhenTransient } from './transientErrors';
  * Subscriptions in the game table (its sk is a number):
  * - `subscription#<id>`, sk 0: the record; sk 1 + hash(game): its cursor in that game;
  * - `subscriptions#game#<gameId>` / `subscriptions#tournament#<id>`, sk hash(subscription): the scope's index;
- * - `subscriptions#games`, sk hash(game): the games that have subscriptions (caught up at start-up);
+ * - `subscriptions#games`, `subscriptions#tournaments`, sk hash(id): the games and tournaments that have subscriptions (caught up at start-up);
  * - `deadletters#<id>`, sk the time in µs: its dead letters, the latest DEAD_LETTERS_KEPT.
  * Every string a subscriber chose (URL, address) is inside `sealedTarget` or masked: data, never a key.
  */
@@ -19,6 +19,7 @@ const recordKey = (subscriptionId: string) => ({ pk: S(`subscription#${subscript
 const cursorKey = (subscriptionId: string, gameId: string) => ({ pk: S(`subscription#${subscriptionId}`), sk: N(1 + hash48(gameId)) });
 const scopePk = (scope: SubscriptionScope) => ('gameId' in scope ? `subscriptions#game#${scope.gameId}` : `subscriptions#tournament#${scope.tournamentId}`);
 const GAMES_PK = 'subscriptions#games';
+const TOURNAMENTS_PK = 'subscriptions#tournaments';
 
 function itemOf(record: SubscriptionRecord): Record<string, AttributeValue> {
   return {
@@ -67,6 +68,7 @@ export class DynamoSubscriptions implements SubscriptionStore {
     await unavailableWhenTransient(() => this.client.send(new PutItemCommand({ TableName, Item: { pk: S(scopePk(record.scope)), sk: N(hash48(record.subscriptionId)), subscriptionId: S(record.subscriptionId) } })));
     const { scope } = record;
     if ('gameId' in scope) await unavailableWhenTransient(() => this.client.send(new PutItemCommand({ TableName, Item: { pk: S(GAMES_PK), sk: N(hash48(scope.gameId)), gameId: S(scope.gameId) } })));
+    else await unavailableWhenTransient(() => this.client.send(new PutItemCommand({ TableName, Item: { pk: S(TOURNAMENTS_PK), sk: N(hash48(scope.tournamentId)), tournamentId: S(scope.tournamentId) } })));
   }
 
   async get(subscriptionId: string): Promise<SubscriptionRecord | undefined> {
@@ -86,6 +88,12 @@ export class DynamoSubscriptions implements SubscriptionStore {
   async subscribedGames(): Promise<string[]> {
     const items = await unavailableWhenTransient(() => queryItems(this.client, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': S(GAMES_PK) } }));
     return items.map((item) => item.gameId!.S!);
+  }
+
+  /** The tournaments with subscriptions: their games are caught up at start-up. */
+  async subscribedTournaments(): Promise<string[]> {
+    const items = await unavailableWhenTransient(() => queryItems(this.client, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': S(TOURNAMENTS_PK) } }));
+    return items.map((item) => item.tournamentId!.S!);
   }
 
   async remove(subscriptionId: string): Promise<boolean> {

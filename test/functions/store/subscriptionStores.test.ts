@@ -74,3 +74,13 @@ describe.each([
     expect(kept.map((letter) => letter.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 4));
   });
 });
+
+describe('the DynamoDB subscription store', () => {
+  it('names the games and tournaments that have subscriptions (what a restart catches up)', async () => {
+    const store = new DynamoSubscriptions(dynamo.client, dynamo.tableName);
+    await store.add(record({ scope: { gameId: 'g-listed' } }));
+    await store.add(record({ scope: { tournamentId: 't-listed' } }));
+    expect(await store.subscribedGames()).toContain('g-listed');
+    expect(await store.subscribedTournaments()).toContain('t-listed');
+  });
+});
