@@ -8,12 +8,13 @@ export interface NoticePage {
   /** The side to move after commit `after` (null when the ruleset does not say). */
   toMoveBefore: string | null;
   gameTitle: string;
-  tournamentId?: string;
 }
 
 export interface NoticeSource {
   /** undefined: no such game (deleted). */
   read(gameId: string, after: number, limit: number): Promise<NoticePage | undefined>;
+  /** The tournament the game belongs to, read without folding the game. */
+  tournamentOf(gameId: string): Promise<string | undefined>;
 }
 
 /**
@@ -22,6 +23,9 @@ export interface NoticeSource {
  */
 export function storeNoticeSource(store: EventStore, publicUrl: () => string): NoticeSource {
   return {
+    async tournamentOf(gameId) {
+      return (await store.readSecrets(gameId))?.tournamentId;
+    },
     async read(gameId, after, limit) {
       const commits = await store.read(gameId, 0);
       if (commits.length === 0) return undefined;
@@ -32,12 +36,10 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
         if (commit.seq <= after) before = latest;
       }
       const page = commits.filter((commit) => commit.seq > after).slice(0, limit);
-      const secrets = await store.readSecrets(gameId);
       return {
         notices: noticesOf(before, page, latest, publicUrl()),
         toMoveBefore: before ? toMoveOf(before) : null,
         gameTitle: latest!.title,
-        ...(secrets?.tournamentId ? { tournamentId: secrets.tournamentId } : {}),
       };
     },
   };

@@ -114,12 +114,13 @@ export class NotificationEngine {
   }
 
   private async runGame(gameId: string): Promise<void> {
-    const first = await this.deps.source.read(gameId, Number.MAX_SAFE_INTEGER, 0);
-    if (!first) return;
+    // A game nobody subscribed to costs two small reads per commit, never a read of its commits.
+    const tournamentId = await this.deps.source.tournamentOf(gameId);
     const subscriptions = [
       ...(await this.deps.subscriptions.inScope({ gameId })),
-      ...(first.tournamentId ? await this.deps.subscriptions.inScope({ tournamentId: first.tournamentId }) : []),
+      ...(tournamentId ? await this.deps.subscriptions.inScope({ tournamentId }) : []),
     ].filter((subscription) => subscription.status === 'active');
+    if (subscriptions.length === 0) return;
     const dueAt = await Promise.all(subscriptions.map((subscription) => this.runSubscription(gameId, subscription)));
     const next = Math.min(...dueAt.filter((at): at is number => at !== undefined));
     if (Number.isFinite(next)) this.wakeUpAt(gameId, next);
