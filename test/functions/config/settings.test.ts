@@ -191,6 +191,15 @@ describe('compose()', () => {
   });
 });
 
+describe('the notification settings', () => {
+  it('take 1 or 0 for ARBITER_NOTIFY_ALLOW_LOOPBACK and an smtp:// or smtps:// URL, refusing anything else by name', () => {
+    expect(readSettings({ ARBITER_NOTIFY_ALLOW_LOOPBACK: '0' }).settings.notifyAllowLoopback).toBe(false);
+    expect(() => readSettings({ ARBITER_NOTIFY_ALLOW_LOOPBACK: 'yes' })).toThrow(/ARBITER_NOTIFY_ALLOW_LOOPBACK is 1 or 0/);
+    expect(readSettings({ ARBITER_SMTP_URL: 'smtps://u:p@mail.example.org:465' }).settings.smtpUrl).toBe('smtps://u:p@mail.example.org:465');
+    expect(() => readSettings({ ARBITER_SMTP_URL: 'http://mail.example.org' })).toThrow(/ARBITER_SMTP_URL is a URL \(smtp or smtps\)/);
+  });
+});
+
 describe('docs/settings.md', () => {
   it('lists every setting with its old names', () => {
     const page = readFileSync(join(import.meta.dirname, '../../../docs/settings.md'), 'utf8');
