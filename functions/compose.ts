@@ -13,6 +13,7 @@ import type { EventStore } from './ports/eventStore';
 import type { PublicStatsStore } from './ports/publicStatsStore';
 import type { BeaconChain, BeaconSignatureCheck } from '../domain/beacon/chain';
 import type { PendingReveals } from './ports/pendingReveals';
+import type { SubscriptionsDeps } from './application/gameSubscriptions';
 
 /** The settings the service itself follows; the rest (ports, tables, keys) choose its adapters. */
 export type ServiceSettings = Pick<Settings, 'expiry' | 'creationQuota'>;
@@ -49,6 +50,8 @@ export interface Adapters {
   pendingReveals?: PendingReveals;
   /** Checks drand signatures in GET /games/{id}/verify: beaconSignatureValid, passed by the processes that bundle the BLS code. */
   beaconCheck?: BeaconSignatureCheck;
+  /** Subscriptions to games' commits (composeNotifications); none: the subscription routes answer 503. */
+  subscriptions?: SubscriptionsDeps;
 }
 
 /**

@@ -29,6 +29,8 @@ import { GameRepository, type CachedGame, type SnapshotUse } from './gameReposit
 import { GameSeeds } from './gameSeeds';
 import { GroupCommit, type CommandOutcome } from './groupCommit';
 import { KeyedLock } from './keyedLock';
+import { ApplicationError } from './errors';
+import { GameSubscriptions, type SubscriptionsDeps } from './gameSubscriptions';
 import { SpectatorLinks } from './spectatorLinks';
 import { noTokenMinter } from './tokenMinter';
 import { TournamentGames } from './tournamentGames';
@@ -80,6 +82,8 @@ export interface ServiceDeps {
    * process (composeReveals.ts), or a reveal function beside it (AWS). Without it, beacon games are refused.
    */
   revealsBeacons?: boolean;
+  /** Where subscriptions to a game's commits are kept (notifications); none: the subscription routes answer 503. */
+  subscriptions?: SubscriptionsDeps;
   /** Checks drand signatures in GET /games/{id}/verify (beaconSignatureValid: BLS code, which only the processes that verify bundle). */
   beaconCheck?: BeaconSignatureCheck;
   /** Where pending commits wait for their reveal; needed with revealsBeacons. */
@@ -104,6 +108,7 @@ export class GameService {
   private readonly soleWriter: boolean;
   readonly tournaments: Tournaments;
   readonly stats: FairnessStats;
+  private readonly gameSubscriptions?: GameSubscriptions;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
@@ -157,6 +162,7 @@ export class GameService {
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
     this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now, beaconCheck: deps.beaconCheck, beaconChains: beacons.chains });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
+    this.gameSubscriptions = deps.subscriptions && new GameSubscriptions(games, credentials, tournamentTokens, deps.subscriptions, now);
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
     this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);
@@ -176,6 +182,12 @@ export class GameService {
    */
   onAccessChange(listener: (gameId: string) => void): () => void {
     return this.feed.onAccessChange(listener);
+  }
+
+  /** POST, GET and DELETE /games/{id}/subscriptions and the e-mail links (gameSubscriptions.ts). */
+  get subscriptions(): GameSubscriptions {
+    if (!this.gameSubscriptions) throw new ApplicationError(503, 'unavailable', 'This server sends no notifications.');
+    return this.gameSubscriptions;
   }
 
   /** Resolves once every command this process took is written and its work after the answer (a snapshot) done: before its store closes. */

@@ -87,6 +87,12 @@ const SCHEMAS = {
   drandRelays: relayList,
   // The path only: the file is read by beaconChainsOf (beaconChains.ts), which only the functions that offer beacon games import.
   beaconChains: text,
+  notifyAllowLoopback: checked((value, name) => {
+    if (!['1', '0', 'true', 'false'].includes(value.trim())) throw new Error(`${name} is 1 or 0: got ${JSON.stringify(value.slice(0, 32))}`);
+    return value.trim() === '1' || value.trim() === 'true';
+  }),
+  smtpUrl: urlOf(['smtp', 'smtps']),
+  smtpFrom: text,
 } satisfies Record<SettingKey, (name: string) => z.ZodType<unknown, string>>;
 
 export type Settings = { -readonly [K in SettingKey]?: z.output<ReturnType<(typeof SCHEMAS)[K]>> };

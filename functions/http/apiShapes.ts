@@ -180,6 +180,43 @@ export const VerificationShape = z.strictObject({
   failures: z.array(z.strictObject({ seq: z.int().describe('0: the export as a whole'), check: z.string(), reason: z.string() })),
 });
 
+const DigestShape = z.union([z.literal('commit'), z.literal('turn'), z.strictObject({ everyMinutes: z.int() })]);
+
+export const SubscriptionCreatedShape = z.strictObject({
+  subscriptionId: z.string().describe('what DELETE /games/{id}/subscriptions/{subscriptionId} takes'),
+  secret: z.string().optional().describe('webhook: the signing secret, whsec_…, shown only this once'),
+  status: z.enum(['active', 'confirming']).describe('confirming: an e-mail address that has not followed its confirmation link yet'),
+});
+
+const SubscriptionListing = z.strictObject({
+  subscriptionId: z.string(),
+  kind: z.enum(['webhook', 'discord', 'slack', 'email']),
+  owner: z.string().describe('the side, organizer, or tournament that made it'),
+  target: z.string().describe("masked: a URL's origin, or a***@example.org"),
+  digest: DigestShape,
+  status: z.enum(['active', 'confirming']),
+  createdAt: z.string(),
+  deadLetters: z.array(z.strictObject({ seq: z.int(), at: z.string(), error: z.string() })).describe('commits that could not be told after every retry, the latest 50'),
+});
+
+export const TournamentSubscriptionListShape = z.strictObject({ tournamentId: z.string(), subscriptions: z.array(SubscriptionListing) });
+
+export const SubscriptionListShape = z.strictObject({
+  gameId: z.string(),
+  subscriptions: z.array(
+    z.strictObject({
+      subscriptionId: z.string(),
+      kind: z.enum(['webhook', 'discord', 'slack', 'email']),
+      owner: z.string().describe('the side, organizer, or tournament that made it'),
+      target: z.string().describe("masked: a URL's origin, or a***@example.org"),
+      digest: DigestShape,
+      status: z.enum(['active', 'confirming']),
+      createdAt: z.string(),
+      deadLetters: z.array(z.strictObject({ seq: z.int(), at: z.string(), error: z.string() })).describe('commits that could not be told after every retry, the latest 50'),
+    }),
+  ),
+});
+
 export const ViewerListShape = z.strictObject({
   gameId: z.string(),
   viewers: z

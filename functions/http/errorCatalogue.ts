@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   rule_violation: { status: 422, listedByDefault: true },
   entropy_locked: { status: 422 },
   beacon_unavailable: { status: 422 },
+  subscription_refused: { status: 422 },
   unavailable: { status: 503, retryAfter: true, listedByDefault: true },
   method_not_allowed: { status: 405 },
   internal_error: { status: 500, listedByDefault: true },

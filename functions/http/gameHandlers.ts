@@ -10,6 +10,7 @@ import { pathOf, queryOf } from './parameters';
 import { bearerToken, clientAddress, header, json, noContent, notModified, text, wantsText, type HttpEvent } from './respond';
 import type { ParsedEvent } from './middleware';
 import { route } from './route';
+import { subscriptionHandlers } from './subscriptionHandlers';
 import { tournamentHandlers } from './tournamentHandlers';
 
 /** `If-None-Match: "7"` (or W/"7", or 7) against the version. */
@@ -88,6 +89,7 @@ export function gameHandlers(getService: GameService | (() => Promise<GameServic
 
     keys: route(async () => json(200, (await service()).signer.keysDocument()), observer),
 
+    ...subscriptionHandlers(service, observer),
     ...tournamentHandlers(service, observer, exports),
   };
 }

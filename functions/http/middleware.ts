@@ -23,7 +23,7 @@ export interface ParsedEvent extends HttpEvent, CheckedParameters {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Parses a JSON body: 413 over 64 KB; 400 when it is not UTF-8, not JSON, nested too deep or holds a lone surrogate. */
-export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
+export function jsonBody(ignored = false): MiddlewareObj<ParsedEvent, HttpResult> {
   return {
     name: 'jsonBody',
     before: (request) => {
@@ -37,6 +37,11 @@ export function jsonBody(): MiddlewareObj<ParsedEvent, HttpResult> {
         throw new ApplicationError(413, 'payload_too_large', `A request body may be at most ${MAX_BODY_BYTES} bytes.`, {
           maxBytes: MAX_BODY_BYTES,
         });
+      }
+      // A route that reads no body (a form's POST, a mail client's one-click unsubscribe) takes any, bounded.
+      if (ignored) {
+        event.parsedBody = undefined;
+        return;
       }
       let text: string;
       try {

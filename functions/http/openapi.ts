@@ -22,6 +22,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'commands', description: 'Everything that changes a game is a command; each accepted command is one signed commit. Command and event types are per ruleset.' },
   { name: 'tokens', description: "The organizer (or the game's tournament) reissues or revokes a role's token; the change is itself a commit." },
   { name: 'spectators', description: 'Read-only spectator links the organizer mints and revokes.' },
+  { name: 'notifications', description: 'Webhooks, Discord, Slack and e-mail told of each commit (docs/notifications.md).' },
   { name: 'tournaments', description: 'A set of games created with one tournament token: listed together with their signed heads, exported together.' },
   { name: 'rulesets', description: 'The catalogue of rulesets and the stateless calculator.' },
   { name: 'trust', description: 'The signing keys, signed heads, verification, and the standalone verifier (docs/fairness.md, trust.md).' },

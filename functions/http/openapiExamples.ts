@@ -224,6 +224,34 @@ export const viewerList = {
   ],
 };
 
+export const subscriptionRequest = {
+  webhook: { summary: 'a signed webhook, one POST per commit', value: { kind: 'webhook', url: 'https://hooks.example.org/arbiter' } },
+  discord: { summary: "a Discord channel's webhook, one post per turn", value: { kind: 'discord', url: 'https://discord.com/api/webhooks/1234567890/abcDEF', digest: 'turn' } },
+  email: { summary: 'e-mail, a digest every hour (after confirmation)', value: { kind: 'email', address: 'anna@example.org', digest: { everyMinutes: 60 } } },
+};
+export const subscriptionCreated = { subscriptionId: 's-1x9k2m4p', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwKoLrIv1ZBjI=', status: 'active' };
+export const subscriptionList = {
+  gameId: GAME_ID,
+  subscriptions: [
+    { subscriptionId: 's-1x9k2m4p', kind: 'webhook', owner: 'organizer', target: 'https://hooks.example.org/…', digest: 'commit', status: 'active', createdAt: '2026-11-23T19:05:00.000Z', deadLetters: [] },
+    {
+      subscriptionId: 's-7qa0vz3c',
+      kind: 'discord',
+      owner: 'player1',
+      target: 'https://discord.com/…',
+      digest: 'turn',
+      status: 'active',
+      createdAt: '2026-11-23T19:06:00.000Z',
+      deadLetters: [{ seq: 4, at: '2026-11-23T19:30:12.000Z', error: 'https://discord.com answered 404' }],
+    },
+  ],
+};
+
+export const tournamentSubscriptionList = {
+  tournamentId: TOURNAMENT_ID,
+  subscriptions: [{ subscriptionId: 's-3m8w1k0q', kind: 'slack', owner: 'tournament', target: 'https://hooks.slack.com/…', digest: 'turn', status: 'active', createdAt: '2026-11-23T19:01:00.000Z', deadLetters: [] }],
+};
+
 export const tournamentCreated = { tournamentId: TOURNAMENT_ID, name: 'Club championship 2026, round 1', createdAt: '2026-11-23T19:00:00.000Z', token: token('Tour') };
 export const tournamentListing = {
   tournamentId: TOURNAMENT_ID,
@@ -277,6 +305,9 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
   },
   beacon_unavailable: {
     message: 'This server fetches no drand beacons, so it cannot run beacon games: its operator names drand relays with ARBITER_DRAND_RELAYS. Create the game without "randomness".',
+  },
+  subscription_refused: {
+    message: 'This game already has 20 subscriptions, as many as a game may have: end one first.',
   },
   game_abandoned: {
     message:

@@ -12,6 +12,7 @@ import { EvaluateRequest } from '../application/evaluate';
 import { CommandRequest } from '../application/gameService';
 import { CreateTournamentRequest, TokenReissued, TokenRevoked, TournamentCreated, TournamentExportHeader, TournamentGame, TournamentListing } from '../application/tournamentShapes';
 import { ViewerRequest } from '../application/viewers';
+import { SubscriptionRequest } from '../application/gameSubscriptions';
 import {
   CatalogueShape,
   CommandAcceptedShape,
@@ -29,6 +30,9 @@ import {
   PublicKeyShape,
   VerificationShape,
   ViewerCreatedShape,
+  SubscriptionCreatedShape,
+  SubscriptionListShape,
+  TournamentSubscriptionListShape,
   ViewerListShape,
 } from './apiShapes';
 import { componentPrefix, jsonSchema } from './catalogue';
@@ -105,6 +109,10 @@ export function componentSchemas(): Record<string, Json> {
   schemas.add('ViewerRequest', toJson(ViewerRequest));
   schemas.add('ViewerCreated', toJson(ViewerCreatedShape));
   schemas.add('ViewerList', toJson(ViewerListShape));
+  schemas.add('SubscriptionRequest', toJson(SubscriptionRequest));
+  schemas.add('SubscriptionCreated', toJson(SubscriptionCreatedShape));
+  schemas.add('SubscriptionList', toJson(SubscriptionListShape));
+  schemas.add('TournamentSubscriptionList', toJson(TournamentSubscriptionListShape));
   schemas.add('CreateTournamentRequest', toJson(CreateTournamentRequest));
   schemas.add('TournamentCreated', toJson(TournamentCreated));
   schemas.add('TournamentListing', withProperties(toJson(TournamentListing), { games: { type: 'array', items: withProperties(toJson(TournamentGame), { head: ref('GameHead') }) } }));

@@ -14,7 +14,7 @@ import { headerParameter, integerQuery, pathParameter, textQuery, type Parameter
  */
 export type Role = 'anyone' | 'anyoneOrTournament' | 'read' | 'act' | 'tournament';
 
-export type Tag = 'games' | 'commands' | 'tokens' | 'spectators' | 'tournaments' | 'rulesets' | 'trust' | 'service';
+export type Tag = 'games' | 'commands' | 'tokens' | 'spectators' | 'notifications' | 'tournaments' | 'rulesets' | 'trust' | 'service';
 
 export type { DocumentFacts } from './parameters';
 
@@ -429,6 +429,139 @@ export const OPERATIONS: readonly Operation[] = [
     responses: { 204: { description: 'revoked' } },
     errors: [401, [403, 'forbidden: only the organizer revokes spectator links'], [404, 'not_found: no such game, or no such link in it'], 503],
   },
+  {
+    method: 'POST',
+    path: '/games/{id}/subscriptions',
+    operationId: 'subscribe',
+    handler: 'subscribe',
+    group: 'commands',
+    role: 'act',
+    tag: 'notifications',
+    summary: 'Be told of each commit: a webhook (signed), Discord, Slack or e-mail',
+    description:
+      "The organizer, a side (for itself) or the game's tournament subscribes. A webhook's signing secret (`whsec_…`, Standard Webhooks) is shown only this once. " +
+      'An e-mail address gets a confirmation link first and nothing else until it is followed (`status` "confirming"). ' +
+      '`url` is https, or http to this machine when the server allows it (ARBITER_NOTIFY_ALLOW_LOOPBACK=1); a Discord URL has the path /api/webhooks/…, a Slack one /services/…. docs/notifications.md.',
+    parameters: [gameIdParameter],
+    requestBody: { required: true, content: jsonContent(ref('SubscriptionRequest'), { examples: example.subscriptionRequest }) },
+    responses: { 201: { description: 'subscribed', content: jsonContent(ref('SubscriptionCreated'), one(example.subscriptionCreated)) } },
+    errors: [
+      [400, 'invalid_request: the kind, url, address or digest does not fit (the field is named)'],
+      401,
+      [403, 'forbidden: a spectator link subscribes to nothing'],
+      404,
+      413,
+      [422, 'subscription_refused: e-mail on a server with no ARBITER_SMTP_URL, or the game has 20 subscriptions already', ['subscription_refused']],
+      503,
+    ],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/games/{id}/subscriptions',
+    operationId: 'listSubscriptions',
+    handler: 'listSubscriptions',
+    group: 'reads',
+    role: 'act',
+    tag: 'notifications',
+    summary: "The game's subscriptions: a side sees its own, the organizer and the tournament all; never a secret, a URL's path or a full address",
+    description: 'Each with its dead letters: the commits it could not be told after every retry (the latest 50).',
+    parameters: [gameIdParameter],
+    responses: { 200: { description: 'the subscriptions, oldest first', content: jsonContent(ref('SubscriptionList'), one(example.subscriptionList)) } },
+    errors: [401, [403, 'forbidden: a spectator link lists no subscription'], 404, 503],
+  },
+  {
+    method: 'DELETE',
+    path: '/games/{id}/subscriptions/{subscriptionId}',
+    operationId: 'unsubscribe',
+    handler: 'unsubscribe',
+    group: 'commands',
+    role: 'act',
+    tag: 'notifications',
+    summary: 'End a subscription (its owner, the organizer or the tournament)',
+    parameters: [gameIdParameter, pathParameter('subscriptionId', 'as POST /games/{id}/subscriptions answered it')],
+    responses: { 204: { description: 'ended' } },
+    errors: [401, [403, 'forbidden: a spectator link ends no subscription'], [404, 'not_found: no such game, or no subscription of yours with this id'], 503],
+  },
+  {
+    method: 'POST',
+    path: '/tournaments/{id}/subscriptions',
+    operationId: 'subscribeTournament',
+    handler: 'subscribeTournament',
+    group: 'commands',
+    role: 'tournament',
+    tag: 'notifications',
+    summary: "Be told of each commit of every game of the tournament, those created later too (the tournament's token)",
+    description: 'The same body and answer as POST /games/{id}/subscriptions; each notice names its game.',
+    parameters: [tournamentIdParameter],
+    requestBody: { required: true, content: jsonContent(ref('SubscriptionRequest'), { examples: example.subscriptionRequest }) },
+    responses: { 201: { description: 'subscribed', content: jsonContent(ref('SubscriptionCreated'), one(example.subscriptionCreated)) } },
+    errors: [
+      [400, 'invalid_request: the kind, url, address or digest does not fit (the field is named)'],
+      [401, "unauthenticated: no token, or not this tournament's"],
+      [404, 'not_found: no such tournament'],
+      413,
+      [422, 'subscription_refused: e-mail on a server with no ARBITER_SMTP_URL, or the tournament has 20 subscriptions already', ['subscription_refused']],
+      503,
+    ],
+    takesBody: true,
+  },
+  {
+    method: 'GET',
+    path: '/tournaments/{id}/subscriptions',
+    operationId: 'listTournamentSubscriptions',
+    handler: 'listTournamentSubscriptions',
+    group: 'reads',
+    role: 'tournament',
+    tag: 'notifications',
+    summary: "The tournament's own subscriptions, masked, with their dead letters (a game's own are listed on the game)",
+    parameters: [tournamentIdParameter],
+    responses: { 200: { description: 'the subscriptions, oldest first', content: jsonContent(ref('TournamentSubscriptionList'), one(example.tournamentSubscriptionList)) } },
+    errors: [[401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503],
+  },
+  {
+    method: 'DELETE',
+    path: '/tournaments/{id}/subscriptions/{subscriptionId}',
+    operationId: 'unsubscribeTournament',
+    handler: 'unsubscribeTournament',
+    group: 'commands',
+    role: 'tournament',
+    tag: 'notifications',
+    summary: "End one of the tournament's subscriptions",
+    parameters: [tournamentIdParameter, pathParameter('subscriptionId', 'as POST /tournaments/{id}/subscriptions answered it')],
+    responses: { 204: { description: 'ended' } },
+    errors: [[401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament, or no such subscription of it'], 503],
+  },
+  ...(['confirm', 'unsubscribe'] as const).flatMap((action): Operation[] => {
+    const done = action === 'confirm' ? 'confirms the address: mails start' : 'ends the subscription: no more mail';
+    const common = {
+      path: `/subscriptions/{subscriptionId}/${action}`,
+      group: 'commands' as const,
+      role: 'anyone' as const,
+      tag: 'notifications' as const,
+      parameters: [pathParameter('subscriptionId', 'from the link in the mail'), textQuery('code', 'from the link in the mail', 200, 'is the code of the link in the mail')],
+      errors: [503 as ErrorSpec],
+    };
+    const page = { 'text/html': { schema: { type: 'string' } } };
+    return [
+      {
+        ...common,
+        method: 'GET',
+        operationId: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
+        handler: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
+        summary: `The page of an e-mail's ${action} link: a button that POSTs it (a link scanner following the link changes nothing)`,
+        responses: { 200: { description: 'the page', content: page } },
+      },
+      {
+        ...common,
+        method: 'POST',
+        operationId: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
+        handler: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
+        summary: `Follow an e-mail's ${action} link: ${done}${action === 'unsubscribe' ? ' (also List-Unsubscribe-Post one-click)' : ''}`,
+        responses: { 200: { description: 'done, or the link no longer works (a page saying which)', content: page } },
+      },
+    ];
+  }),
   {
     method: 'POST',
     path: '/games/{id}/tokens/{role}',

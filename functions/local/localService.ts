@@ -38,6 +38,9 @@ import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
 import { composeWithReveals } from '../composeReveals';
 import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
 import type { BeaconReveals } from '../application/beaconReveals';
+import { composeNotifications, type NotificationAdapters } from '../composeNotifications';
+import type { NotificationEngine } from '../notify/notificationEngine';
+import { DynamoSubscriptions } from '../store/dynamoSubscriptions';
 
 export interface LocalService {
   /** Where this process answers on this machine (loopback when it listens on every interface). */
@@ -53,6 +56,8 @@ export interface LocalService {
   sweeper?: LocalSweeper;
   /** Present with a beacon source: reveals beacon games' pending commits. */
   reveals?: BeaconReveals;
+  /** Tells subscribers of each commit (docs/notifications.md). */
+  notifications: NotificationEngine;
   close(): Promise<void>;
 }
 
@@ -92,6 +97,8 @@ export interface LocalOptions {
   revealWait?: (ms: number) => Promise<void>;
   /** Told when the embedded store's thread ends while the server runs (an error in the store); commands answer 503 from then on. */
   onStoreLost?: (error: Error) => void;
+  /** Notifications (docs/notifications.md): loopback targets allowed (ARBITER_NOTIFY_ALLOW_LOOPBACK), the e-mail channel, a test's clock and retries. */
+  notifications?: Pick<NotificationAdapters, 'email' | 'engine'> & { allowLoopback?: boolean };
 }
 
 
@@ -111,6 +118,23 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const now = options.now ?? (() => new Date().toISOString());
   const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
   const settings = { expiry: options.expiry, creationQuota: options.creationQuota };
+  // Notifications' links name the public origin, known once the server listens.
+  let publicUrl = options.publicUrl ?? '';
+  const subscriptionStore = new DynamoSubscriptions(dynamo.client, dynamo.tableName);
+  const notifications = composeNotifications({
+    store,
+    subscriptions: subscriptionStore,
+    vault: seedVault,
+    publicUrl: () => publicUrl,
+    allowLoopback: options.notifications?.allowLoopback ?? false,
+    email: options.notifications?.email,
+    engine: options.notifications?.engine,
+    subscribedGames: async () => {
+      const tournaments = await subscriptionStore.subscribedTournaments();
+      const ofTournaments = await Promise.all(tournaments.map((tournamentId) => store.listTournamentGames(tournamentId)));
+      return [...(await subscriptionStore.subscribedGames()), ...ofTournaments.flat()];
+    },
+  });
   const adapters: Adapters = {
     store,
     signer: signerFromKeyRing(ring),
@@ -126,6 +150,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     beaconChains: options.beaconChains,
     beaconCheck: beaconSignatureValid,
     pendingReveals: new DynamoPendingReveals(dynamo.client, dynamo.tableName),
+    subscriptions: notifications.subscriptions,
   };
   // With a beacon source this process offers beacon games and reveals them; without, it refuses them (422).
   const { service, reveals } = options.beaconSource
@@ -146,8 +171,9 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const revealTimer = reveals ? setInterval(revealDue, options.revealDueEveryMs ?? 60_000) : undefined;
   revealTimer?.unref();
   const sweeper = options.expiry && new LocalSweeper(new AbandonedGames(leases, options.expiry, now, (gameId) => service.forgetGame(gameId)));
+  // Each stored commit is told to its game's subscribers; at start-up, what an earlier run stored and did not tell.
+  service.onCommit((commit) => notifications.engine.stored(commit.gameId));
   // Large exports: written to s3rver in this process, their links served on this port (embeddedS3.ts), as S3 serves them on AWS.
-  let publicUrl = options.publicUrl ?? '';
   const exportStore = await startEmbeddedS3({
     directory: options.dataDir ? join(options.dataDir, 'exports') : undefined,
     publicUrl: () => publicUrl,
@@ -165,6 +191,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const { port, address } = server.address() as AddressInfo;
   const url = reachableUrl(address, port);
   publicUrl = options.publicUrl ?? url;
+  const notifying = notifications.engine.resume().catch(() => undefined);
   return {
     url,
     publicUrl,
@@ -174,8 +201,10 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     push,
     sweeper,
     reveals,
+    notifications: notifications.engine,
     close: async () => {
       clearInterval(revealTimer);
+      await notifying;
       await startup;
       await reveals?.close();
       await sweeper?.stop();
@@ -184,6 +213,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Commands already taken are written, and their snapshots, before the store closes.
       await service.idle();
+      await notifications.engine.close();
       await dynamo.close();
       await exportStore.close();
     },

@@ -68,7 +68,7 @@ const onStoreLost = (error: Error) => {
 };
 // Beacon games are offered when relays are set (ARBITER_DRAND_RELAYS): every round they answer is checked against its chain's key.
 const beaconSource = settings.drandRelays?.length ? new BeaconRelay({ relays: settings.drandRelays, check: beaconSignatureValid }) : undefined;
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost, beaconChains, beaconSource }).catch((error: NodeJS.ErrnoException) => {
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost, beaconChains, beaconSource, notifications: { allowLoopback: settings.notifyAllowLoopback ?? false } }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set ARBITER_PORT`,
     EACCES: `port ${port} needs privileges: choose ARBITER_PORT above 1023`,

@@ -23,6 +23,9 @@ import {
   VerificationShape,
   ViewerCreatedShape,
   ViewerListShape,
+  SubscriptionCreatedShape,
+  SubscriptionListShape,
+  TournamentSubscriptionListShape,
   TableValidationShape,
 } from '../../functions/http/apiShapes';
 import { openApiDocument } from '../../functions/http/openapi';
@@ -68,6 +71,10 @@ const SUCCESS_SHAPES: Record<string, z.ZodType> = {
   getPublicStats: PublicStatsShape,
   createViewer: ViewerCreatedShape,
   listViewers: ViewerListShape,
+  subscribe: SubscriptionCreatedShape,
+  listSubscriptions: SubscriptionListShape,
+  subscribeTournament: SubscriptionCreatedShape,
+  listTournamentSubscriptions: TournamentSubscriptionListShape,
   getKeys: KeysShape,
   createTournament: strict(TournamentCreated),
   getTournament: strict(TournamentListing).extend({ games: z.array(strict(TournamentGame).extend({ head: strict(GameHeadShape) })) }),
@@ -228,6 +235,19 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('DELETE', `/games/${gameId}/viewers/${viewer.body.viewerId}`, { token: tokens.organizer });
     await call('DELETE', `/games/${gameId}/viewers/v-nobody`, { token: tokens.organizer });
 
+    const subscriptions = `/games/${gameId}/subscriptions`;
+    const subscription = await call('POST', subscriptions, { token: player1, body: { kind: 'webhook', url: 'https://hooks.example.org/arbiter', digest: 'turn' } });
+    await call('POST', subscriptions, { token: player1, body: { kind: 'webhook', url: 'http://hooks.example.org/arbiter' } });
+    await call('POST', subscriptions, { token: player1, body: { kind: 'email', address: 'anna@example.org' } });
+    await call('GET', subscriptions, { token: tokens.organizer });
+    await call('GET', subscriptions, { token: viewer.body.token });
+    await call('DELETE', `${subscriptions}/${subscription.body.subscriptionId}`, { token: player2 });
+    await call('DELETE', `${subscriptions}/${subscription.body.subscriptionId}`, { token: player1 });
+    for (const action of ['confirm', 'unsubscribe']) {
+      await call('GET', `/subscriptions/s-nobody/${action}?code=abc`);
+      await call('POST', `/subscriptions/s-nobody/${action}?code=abc`);
+    }
+
     await call('POST', `/games/${gameId}/tokens/player2`, { token: tokens.organizer, ruleset: 'dice' });
     await call('POST', `/games/${gameId}/tokens/nobody`, { token: tokens.organizer });
     await call('POST', `/games/${gameId}/tokens/player2`, { token: player1 });
@@ -264,6 +284,14 @@ describe('the answers a new user meets are the ones the document gives', () => {
     await call('GET', `/tournaments/${tournamentId}`, { token });
     await call('GET', `/tournaments/${tournamentId}`, { token: tokens.organizer });
     await call('GET', '/tournaments/t-nobody', { token });
+    const tournamentSubscriptions = `/tournaments/${tournamentId}/subscriptions`;
+    const subscribed = await call('POST', tournamentSubscriptions, { token, body: { kind: 'slack', url: 'https://hooks.slack.example.org/services/T/B/x', digest: { everyMinutes: 30 } } });
+    await call('POST', tournamentSubscriptions, { token: tokens.organizer, body: { kind: 'slack', url: 'https://hooks.slack.example.org/services/T/B/x' } });
+    await call('POST', tournamentSubscriptions, { token, body: { kind: 'slack', url: 'https://hooks.slack.example.org/not-slack' } });
+    await call('GET', tournamentSubscriptions, { token });
+    await call('GET', '/tournaments/t-nobody/subscriptions', { token });
+    await call('DELETE', `${tournamentSubscriptions}/s-nobody`, { token });
+    await call('DELETE', `${tournamentSubscriptions}/${subscribed.body.subscriptionId}`, { token });
     const exported = await call('GET', `/tournaments/${tournamentId}/export`, { token });
     const [header, ...games] = exported.text.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(z.strictObject(TournamentExportHeader.shape).safeParse(header).success).toBe(true);
@@ -320,7 +348,7 @@ describe('the answers a new user meets are the ones the document gives', () => {
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {
       expect(statuses[id]?.some((s) => s < 300), `${id}: ${statuses[id]}`).toBe(true);
     }
-    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
+    for (const id of ['createGame', 'getGame', 'sendCommand', 'listEvents', 'createViewer', 'listViewers', 'revokeViewer', 'subscribe', 'listSubscriptions', 'unsubscribe', 'subscribeTournament', 'listTournamentSubscriptions', 'unsubscribeTournament', 'reissueToken', 'revokeToken', 'getTournament', 'evaluateProcedure', 'validateTable']) {
       expect(statuses[id]?.some((s) => s >= 400), `${id}: ${statuses[id]}`).toBe(true);
     }
     expect(statuses.sendCommand).toEqual([200, 201, 202, 400, 401, 403, 409, 422, 503]);

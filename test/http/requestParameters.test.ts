@@ -40,7 +40,7 @@ const queried = OPERATIONS.filter((o) => o.parameters?.some((p) => p.in === 'que
 
 describe("the operations table's parameters are the request's validation", () => {
   it('has operations with a query, so the checks below check something', () => {
-    expect(queried.map((o) => o.operationId).sort()).toEqual(['exportTournament', 'getTournament', 'listEvents']);
+    expect(queried.map((o) => o.operationId).sort()).toEqual(['confirmPage', 'confirmSubscription', 'exportTournament', 'getTournament', 'listEvents', 'unsubscribeByLink', 'unsubscribePage']);
   });
 
   for (const operation of queried) {

@@ -48,6 +48,9 @@ describe('the settings', () => {
       ARBITER_TOKEN_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/token',
       ARBITER_DRAND_RELAYS: 'https://api.drand.sh/, https://drand.cloudflare.com',
       ARBITER_BEACON_CHAINS: chainsFile,
+      ARBITER_NOTIFY_ALLOW_LOOPBACK: '1',
+      ARBITER_SMTP_URL: 'smtp://127.0.0.1:2525',
+      ARBITER_SMTP_FROM: 'arbiter@club.example.org',
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -74,6 +77,9 @@ describe('the settings', () => {
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
       drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
       beaconChains: chainsFile,
+      notifyAllowLoopback: true,
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      smtpFrom: 'arbiter@club.example.org',
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -182,6 +188,15 @@ describe('compose()', () => {
     await service.createGame({ ruleset: 'dice' }, undefined, undefined, '192.0.2.1');
     await expect(service.createGame({ ruleset: 'dice' }, undefined, undefined, '192.0.2.1')).rejects.toMatchObject({ status: 429 });
     expect([...counts.values()]).toEqual([1]);
+  });
+});
+
+describe('the notification settings', () => {
+  it('take 1 or 0 for ARBITER_NOTIFY_ALLOW_LOOPBACK and an smtp:// or smtps:// URL, refusing anything else by name', () => {
+    expect(readSettings({ ARBITER_NOTIFY_ALLOW_LOOPBACK: '0' }).settings.notifyAllowLoopback).toBe(false);
+    expect(() => readSettings({ ARBITER_NOTIFY_ALLOW_LOOPBACK: 'yes' })).toThrow(/ARBITER_NOTIFY_ALLOW_LOOPBACK is 1 or 0/);
+    expect(readSettings({ ARBITER_SMTP_URL: 'smtps://u:p@mail.example.org:465' }).settings.smtpUrl).toBe('smtps://u:p@mail.example.org:465');
+    expect(() => readSettings({ ARBITER_SMTP_URL: 'http://mail.example.org' })).toThrow(/ARBITER_SMTP_URL is a URL \(smtp or smtps\)/);
   });
 });
 

@@ -1,0 +1,70 @@
+import { DeliveryError, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
+import type { Notice } from './notice';
+import { postJson, type TargetPolicy } from './targetCheck';
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** A notice's lines, a voided one marked. */
+const linesOf = (notice: Notice) => notice.lines.map((line) => (notice.voided ? `${line} (voided)` : line));
+
+const headingOf = (notices: readonly Notice[]) => {
+  const last = notices.at(-1)!;
+  return `${last.gameTitle || last.gameId} (${last.gameId})${last.turn ? `: ${last.turn}` : ''}`;
+};
+
+const purposesOf = (notices: readonly Notice[]) => [...new Set(notices.flatMap((notice) => notice.purposes))];
+
+/**
+ * Discord's incoming webhook: `{ content, embeds }`. Player text is sent as text with no
+ * mention parsed (`allowed_mentions`), so a purpose reading "@everyone" pings nobody.
+ */
+export function discordMessage(notices: readonly Notice[]) {
+  const last = notices.at(-1)!;
+  const lines = notices.flatMap(linesOf);
+  const purposes = purposesOf(notices);
+  return {
+    content: cut(lines.join('\n'), 2000),
+    allowed_mentions: { parse: [] as string[] },
+    embeds: [
+      {
+        title: cut(headingOf(notices), 256),
+        url: last.timelineUrl,
+        description: cut(lines.join('\n'), 4096),
+        fields: [
+          ...(last.turn ? [{ name: 'Turn', value: cut(last.turn, 1024), inline: true }] : []),
+          ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(purposes.join('\n'), 1024), inline: true }] : []),
+        ],
+        timestamp: last.recordedAt,
+      },
+    ],
+  };
+}
+
+/** Slack's incoming webhook: `{ text, blocks }`; player text in plain_text blocks, so none of it is read as markup. */
+export function slackMessage(notices: readonly Notice[]) {
+  const last = notices.at(-1)!;
+  const lines = notices.flatMap(linesOf);
+  const purposes = purposesOf(notices);
+  const plain = (text: string, max = 3000) => ({ type: 'plain_text', text: cut(text, max), emoji: false });
+  return {
+    text: cut(`${headingOf(notices)}\n${lines.join('\n')}`, 3000),
+    blocks: [
+      { type: 'header', text: plain(headingOf(notices), 150) },
+      { type: 'section', text: plain(lines.join('\n')) },
+      ...(purposes.length > 0 ? [{ type: 'context', elements: [plain(`Purpose: ${purposes.join('; ')}`)] }] : []),
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `<${last.timelineUrl}|Open the timeline>` }] },
+    ],
+  };
+}
+
+function chatChannel(format: (notices: readonly Notice[]) => unknown, policy: TargetPolicy): Channel {
+  return {
+    async deliver(target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) {
+      if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
+      await postJson(target.url, JSON.stringify(format(notices)), {}, policy);
+    },
+  };
+}
+
+export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, policy);
+export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, policy);
