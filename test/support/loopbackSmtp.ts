@@ -96,7 +96,7 @@ export function parseMail(raw: string, envelope: ReceivedMail['envelope']): Rece
     if (/^[ \t]/.test(line) && headers.length) headers[headers.length - 1]![1] += line.replace(/^[ \t]+/, ' ');
     else if (line.includes(':')) headers.push([line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]);
   }
-  for (const entry of headers) entry[1] = decodeEncodedWords(entry[1]);
+  for (const entry of headers) entry[1] = decodeEncodedWords(entry[1].trim());
   const header = (name: string) => headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
   const encoding = header('content-transfer-encoding')?.toLowerCase();
   const text =
