@@ -10,7 +10,7 @@ import type { HttpResult } from '../../functions/http/respond';
 import { confirmPage, donePage, unsubscribePage } from '../../functions/notify/email/pages';
 import { focusedName, screenshot, startSession, type Session } from './browserSession';
 
-const GAME = { gameTitle: 'Kursk <b>south</b>', gameId: 'g-abc123' };
+const GAME = { gameTitle: 'Kursk <south> & Prokhorovka', gameId: 'g-abc123' };
 const CODE = 'code-7f3a';
 
 interface Posted {
@@ -52,6 +52,7 @@ afterAll(async () => {
 
 async function open(path: string): Promise<{ page: Page; problems: string[] }> {
   const page = await session.context.newPage();
+  await page.setViewportSize({ width: 800, height: 360 });
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
@@ -67,7 +68,7 @@ describe('e-mail link pages', () => {
   it('confirm: opening the link changes nothing; the button, reached by Tab and pressed with Enter, posts to the link', async () => {
     const { page, problems } = await open(`/subscriptions/sub_1/confirm?code=${CODE}`);
     expect(await page.getByRole('heading', { name: 'Mails for every move?' }).isVisible()).toBe(true);
-    expect(await page.locator('.game').textContent()).toBe('Kursk <b>south</b>');
+    expect(await page.locator('.game').textContent()).toBe('Kursk <south> & Prokhorovka');
     // The page's own style applied (the policy let it through): the button is blue.
     expect(await page.getByRole('button').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(29, 78, 216)');
     expect(posted).toEqual([]);
