@@ -1,11 +1,9 @@
 import { createTransport } from 'nodemailer';
 import { DeliveryError } from '../channel';
-import type { MailTransport, OutgoingMail } from './outgoingMail';
-import { isPlainAddress } from './mailText';
+import type { MailTransport } from './outgoingMail';
+import { mailerTransport, SMTP_FROM_SETTING } from './mailerTransport';
 
 export const SMTP_URL_SETTING = 'ARBITER_SMTP_URL';
-export const SMTP_FROM_SETTING = 'ARBITER_SMTP_FROM';
-export const DEFAULT_FROM = 'arbiter@localhost';
 
 /** Bounded waits: a mail server that hangs holds a delivery ~10 s at most per step, not nodemailer's minutes. */
 export const SMTP_TIMEOUTS_MS = { connection: 10_000, greeting: 10_000, socket: 20_000, dns: 10_000 } as const;
@@ -37,13 +35,6 @@ function serverOf(url: string) {
   };
 }
 
-function fromOf(from: string | undefined): { header: string; address: string } {
-  const header = (from ?? DEFAULT_FROM).trim();
-  const address = /<([^<>]+)>$/.exec(header)?.[1] ?? header;
-  if (/[\r\n]/.test(header) || !isPlainAddress(address)) throw new Error(`${SMTP_FROM_SETTING} is one address, name@domain or Name <name@domain>: got ${JSON.stringify(header.slice(0, 64))}`);
-  return { header, address };
-}
-
 interface SmtpError {
   code?: string;
   responseCode?: number;
@@ -54,8 +45,7 @@ interface SmtpError {
  * lost connection is tried again; a 5xx answer (no such mailbox, refused) is not. The reason
  * carries the code only: a server's text may quote the address.
  */
-export function deliveryErrorOf(error: unknown): DeliveryError {
-  if (error instanceof DeliveryError) return error;
+export function smtpDeliveryErrorOf(error: unknown): DeliveryError {
   const { code, responseCode } = (error ?? {}) as SmtpError;
   if (typeof responseCode === 'number' && responseCode >= 500) return new DeliveryError(`the mail server refused the mail (${responseCode})`, false);
   if (typeof responseCode === 'number' && responseCode >= 400) return new DeliveryError(`the mail server deferred the mail (${responseCode})`, true);
@@ -68,9 +58,9 @@ export function deliveryErrorOf(error: unknown): DeliveryError {
 
 /** The SMTP server of ARBITER_SMTP_URL, one connection per mail (no pool). */
 export function smtpTransport(settings: SmtpSettings): MailTransport {
-  const from = fromOf(settings.from);
+  const server = serverOf(settings.url);
   const mailer = createTransport({
-    ...serverOf(settings.url),
+    ...server,
     connectionTimeout: SMTP_TIMEOUTS_MS.connection,
     greetingTimeout: SMTP_TIMEOUTS_MS.greeting,
     socketTimeout: SMTP_TIMEOUTS_MS.socket,
@@ -80,27 +70,7 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  return {
-    from: from.header,
-    async send(mail: OutgoingMail) {
-      if (!isPlainAddress(mail.to)) throw new DeliveryError('the subscription has no valid e-mail address', false);
-      try {
-        await mailer.sendMail({
-          from: from.header,
-          to: mail.to,
-          // The envelope is set, never derived from the headers: one recipient, whatever the text says.
-          envelope: { from: from.address, to: [mail.to] },
-          subject: mail.subject,
-          text: mail.text,
-          ...(mail.messageId ? { messageId: mail.messageId } : {}),
-          headers: { ...mail.headers },
-        });
-      } catch (error) {
-        throw deliveryErrorOf(error);
-      }
-    },
-    close: () => mailer.close(),
-  };
+  return mailerTransport(mailer, settings.from, smtpDeliveryErrorOf);
 }
 
 /** The transport of the settings, or undefined when ARBITER_SMTP_URL is unset (e-mail subscriptions are then refused). */
