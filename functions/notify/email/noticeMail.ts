@@ -66,7 +66,7 @@ export function noticeMail(notices: readonly Notice[], target: ChannelTarget, at
       'List-Unsubscribe': `<${unsubscribe}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       // Mail filters can sort by game; an id with other characters is left out rather than cleaned into another id.
-      ...(/^[A-Za-z0-9_-]{1,64}$/.test(gameId) ? { 'List-Id': `<${gameId}.games.${domainOf(from)}>` } : {}),
+      ...(/^[A-Za-z0-9_-]{1,64}$/.test(gameId) ? { 'List-Id': `<${gameId}.${domainOf(from)}>` } : {}),
       // No out-of-office answers to a machine's mail (RFC 3834).
       'Auto-Submitted': 'auto-generated',
     },

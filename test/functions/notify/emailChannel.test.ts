@@ -71,7 +71,7 @@ describe('e-mail channel: one mail per commit', () => {
     expect(mail.text).toContain(`Stop these mails: ${UNSUBSCRIBE}`);
     expect(mail.header('list-unsubscribe')).toBe(`<${UNSUBSCRIBE}>`);
     expect(mail.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    expect(mail.header('list-id')).toBe('<g-abc123.games.example.org>');
+    expect(mail.header('list-id')).toBe('<g-abc123.example.org>');
     expect(mail.header('auto-submitted')).toBe('auto-generated');
     expect(mail.header('message-id')).toBe('<msg_sub_7_12_12@example.org>');
   });
