@@ -1,4 +1,4 @@
-// Stand-in for part C's functions/notify/channel.ts (issue 33 contract, design33.md): the e-mail
+// Stand-in for part C's functions/notify/channel.ts (the issue 33 team contract): the e-mail
 // channel codes against these names; C's file replaces this one at merge.
 import type { Notice } from './notice';
 

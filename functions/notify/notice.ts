@@ -1,4 +1,4 @@
-// Stand-in for part C's functions/notify/notice.ts (issue 33 contract, design33.md): the e-mail
+// Stand-in for part C's functions/notify/notice.ts (the issue 33 team contract): the e-mail
 // channel codes against these names; C's file replaces this one at merge.
 
 /** One commit as the notification channels see it. */

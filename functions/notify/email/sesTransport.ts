@@ -25,7 +25,7 @@ export function sesDeliveryErrorOf(error: unknown): DeliveryError {
 
 /**
  * Mails through Amazon SES (SESv2 SendEmail, raw content) on AWS: the same mails as over SMTP.
- * The From address's domain must be verified in SES (docs/notifications-email.md).
+ * The From address's domain must be verified in SES first.
  */
 export function sesTransport(client: SESv2Client, from: string | undefined): MailTransport {
   const mailer = createTransport({ SES: { sesClient: client, SendEmailCommand }, disableFileAccess: true, disableUrlAccess: true });
