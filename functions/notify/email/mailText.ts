@@ -9,7 +9,10 @@ const UNSAFE = new RegExp(`[${UNSAFE_TEXT_CHARACTERS}]+`, 'g');
  */
 export function oneLine(text: string, max = 200): string {
   const line = text.replace(UNSAFE, ' ').replace(/ {2,}/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  // Cut before a character, never inside one written as two UTF-16 units (an emoji).
+  const cut = /[\uD800-\uDBFF]/.test(line[max - 2]!) ? max - 2 : max - 1;
+  return `${line.slice(0, cut)}…`;
 }
 
 // One address, name@domain, without a display name, comments, a list or anything to fold.

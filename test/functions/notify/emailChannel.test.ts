@@ -97,6 +97,11 @@ describe('e-mail channel: one mail per commit', () => {
     ]);
   });
 
+  it('shortens a very long title in the subject, never through the middle of a character', async () => {
+    await emailChannel(transport).deliver(target(), [notice(12, { gameTitle: `${'x'.repeat(78)}🎲🎲 and more` })], attempt(12));
+    expect(smtp.mails[0]!.header('subject')).toBe(`[Arbiter] ${'x'.repeat(78)}… (g-abc123): turn 3, allied to move — "assault on 1204"`);
+  });
+
   it('keeps a title in another script readable in the subject', async () => {
     await emailChannel(transport).deliver(target(), [notice(12, { gameTitle: 'Курская дуга — Прохоровка' })], attempt(12));
     expect(smtp.mails[0]!.header('subject')).toBe('[Arbiter] Курская дуга — Прохоровка (g-abc123): turn 3, allied to move — "assault on 1204"');
