@@ -1,6 +1,6 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
-import { textLine } from '../../domain/game/textLine';
+import { textLines } from '../../domain/game/textLine';
 
 /** One commit as the notification channels see it (docs/notifications.md "Payloads"). */
 export interface Notice {
@@ -23,13 +23,7 @@ export interface Notice {
   voided?: boolean;
 }
 
-/** What the clocks (part B) and voids (part A) add to the state, read where present. */
-interface TurnAndVoids {
-  clock?: { toMove?: string | null };
-  voided?: ReadonlyMap<number, unknown>;
-}
-
-export const toMoveOf = (state: GameState): string | null => (state as GameState & TurnAndVoids).clock?.toMove ?? null;
+export const toMoveOf = (state: GameState): string | null => state.clock.toMove;
 
 function purposesOf(commit: Commit): string[] {
   return commit.events.flatMap((event) => (typeof event.data?.purpose === 'string' ? [event.data.purpose] : []));
@@ -47,7 +41,7 @@ export function noticesOf(before: GameState | undefined, commits: readonly Commi
   const notices: Notice[] = [];
   let state = before;
   let previous: Commit | undefined;
-  const voided = latest && (latest as GameState & TurnAndVoids).voided;
+  const voided = latest?.voided;
   for (const commit of commits) {
     state = evolveGame(state, commit);
     const toMove = toMoveOf(state);
@@ -59,7 +53,7 @@ export function noticesOf(before: GameState | undefined, commits: readonly Commi
       recordedAt: commit.recordedAt,
       actor: commit.actor,
       type: commit.command.type,
-      lines: textLine(latest ?? state, commit, previous).split('\n'),
+      lines: textLines(latest ?? state, commit, previous),
       purposes: purposesOf(commit),
       turn: toMove ? `${toMove} to move` : '',
       toMove,
