@@ -52,7 +52,7 @@ describe('a game played over HTTP with notifications', () => {
     expect(hook.received.map((r) => JSON.parse(r.body).data.notices[0].seq)).toEqual([2, 3, 4]);
     for (const request of hook.received) expect(signatureValid(webhook.body.secret, request)).toBe(true);
     for (const request of mine.received) expect(signatureValid(north.body.secret, request)).toBe(true);
-    expect(JSON.parse(discord.received[2]!.body).embeds[0].title).toBe(`League game 7 (${gameId})`);
+    expect(JSON.parse(discord.received[2]!.body).embeds[0].title).toBe(`League game 7 (${gameId}): north to move`);
     expect(JSON.parse(slack.received[0]!.body).text).toContain('"attack 0"');
 
     const all = await client.get(`/games/${gameId}/subscriptions`, tokens.organizer);

@@ -86,7 +86,11 @@ describe('notifications of a game', () => {
     const discordBody = JSON.parse(discord.received[1]!.body);
     expect(discordBody.content).toMatch(/^#3 axis Roll "@everyone counter-attack"/);
     expect(discordBody.allowed_mentions).toEqual({ parse: [] });
-    expect(discordBody.embeds[0]).toMatchObject({ title: `Bastogne, round 2 (${game.gameId})`, url: `https://arbiter.example.org/#/games/${game.gameId}`, fields: [{ name: 'Purpose', value: '@everyone counter-attack' }] });
+    expect(discordBody.embeds[0]).toMatchObject({
+      title: `Bastogne, round 2 (${game.gameId}): allies to move`,
+      url: `https://arbiter.example.org/#/games/${game.gameId}`,
+      fields: [{ name: 'Turn', value: 'allies to move' }, { name: 'Purpose', value: '@everyone counter-attack' }],
+    });
     const slackBody = JSON.parse(slack.received[0]!.body);
     expect(slackBody.text).toContain('#2 allies Roll');
     expect(slackBody.blocks[1]).toEqual({ type: 'section', text: { type: 'plain_text', text: expect.stringContaining('artillery on Foy'), emoji: false } });
