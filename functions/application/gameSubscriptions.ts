@@ -14,6 +14,12 @@ import { hashMatches, presentedHash, randomId, sha256Hex } from './tokens';
 import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues, IN_WORDS } from './zodIssues';
 
+/** What an e-mail link's page names: the game's (or the tournament's) title and id. */
+export interface LinkedGame {
+  gameTitle: string;
+  gameId: string;
+}
+
 type Created = { subscriptionId: string; secret?: string; status: 'active' | 'confirming' };
 
 /** Subscriptions one game may have; one more is refused (422). */
@@ -191,15 +197,17 @@ export class GameSubscriptions {
     await this.deps.store.remove(subscriptionId);
   }
 
-  /** Whether an e-mail's link still works (its page says so before offering the button). */
-  async linkWorks(subscriptionId: string, code: string): Promise<boolean> {
-    return (await this.byCode(subscriptionId, code)) !== undefined;
+  /** The game (or tournament) an e-mail's link is about, while the link works; undefined when it does not (its page says so before offering the button). */
+  async linkFor(subscriptionId: string, code: string): Promise<LinkedGame | undefined> {
+    const record = await this.byCode(subscriptionId, code);
+    return record && this.aboutOf(record);
   }
 
-  /** POST /subscriptions/{id}/confirm?code=: the address confirmed; false when the code is not this subscription's. */
-  async confirm(subscriptionId: string, code: string): Promise<boolean> {
+  /** POST /subscriptions/{id}/confirm?code=: the address confirmed; undefined when the code is not this subscription's. */
+  async confirm(subscriptionId: string, code: string): Promise<LinkedGame | undefined> {
     const record = await this.byCode(subscriptionId, code);
-    if (!record) return false;
+    const about = record && (await this.aboutOf(record));
+    if (!record || !about) return undefined;
     const { scope } = record;
     if (record.status === 'confirming' && 'gameId' in scope) {
       // Mail starts with the commits after the confirmation: none of those recorded while it waited.
@@ -208,19 +216,35 @@ export class GameSubscriptions {
     }
     await this.deps.store.confirm(subscriptionId);
     if ('gameId' in scope) this.deps.changed?.(scope.gameId);
-    return true;
+    return about;
   }
 
-  /** POST /subscriptions/{id}/unsubscribe?code=: ended; false when the code is not this subscription's. */
-  async unsubscribeByCode(subscriptionId: string, code: string): Promise<boolean> {
-    if (!(await this.byCode(subscriptionId, code))) return false;
-    return this.deps.store.remove(subscriptionId);
+  /** POST /subscriptions/{id}/unsubscribe?code=: ended; undefined when the code is not this subscription's. */
+  async unsubscribeByCode(subscriptionId: string, code: string): Promise<LinkedGame | undefined> {
+    const record = await this.byCode(subscriptionId, code);
+    if (!record) return undefined;
+    const about = (await this.aboutOf(record)) ?? { gameTitle: '(deleted)', gameId: 'gameId' in record.scope ? record.scope.gameId : record.scope.tournamentId };
+    return (await this.deps.store.remove(subscriptionId)) ? about : undefined;
   }
 
   private async byCode(subscriptionId: string, code: string): Promise<SubscriptionRecord | undefined> {
     const record = await this.deps.store.get(subscriptionId);
     if (!record?.codeHash || !hashMatches(presentedHash(code), record.codeHash)) return undefined;
     return record;
+  }
+
+  /** The title and id a link's page names; undefined when the game or tournament is gone. */
+  private async aboutOf({ scope }: SubscriptionRecord): Promise<LinkedGame | undefined> {
+    if ('tournamentId' in scope) {
+      const tournament = await this.tournaments.record(scope.tournamentId);
+      return tournament && { gameTitle: tournament.name, gameId: scope.tournamentId };
+    }
+    try {
+      return { gameTitle: (await this.games.load(scope.gameId)).state.title, gameId: scope.gameId };
+    } catch (error) {
+      if (error instanceof ApplicationError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 }
 

@@ -550,7 +550,7 @@ export const OPERATIONS: readonly Operation[] = [
         operationId: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
         handler: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
         summary: `The page of an e-mail's ${action} link: a button that POSTs it (a link scanner following the link changes nothing)`,
-        responses: { 200: { description: 'the page', content: page } },
+        responses: { 200: { description: 'the page', content: page }, 404: { description: 'the link is not, or no longer, valid (a page saying so)', content: page } },
       },
       {
         ...common,
@@ -558,7 +558,7 @@ export const OPERATIONS: readonly Operation[] = [
         operationId: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
         handler: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
         summary: `Follow an e-mail's ${action} link: ${done}${action === 'unsubscribe' ? ' (also List-Unsubscribe-Post one-click)' : ''}`,
-        responses: { 200: { description: 'done, or the link no longer works (a page saying which)', content: page } },
+        responses: { 200: { description: 'done (a page saying so)', content: page }, 404: { description: 'the link is not, or no longer, valid: nothing changed (a page saying so)', content: page } },
       },
     ];
   }),

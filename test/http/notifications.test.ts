@@ -118,18 +118,24 @@ describe('a game played over HTTP with notifications', () => {
       const page = await mailClient.get(path(mail!.confirmUrl));
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-      expect(page.text).toContain('<button type="submit">Confirm</button>');
+      expect(page.text).toContain('<button type="submit">Confirm: send me these mails</button>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0]).toMatchObject({ status: 'confirming', target: 'a***@example.org' });
-      expect((await mailClient.request('POST', path(mail!.confirmUrl))).text).toContain('Subscription confirmed');
+      expect((await mailClient.request('POST', path(mail!.confirmUrl))).text).toContain('<h1>Confirmed</h1>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0].status).toBe('active');
       await mailClient.command(gameId, tokens.players.player1!, { commandId: 'r2', type: 'Roll', payload: { dice: '1d6', purpose: 'confirmed' } });
       await expect.poll(() => mailed, { timeout: 20_000 }).toEqual([3]);
 
-      expect((await mailClient.request('POST', `${path(mail!.unsubscribeUrl).split('?')[0]}?code=wrong`)).text).toContain('Already unsubscribed');
+      const wrong = await mailClient.request('POST', `${path(mail!.unsubscribeUrl).split('?')[0]}?code=wrong`);
+      expect(wrong.status).toBe(404);
+      expect(wrong.text).toContain('This link is not valid');
+      expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions).toHaveLength(1);
       const oneClick = await mailClient.request('POST', path(mail!.unsubscribeUrl), { raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(oneClick.text).toContain('<h1>Unsubscribed</h1>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions).toEqual([]);
-      expect((await mailClient.get(path(mail!.confirmUrl))).text).toContain('This link no longer works');
+      const spent = await mailClient.get(path(mail!.confirmUrl));
+      expect(spent.status).toBe(404);
+      expect(spent.text).toContain('This link is not valid');
+      expect(spent.text).not.toContain('<button');
     } finally {
       await mailing.close();
     }
