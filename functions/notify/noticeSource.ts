@@ -1,4 +1,4 @@
-import type { ClockedGame } from '../../domain/game/clock';
+import { recordedTimeControl, type ClockedGame } from '../../domain/game/clock';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { EventStore } from '../ports/eventStore';
 import { noticesOf, timelineUrlOf, toMoveOf, type Notice } from './notice';
@@ -19,7 +19,7 @@ export interface NoticeSource {
   read(gameId: string, after: number, limit: number): Promise<NoticePage | undefined>;
   /** The tournament the game belongs to, read without folding the game. */
   tournamentOf(gameId: string): Promise<string | undefined>;
-  /** The game's clock now (undefined: no such game); without it the engine sends no reminders. */
+  /** The game's clock now; undefined for no such game or one without a time control (never overdue). Without it the engine sends no reminders. */
   clockOf?(gameId: string): Promise<GameClockInfo | undefined>;
 }
 
@@ -33,6 +33,9 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
       return (await store.readSecrets(gameId))?.tournamentId;
     },
     async clockOf(gameId) {
+      // A game without a time control is never overdue: its first commit says so, and the rest is not read.
+      const [creation] = await store.read(gameId, 0, 1);
+      if (!creation || !recordedTimeControl(creation.command.payload)) return undefined;
       let state: GameState | undefined;
       for (const commit of await store.read(gameId, 0)) state = evolveGame(state, commit);
       if (!state) return undefined;
