@@ -132,6 +132,23 @@ describe('reminders of an overdue side', () => {
     expect((await service.subscriptions.list(game.gameId, organizer)).subscriptions.find((s) => s.subscriptionId === discordSub.subscriptionId)!.deadLetters).toEqual([]);
   });
 
+  it("reach a tournament's subscription for a game with the tournament's time control", async () => {
+    const shared = { store: new MemoryEventStore(), subscriptions: new MemorySubscriptions(), vaultKey: newSeedKey(), clock: { ms: START }, mails: [] as OutgoingMail[] };
+    const { service, engine } = notifyingService(shared);
+    const tournament = await service.tournaments.create({ name: 'Club league', timeControl: { totalSeconds: 7200 } });
+    const hook = await receiver();
+    const { subscriptionId } = await service.subscriptions.subscribeTournament(tournament.tournamentId, tournament.token, { kind: 'webhook', url: hook.url });
+    const game = await service.tournaments.createGame({ ruleset: 'dice', title: 'round 1' }, tournament.token);
+    gameIdOf.value = game.gameId;
+    await engine.catchUpGame(game.gameId);
+    const commits = hook.received.length;
+    shared.clock.ms = START + 7201_000;
+    await engine.tick(iso(shared.clock.ms));
+    expect(hook.received).toHaveLength(commits + 1);
+    expect(hook.received.at(-1)!.headers['webhook-id']).toBe(`msg_${subscriptionId}_remind_player1_${START}`);
+    expect(JSON.parse(hook.received.at(-1)!.body).data).toMatchObject({ gameId: game.gameId, side: 'player1', usedSeconds: 7201, timeControl: { totalSeconds: 7200 } });
+  });
+
   it('are not sent for a game without a time control', async () => {
     const shared = { store: new MemoryEventStore(), subscriptions: new MemorySubscriptions(), vaultKey: newSeedKey(), clock: { ms: START }, mails: [] as OutgoingMail[] };
     const { service, engine } = notifyingService(shared);
