@@ -18,6 +18,9 @@ afterEach(async () => {
 const START = Date.parse('2026-11-27T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The game the engine's start-up and tick visit (the one each test plays). */
+const gameIdOf = { value: '' };
+
 /** A service with notifications on shared memory stores and a test clock; a second call on the same stores is a restart. */
 function notifyingService(shared: { store: MemoryEventStore; subscriptions: MemorySubscriptions; vaultKey: Buffer; clock: { ms: number }; mails: OutgoingMail[] }) {
   const vault = aesSeedVault(shared.vaultKey);
@@ -38,7 +41,6 @@ function notifyingService(shared: { store: MemoryEventStore; subscriptions: Memo
   closers.push(() => engine.close());
   return { service, engine };
 }
-const gameIdOf = { value: '' };
 
 async function receiver() {
   const started = await startReceiver();
