@@ -1,5 +1,6 @@
 import { DeliveryError, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
 import type { Notice } from './notice';
+import type { Reminder } from './reminder';
 import { postJson, type TargetPolicy } from './targetCheck';
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -57,14 +58,31 @@ export function slackMessage(notices: readonly Notice[]) {
   };
 }
 
-function chatChannel(format: (notices: readonly Notice[]) => unknown, policy: TargetPolicy): Channel {
+/** `⏰ player2 is overdue in Kursk (g-abc123): on this move since 2026-11-27T10:00:00.000Z`; line breaks in a title become spaces. */
+export function reminderLine(reminder: Reminder): string {
+  const title = cut((reminder.gameTitle || reminder.gameId).replace(/\s+/g, ' '), 200);
+  return `⏰ ${reminder.side} is overdue in ${title} (${reminder.gameId}): on this move since ${reminder.since}`;
+}
+
+export const discordReminder = (reminder: Reminder) => ({ content: reminderLine(reminder), allowed_mentions: { parse: [] as string[] } });
+
+/** Slack reads `<…>` and `&` in `text` as markup (a `<!channel>` would ping): escaped as Slack asks. */
+const slackEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const slackReminder = (reminder: Reminder) => ({
+  text: slackEscaped(reminderLine(reminder)),
+  blocks: [{ type: 'section', text: { type: 'plain_text', text: reminderLine(reminder), emoji: false } }],
+});
+
+function chatChannel(format: (notices: readonly Notice[]) => unknown, formatReminder: (reminder: Reminder) => unknown, policy: TargetPolicy): Channel {
+  const post = async (target: ChannelTarget, payload: unknown) => {
+    if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
+    await postJson(target.url, JSON.stringify(payload), {}, policy);
+  };
   return {
-    async deliver(target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) {
-      if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
-      await postJson(target.url, JSON.stringify(format(notices)), {}, policy);
-    },
+    deliver: (target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) => post(target, format(notices)),
+    remind: (target: ChannelTarget, reminder: Reminder, _attempt: DeliveryAttempt) => post(target, formatReminder(reminder)),
   };
 }
 
-export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, policy);
-export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, policy);
+export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, discordReminder, policy);
+export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, slackReminder, policy);

@@ -1,6 +1,7 @@
+import { recordedTimeControl, type ClockedGame } from '../../domain/game/clock';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import type { EventStore } from '../ports/eventStore';
-import { noticesOf, toMoveOf, type Notice } from './notice';
+import { noticesOf, timelineUrlOf, toMoveOf, type Notice } from './notice';
 
 /** A game's commits after a seq, as notices, with whose move it was before the first. */
 export interface NoticePage {
@@ -10,11 +11,16 @@ export interface NoticePage {
   gameTitle: string;
 }
 
+/** A game's clock as reminders read it (docs/clocks.md). */
+export type GameClockInfo = ClockedGame & { gameId: string; gameTitle: string; version: number; timelineUrl: string };
+
 export interface NoticeSource {
   /** undefined: no such game (deleted). */
   read(gameId: string, after: number, limit: number): Promise<NoticePage | undefined>;
   /** The tournament the game belongs to, read without folding the game. */
   tournamentOf(gameId: string): Promise<string | undefined>;
+  /** The game's clock now; undefined for no such game or one without a time control (never overdue). Without it the engine sends no reminders. */
+  clockOf?(gameId: string): Promise<GameClockInfo | undefined>;
 }
 
 /**
@@ -25,6 +31,16 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
   return {
     async tournamentOf(gameId) {
       return (await store.readSecrets(gameId))?.tournamentId;
+    },
+    async clockOf(gameId) {
+      // A game without a time control is never overdue: its first commit says so, and the rest is not read.
+      const [creation] = await store.read(gameId, 0, 1);
+      if (!creation || !recordedTimeControl(creation.command.payload)) return undefined;
+      let state: GameState | undefined;
+      for (const commit of await store.read(gameId, 0)) state = evolveGame(state, commit);
+      if (!state) return undefined;
+      const { sides, clock, timeControl, lastRecordedAt, title, version } = state;
+      return { gameId, gameTitle: title, version, timelineUrl: timelineUrlOf(publicUrl(), gameId), sides, clock, lastRecordedAt, ...(timeControl ? { timeControl } : {}) };
     },
     async read(gameId, after, limit) {
       const commits = await store.read(gameId, 0);

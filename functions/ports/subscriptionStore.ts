@@ -58,4 +58,10 @@ export interface SubscriptionStore {
   /** Adds a dead letter, keeping the latest DEAD_LETTERS_KEPT. */
   addDeadLetter(subscriptionId: string, letter: DeadLetter): Promise<void>;
   deadLetters(subscriptionId: string): Promise<DeadLetter[]>;
+  /**
+   * Remembers the reminder `key` (a side and its move) as the latest of the subscription in the
+   * game: true when it was not already, false when it was (another run, or a process before a
+   * restart, sent it). Only the latest is kept, one per subscription and game.
+   */
+  markReminded(subscriptionId: string, gameId: string, key: string): Promise<boolean>;
 }

@@ -65,6 +65,22 @@ describe.each([
     expect(await store.cursor(r.subscriptionId, 'g-two')).toBeUndefined();
   });
 
+  it('remembers the latest reminder per subscription and game: a second mark of it, at once or later, is refused', async () => {
+    const store = make();
+    const r = record();
+    await store.add(r);
+    const [a, b] = await Promise.all([store.markReminded(r.subscriptionId, 'g-one', 'north 1'), store.markReminded(r.subscriptionId, 'g-one', 'north 1')]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'north 1')).toBe(false);
+    expect(await store.markReminded(r.subscriptionId, 'g-two', 'north 1')).toBe(true);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'south 2')).toBe(true);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'south 2')).toBe(false);
+    // The cursor lives beside it and is not touched.
+    expect(await store.cursor(r.subscriptionId, 'g-one')).toBeUndefined();
+    await store.remove(r.subscriptionId);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'north 3')).toBe(false);
+  });
+
   it('keeps the latest 50 dead letters', async () => {
     const store = make();
     const r = record();
