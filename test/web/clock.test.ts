@@ -113,7 +113,7 @@ describe('the clock on the timeline (GET /games/{id}/clock)', () => {
     expect((await command(games[1].gameId, games[1].tokens.players.player1, 'p1', 'PassTurn', { to: 'player2' })).status).toBe(201);
     const page = await session.open(`/#/tournaments/${tournament.tournamentId}?token=${tournament.token}`);
     const cells = page.locator('table.tournament-games tbody tr [data-field="clock"]');
-    await expect.poll(() => cells.allTextContents()).toEqual(['OVERDUE: player2', 'on time']);
+    await expect.poll(() => cells.allTextContents()).toEqual(['OVERDUE: player2', 'player2 to move, on time']);
     expect(await page.locator('[data-clock-note]').textContent()).toContain('OVERDUE names the side to move when it is past the game’s time control');
     expect(session.errors.get(page)).toEqual([]);
   });
