@@ -42,6 +42,8 @@ describe('voids and rulings in the web app', () => {
     const again = await session.open(linkOf(game.gameId, game.tokens.players.player2));
     await again.locator('tr[data-seq="3"]').waitFor();
     expect(await again.locator('tr[data-seq="2"]').textContent()).toContain('(voided by #3)');
+    expect(await again.locator('tr[data-seq="2"] .voided-note').textContent()).toBe('voided by #3: rolled 3d6; the table says 2d6');
+    await screenshot(again, 'timeline-voided');
 
     // The Ruling, from the same box: the command chosen by its name, the seqs one a line.
     await page.keyboard.down('Shift');
@@ -116,7 +118,6 @@ describe('voids and rulings in the web app', () => {
     await expect.poll(() => voided.locator('.voided-note').textContent()).toBe(`voided by #3: ${reason}`);
     expect(await voided.locator('.voided-note b').count()).toBe(0);
     expect(await page.evaluate('window.notReloaded === true')).toBe(true);
-    await screenshot(page, 'timeline-voided');
     expect(session.errors.get(page)).toEqual([]);
   });
 
