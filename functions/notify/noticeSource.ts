@@ -1,5 +1,7 @@
 import { evolveGame, type GameState } from '../../domain/game/gameState';
+import { stillActs } from '../application/credentials';
 import type { EventStore } from '../ports/eventStore';
+import type { SubscriptionRecord } from '../ports/subscriptionStore';
 import { noticesOf, toMoveOf, type Notice } from './notice';
 
 /** A game's commits after a seq, as notices, with whose move it was before the first. */
@@ -8,7 +10,13 @@ export interface NoticePage {
   /** The side to move after commit `after` (null when the ruleset does not say). */
   toMoveBefore: string | null;
   gameTitle: string;
+  /** Whether the token the subscription was made with still acts on the game's latest state (not revoked, not reissued). */
+  granted: (subscription: Pick<SubscriptionRecord, 'owner' | 'grantedBy'>) => boolean;
 }
+
+/** A subscription's grant on a game's state; one made before grants were kept is ended. */
+export const grantActs = ({ owner, grantedBy }: Pick<SubscriptionRecord, 'owner' | 'grantedBy'>, state: GameState) =>
+  grantedBy !== undefined && stillActs({ role: owner, by: grantedBy }, state);
 
 export interface NoticeSource {
   /** undefined: no such game (deleted). */
@@ -40,6 +48,7 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
         notices: noticesOf(before, page, latest, publicUrl()),
         toMoveBefore: before ? toMoveOf(before) : null,
         gameTitle: latest!.title,
+        granted: (subscription) => grantActs(subscription, latest!),
       };
     },
   };

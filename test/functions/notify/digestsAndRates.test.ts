@@ -33,6 +33,7 @@ function gameSource(toMoveAfter: (string | null)[]): NoticeSource {
       notices: Array.from({ length: toMoveAfter.length - after }, (_, i) => notice(after + i + 1)).slice(0, limit),
       toMoveBefore: after === 0 ? null : (toMoveAfter[after - 1] ?? null),
       gameTitle: 'turns',
+      granted: () => true,
     }),
   };
 }
@@ -48,6 +49,7 @@ async function engineFor(source: NoticeSource, digest: Digest, options: { rate?:
     scope: { gameId: 'g-turns' },
     kind: 'webhook',
     owner: 'organizer',
+    grantedBy: 'creation',
     sealedTarget: await sealTarget(vault, 's-digest', { url: 'https://hooks.example.org/', secret: 'whsec_AAAA' }),
     maskedTarget: 'https://hooks.example.org/',
     digest,
