@@ -111,6 +111,15 @@ describe('rate limits', () => {
     await engine.close();
   });
 
+  it('forget keys whose deliveries all left the window, so random host names cannot grow memory', () => {
+    const rate = new RateLimit(1, 60_000);
+    for (let i = 0; i <= 10_000; i++) rate.take([`host\nh${i}.example.org`], 0);
+    expect(rate.size).toBe(10_001);
+    expect(rate.take(['host\nlater.example.org'], 60_000)).toBe(0);
+    expect(rate.size).toBe(1);
+    expect(rate.take(['host\nlater.example.org'], 60_001)).toBe(59_999);
+  });
+
   it('count per key: another game or host is not held back', () => {
     const rate = new RateLimit(1, 60_000);
     expect(rate.take(['game\ng-1', 'host\na.example.org'], 0)).toBe(0);
