@@ -183,11 +183,12 @@ export class GameSubscriptions {
         throw new ApplicationError(422, 'subscription_refused', 'A confirmation mail for this address is already waiting to be confirmed: follow its link, or end that subscription first.');
       }
     }
-    if (this.confirmationLimit.take([key], Date.parse(this.now())) > 0) {
+    const waitMs = this.confirmationLimit.take([key], Date.parse(this.now()));
+    if (waitMs > 0) {
       throw new ApplicationError(
         422,
         'subscription_refused',
-        `This address was sent ${CONFIRMATIONS_PER_ADDRESS.limit} confirmation mails in the last 24 hours, as many as one address may be sent: try again tomorrow.`,
+        `This address was sent ${CONFIRMATIONS_PER_ADDRESS.limit} confirmation mails in the last 24 hours, as many as one address may be sent: try again in ${Math.ceil(waitMs / 3600_000)} hours.`,
       );
     }
   }
