@@ -188,7 +188,7 @@ export class GameSubscriptions {
       throw new ApplicationError(
         422,
         'subscription_refused',
-        `This address was sent ${CONFIRMATIONS_PER_ADDRESS.limit} confirmation mails in the last 24 hours, as many as one address may be sent: try again in ${Math.ceil(waitMs / 3600_000)} hours.`,
+        `This address was sent ${CONFIRMATIONS_PER_ADDRESS.limit} confirmation mails in the last 24 hours, as many as one address may be sent: try again in ${hours(waitMs)}.`,
       );
     }
   }
@@ -290,6 +290,8 @@ export class GameSubscriptions {
     return record;
   }
 }
+
+const hours = (ms: number) => (ms <= 3600_000 ? 'an hour' : `${Math.ceil(ms / 3600_000)} hours`);
 
 /** The tournament's token acts as the organizer: its subscriptions are the tournament's. */
 const ownerOf = ({ role, by }: { role: string; by: unknown }) => (by === 'tournament' ? 'tournament' : role);
