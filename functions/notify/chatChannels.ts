@@ -13,6 +13,12 @@ const headingOf = (notices: readonly Notice[]) => {
   return `${last.gameTitle || last.gameId} (${last.gameId})${last.turn ? `: ${last.turn}` : ''}`;
 };
 
+/** Slack's own escaping of `&`, `<`, `>`: no `<!channel>`, no `<https://…|label>` link in player text. */
+export const slackEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Discord markdown taken literally: no masked link `[label](url)`, no bold, spoiler, quote, heading or code. */
+export const discordEscaped = (text: string) => text.replace(/[\\[\]()*_~|>#`]/g, (c) => `\\${c}`);
+
 const purposesOf = (notices: readonly Notice[]) => [...new Set(notices.flatMap((notice) => notice.purposes))];
 
 /**
@@ -24,16 +30,16 @@ export function discordMessage(notices: readonly Notice[]) {
   const lines = notices.flatMap(linesOf);
   const purposes = purposesOf(notices);
   return {
-    content: cut(lines.join('\n'), 2000),
+    content: cut(discordEscaped(lines.join('\n')), 2000),
     allowed_mentions: { parse: [] as string[] },
     embeds: [
       {
         title: cut(headingOf(notices), 256),
         url: last.timelineUrl,
-        description: cut(lines.join('\n'), 4096),
+        description: cut(discordEscaped(lines.join('\n')), 4096),
         fields: [
-          ...(last.turn ? [{ name: 'Turn', value: cut(last.turn, 1024), inline: true }] : []),
-          ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(purposes.join('\n'), 1024), inline: true }] : []),
+          ...(last.turn ? [{ name: 'Turn', value: cut(discordEscaped(last.turn), 1024), inline: true }] : []),
+          ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(discordEscaped(purposes.join('\n')), 1024), inline: true }] : []),
         ],
         timestamp: last.recordedAt,
       },
@@ -48,7 +54,7 @@ export function slackMessage(notices: readonly Notice[]) {
   const purposes = purposesOf(notices);
   const plain = (text: string, max = 3000) => ({ type: 'plain_text', text: cut(text, max), emoji: false });
   return {
-    text: cut(`${headingOf(notices)}\n${lines.join('\n')}`, 3000),
+    text: cut(slackEscaped(`${headingOf(notices)}\n${lines.join('\n')}`), 3000),
     blocks: [
       { type: 'header', text: plain(headingOf(notices), 150) },
       { type: 'section', text: plain(lines.join('\n')) },
@@ -64,10 +70,8 @@ export function reminderLine(reminder: Reminder): string {
   return `⏰ ${reminder.side} is overdue in ${title} (${reminder.gameId}): on this move since ${reminder.since}`;
 }
 
-export const discordReminder = (reminder: Reminder) => ({ content: reminderLine(reminder), allowed_mentions: { parse: [] as string[] } });
+export const discordReminder = (reminder: Reminder) => ({ content: discordEscaped(reminderLine(reminder)), allowed_mentions: { parse: [] as string[] } });
 
-/** Slack reads `<…>` and `&` in `text` as markup (a `<!channel>` would ping): escaped as Slack asks. */
-const slackEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 export const slackReminder = (reminder: Reminder) => ({
   text: slackEscaped(reminderLine(reminder)),
   blocks: [{ type: 'section', text: { type: 'plain_text', text: reminderLine(reminder), emoji: false } }],

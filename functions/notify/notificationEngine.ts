@@ -188,6 +188,8 @@ export class NotificationEngine {
       let cursor = await subscriptions.cursor(subscription.subscriptionId, gameId);
       const page = await this.deps.source.read(gameId, cursor ?? subscription.afterSeq ?? 0, PAGE);
       if (!page || page.notices.length === 0) return undefined;
+      // Its owner's token was revoked or reissued since: the subscription ends, told nothing more.
+      if (!page.granted(subscription)) return void (await subscriptions.remove(subscription.subscriptionId));
       let { notices } = page;
       if (cursor === undefined) {
         // A new subscription is told what happens from its creation on, not the game's past.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DEAD_LETTERS_KEPT, type DeadLetter, type Digest, type SubscriptionKind, type SubscriptionRecord, type SubscriptionScope, type SubscriptionStore } from '../ports/subscriptionStore';
+import { DEAD_LETTERS_KEPT, type DeadLetter, type Digest, type SubscriptionKind, type SubscriptionRecord, type SubscriptionGrant, type SubscriptionScope, type SubscriptionStore } from '../ports/subscriptionStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
 
@@ -29,6 +29,7 @@ function itemOf(record: SubscriptionRecord): Record<string, AttributeValue> {
     scope: S(JSON.stringify(record.scope)),
     kind: S(record.kind),
     owner: S(record.owner),
+    ...(record.grantedBy ? { grantedBy: S(JSON.stringify(record.grantedBy)) } : {}),
     sealedTarget: S(record.sealedTarget),
     maskedTarget: S(record.maskedTarget),
     digest: S(JSON.stringify(record.digest)),
@@ -45,6 +46,7 @@ function recordOf(item: Record<string, AttributeValue>): SubscriptionRecord {
     scope: JSON.parse(item.scope!.S!) as SubscriptionScope,
     kind: item.kind!.S! as SubscriptionKind,
     owner: item.owner!.S!,
+    ...(item.grantedBy?.S ? { grantedBy: JSON.parse(item.grantedBy.S) as SubscriptionGrant } : {}),
     sealedTarget: item.sealedTarget!.S!,
     maskedTarget: item.maskedTarget!.S!,
     digest: JSON.parse(item.digest!.S!) as Digest,

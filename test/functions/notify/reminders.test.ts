@@ -96,7 +96,8 @@ describe('reminders of an overdue side', () => {
       },
     });
     const discordBody = JSON.parse(discord.received[0]!.body);
-    expect(discordBody).toEqual({ content: `⏰ north is overdue in Kursk <!channel> & <b> (${game.gameId}): on this move since ${iso(START)}`, allowed_mentions: { parse: [] } });
+    // Discord markdown taken literally, as in commit notices: a title cannot hide a link.
+    expect(discordBody).toEqual({ content: `⏰ north is overdue in Kursk <!channel\\> & <b\\> \\(${game.gameId}\\): on this move since ${iso(START)}`, allowed_mentions: { parse: [] } });
     const slackBody = JSON.parse(slack.received[0]!.body);
     expect(slackBody.text).toBe(`⏰ north is overdue in Kursk &lt;!channel&gt; &amp; &lt;b&gt; (${game.gameId}): on this move since ${iso(START)}`);
     const mail = shared.mails[0]!;
@@ -149,6 +150,22 @@ describe('reminders of an overdue side', () => {
     expect(hook.received).toHaveLength(commits + 1);
     expect(hook.received.at(-1)!.headers['webhook-id']).toBe(`msg_${subscriptionId}_remind_player1_${START}`);
     expect(JSON.parse(hook.received.at(-1)!.body).data).toMatchObject({ gameId: game.gameId, side: 'player1', usedSeconds: 7201, timeControl: { totalSeconds: 7200 } });
+  });
+
+  it("are not sent to a subscription whose side's token was revoked: the revocation's commit ends it first", async () => {
+    const shared = { store: new MemoryEventStore(), subscriptions: new MemorySubscriptions(), vaultKey: newSeedKey(), clock: { ms: START }, mails: [] as OutgoingMail[] };
+    const { service, engine } = notifyingService(shared);
+    const game = await service.createGame({ ruleset: 'dice', timeControl: { perMoveSeconds: 600 } });
+    gameIdOf.value = game.gameId;
+    const hook = await receiver();
+    const theirs = await receiver();
+    await service.subscriptions.subscribe(game.gameId, game.tokens.organizer, { kind: 'webhook', url: hook.url });
+    await service.subscriptions.subscribe(game.gameId, game.tokens.players.player2!, { kind: 'webhook', url: theirs.url });
+    await service.revokeToken(game.gameId, game.tokens.organizer, 'player2');
+    shared.clock.ms = START + 3600_000;
+    await engine.tick(iso(shared.clock.ms));
+    await expect.poll(() => hook.received.some((r) => JSON.parse(r.body).type === 'arbiter.reminder')).toBe(true);
+    expect(theirs.received.filter((r) => JSON.parse(r.body).type === 'arbiter.reminder')).toEqual([]);
   });
 
   it('are not sent for a game without a time control', async () => {

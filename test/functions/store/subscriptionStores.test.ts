@@ -32,8 +32,8 @@ describe.each([
   it('keeps records by scope, as written, and removes them with their cursors and dead letters', async () => {
     const store = make();
     const game = `g-${counter}-${Math.random()}`;
-    const first = record({ scope: { gameId: game }, owner: 'player "1"\n<b>', codeHash: 'ab'.repeat(32), status: 'confirming' });
-    const second = record({ scope: { gameId: game }, digest: 'turn' });
+    const first = record({ scope: { gameId: game }, owner: 'player "1"\n<b>', grantedBy: { tokenId: 'k-reissued' }, codeHash: 'ab'.repeat(32), status: 'confirming' });
+    const second = record({ scope: { gameId: game }, digest: 'turn', grantedBy: 'creation' });
     const elsewhere = record({ scope: { tournamentId: 't-x' } });
     for (const r of [second, first, elsewhere]) await store.add(r);
     expect(await store.inScope({ gameId: game })).toEqual([first, second]);
