@@ -38,6 +38,8 @@ export const SETTING_NAMES = {
   seedKeyId: { name: 'ARBITER_SEED_KEY_ID', oldNames: ['SEED_KEY_ID'], where: 'aws', byDefault: 'none: the function opens no seed', meaning: 'The KMS key that encrypts each game\'s server seed.' },
   tokenKeyId: { name: 'ARBITER_TOKEN_KEY_ID', oldNames: ['TOKEN_KEY_ID'], where: 'aws', byDefault: 'none: the function mints no token', meaning: 'The KMS key that derives the tokens of a repeated creation and the keyed hash of client addresses.' },
   drandRelays: { name: 'ARBITER_DRAND_RELAYS', oldNames: [], where: 'both', byDefault: 'none: games with beacon dice are refused', meaning: 'Base URLs of drand relays (https://api.drand.sh, …), separated by commas, asked in this order for the beacon rounds of beacon games (docs/beacon.md).' },
+  notifyQueueUrl: { name: 'ARBITER_NOTIFY_QUEUE_URL', oldNames: [], where: 'aws', byDefault: 'none: the push stream function hands no commit to notifications', meaning: 'The SQS queue the table\'s stream function puts each game with a new commit on, for the notification delivery function (docs/deploy.md#notifications).' },
+  sesFrom: { name: 'ARBITER_SES_FROM', oldNames: [], where: 'aws', byDefault: 'none: e-mail subscriptions are refused on AWS', meaning: 'The From address of notification mail sent through Amazon SES: an identity verified in SES (the address, or its domain).' },
   beaconChains: { name: 'ARBITER_BEACON_CHAINS', oldNames: [], where: 'both', byDefault: 'none: quicknet only', meaning: 'The path of a JSON file listing extra drand chains a beacon game may name (a private network, tests): a list of { name, chainHash, publicKey, period, genesis, scheme }.' },
 } as const satisfies Record<string, SettingDefinition>;
 
