@@ -48,6 +48,8 @@ describe('the settings', () => {
       ARBITER_TOKEN_KEY_ID: 'arn:aws:kms:eu-west-3:1:key/token',
       ARBITER_DRAND_RELAYS: 'https://api.drand.sh/, https://drand.cloudflare.com',
       ARBITER_BEACON_CHAINS: chainsFile,
+      ARBITER_NOTIFY_QUEUE_URL: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      ARBITER_SES_FROM: 'arbiter@example.org',
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -74,6 +76,8 @@ describe('the settings', () => {
       tokenKeyId: 'arn:aws:kms:eu-west-3:1:key/token',
       drandRelays: ['https://api.drand.sh', 'https://drand.cloudflare.com'],
       beaconChains: chainsFile,
+      notifyQueueUrl: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      sesFrom: 'arbiter@example.org',
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -97,6 +101,8 @@ describe('the settings', () => {
       ARBITER_EXPORT_ORIGIN: ['exports'],
       ARBITER_EXPORT_ENDPOINT: ['s3://bucket'],
       ARBITER_SIGNS: ['yes', '1'],
+      ARBITER_NOTIFY_QUEUE_URL: ['notify', 'sqs://queue'],
+      ARBITER_SES_FROM: ['arbiter', 'Arbiter <arbiter@example.org>', 'a@b', 'a@example.org, b@example.org'],
       ARBITER_DRAND_RELAYS: ['api.drand.sh', 'ftp://api.drand.sh', 'https://api.drand.sh,', 'https://a.test,,https://b.test', 'https://key:secret@api.drand.sh', 'https://api.drand.sh/?key=1'],
     };
     for (const [name, values] of Object.entries(bad)) {
