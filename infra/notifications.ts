@@ -16,17 +16,21 @@ import { sideFunction } from './sideFunction';
 
 export const NOTIFY_ENTRIES = { notifyDelivery: 'functions/lambda/notifyDelivery.ts' } as const;
 
-/** The delivery function's timeout: a game's catch-up, its channels' 10 s timeouts and retries included. */
-export const DELIVERY_TIMEOUT = Duration.minutes(1);
+/** The delivery function's timeout: a game's catch-up, its channels' 10 s timeouts and retries included (AWS_DELIVERY_RETRY). */
+export const DELIVERY_TIMEOUT = Duration.minutes(3);
 /** Receives of a message before SQS moves it to the dead-letter queue. */
 export const MAX_RECEIVES = 5;
 
 /**
- * Partition keys the delivery function may write (cursors, dead letters, digests waiting):
- * those of the notification store (part C). STAND-IN names until C's store lands: at the
- * merge they are C's key constants.
+ * The notification store's partition keys (part C's DynamoSubscriptions): `subscription#<id>`
+ * holds a subscription and its cursors, `deadletters#<id>` its dead letters, and
+ * `subscriptions#…` the indexes by game and tournament.
  */
-export const NOTIFY_WRITABLE_KEYS = ['*#subscriptions', 'subscriptions#*'] as const;
+export const NOTIFY_KEYS = { subscription: 'subscription#*', deadLetters: 'deadletters#*', indexes: 'subscriptions#*' } as const;
+/** What the engine writes: cursors (a PutItem under the subscription) and dead letters (put, and the oldest deleted). */
+export const NOTIFY_WRITABLE_KEYS = [NOTIFY_KEYS.subscription, NOTIFY_KEYS.deadLetters] as const;
+/** Sealed targets are sealed under `subscription:<id>` as the seed key's encryption context (part C's sealedTarget.ts). */
+export const SEALED_TARGET_CONTEXT = 'subscription:*';
 /** Partition keys it may never read nor write: seeds, token hashes, spectator links, idempotency records, the key ring. */
 export const NOTIFY_DENIED_KEYS = [`*${SEED_KEY_SUFFIX}`, '*#secrets', '*#tokens', '*#viewers', 'tournament-token#*', 'idempotency#*', 'arbiter#keyring'] as const;
 
@@ -35,7 +39,7 @@ export interface NotificationsProps {
   table: ITable;
   /** The stream function that already reads each new commit (the push stream function): it puts the game on the queue. */
   enqueuer: IFunction & { addEnvironment(key: string, value: string): unknown };
-  /** The function that registers subscriptions (commands): told whether e-mail is offered. */
+  /** The function that registers subscriptions (commands): told whether e-mail is offered, and let to confirm and end them. */
   subscriber: IFunction & { addEnvironment(key: string, value: string): unknown };
   /** The key that seals seeds, and the subscriptions' secrets the same way (the game id as encryption context). */
   seedKey: IKey;
@@ -99,12 +103,20 @@ export class Notifications extends Construct {
     props.enqueuer.addEnvironment(settingName('notifyQueueUrl'), this.queue.queueUrl);
     this.queue.grantSendMessages(props.enqueuer);
     if (props.mailFrom) props.subscriber.addEnvironment(settingName('sesFrom'), props.mailFrom);
+    // It puts subscriptions with its PutItem on the table; confirming one is an UpdateItem, ending one DeleteItems of its items.
+    props.subscriber.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [NOTIFY_KEYS.subscription, NOTIFY_KEYS.deadLetters, NOTIFY_KEYS.indexes] } },
+      }),
+    );
 
     // The table: commits, games and subscriptions read; only the notification store's items written; seeds, secrets and tokens never reached.
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [table.tableArn] }));
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...NOTIFY_WRITABLE_KEYS] } },
       }),
@@ -117,12 +129,16 @@ export class Notifications extends Construct {
         conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...NOTIFY_DENIED_KEYS] } },
       }),
     );
-    // Opens the subscriptions' secrets as the reveal function opens seeds: Decrypt only, every call naming its game.
+    // Opens the subscriptions' sealed targets, and nothing else under the seed key: Decrypt only, and only under a subscription's context, never a game's.
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['kms:Decrypt'],
         resources: [props.seedKey.keyArn],
-        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } },
+        conditions: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] },
+          Null: { 'kms:EncryptionContextKeys': 'false' },
+          StringLike: { 'kms:EncryptionContext:gameId': SEALED_TARGET_CONTEXT },
+        },
       }),
     );
     if (props.mailFrom) {

@@ -342,6 +342,8 @@ describe('the Arbiter stack', () => {
         // Creation counts (the quota) and the leases of sealed games.
         'Allow dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["quota#*"]}}',
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
+        // Notification subscriptions: confirmed (UpdateItem) and ended (DeleteItem of the record, its index entry, cursors and dead letters).
+        'Allow dynamodb:DeleteItem,dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*","subscriptions#*"]}}',
         // Tournament exports, whose tournament head only commands may sign: stored once and linked.
         'Allow s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
         'Allow s3:ListBucket → ExportStorageExports.Arn',
@@ -383,9 +385,9 @@ describe('the Arbiter stack', () => {
       NotificationsDeliveryFunction: [
         ...logsAndTraces('NotificationsDeliveryLogs'),
         'Allow dynamodb:GetItem,dynamodb:Query → Commits.Arn',
-        'Allow dynamodb:DeleteItem,dynamodb:PutItem,dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#subscriptions","subscriptions#*"]}}',
+        'Allow dynamodb:DeleteItem,dynamodb:PutItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*"]}}',
         'Deny dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets","*#tokens","*#viewers","tournament-token#*","idempotency#*","arbiter#keyring"]}}',
-        'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"}}',
+        'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"},"StringLike":{"kms:EncryptionContext:gameId":"subscription:*"}}',
         'Allow sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage → NotificationsQueue.Arn',
       ],
       // The commands side: signs the reveals and reads seeds as commands does; deletes only the entries of pending reveals; creates nothing.
@@ -500,7 +502,9 @@ describe('the keys in KMS', () => {
       [['BeaconRevealsRevealRole'], ['kms:Decrypt']],
       [['NotificationsDeliveryRole'], ['kms:Decrypt']],
     ]);
-    for (const statement of on('SeedKey')) expect(statement.Condition).toEqual({ 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } });
+    for (const statement of on('SeedKey')) expect(statement.Condition).toMatchObject({ 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } });
+    // The delivery function opens a subscription's sealed target only (its context `subscription:<id>`), never a game's seed.
+    expect(on('SeedKey')[2].Condition).toMatchObject({ StringLike: { 'kms:EncryptionContext:gameId': 'subscription:*' } });
     expect(on('TokenKey').map((s) => [s.roles, [s.Action].flat()])).toEqual([[['CommandsFunctionRole'], ['kms:GenerateMac']]]);
     // No KMS grant on any resource but the stack's own keys (no `*`).
     for (const s of kmsStatements()) for (const r of [s.Resource].flat()) expect(resourceName(r)).toMatch(/^(SigningKey\d+|SeedKey|TokenKey)\.Arn$/);

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ArbiterStack, type ArbiterStackProps } from '../../infra/arbiterStack';
+import { AWS_DELIVERY_RETRY, CHANNEL_TIMEOUT_MS } from '../../functions/lambda/notifyEngine';
 import { DELIVERY_TIMEOUT, MAX_RECEIVES } from '../../infra/notifications';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -127,5 +128,13 @@ describe('notifications on AWS (infra/notifications.ts)', () => {
     const rule = only(template, 'AWS::Events::Rule', 'NotificationsEveryMinute')[1].Properties;
     expect(rule).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
     expect(rule.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [delivery, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })]);
+  });
+
+  it('let the engine\'s retries of one subscription end within one invocation, so it records its dead letter itself', () => {
+    const { attempts, firstDelayMs, maxDelayMs } = AWS_DELIVERY_RETRY;
+    const waits = Array.from({ length: attempts - 1 }, (_, i) => Math.min(maxDelayMs, firstDelayMs * 2 ** i));
+    const worstMs = attempts * CHANNEL_TIMEOUT_MS + waits.reduce((sum, ms) => sum + ms, 0);
+    // Half the timeout at most: reading the game, opening the target and the other games of the batch take the rest.
+    expect(worstMs).toBeLessThanOrEqual(DELIVERY_TIMEOUT.toMilliseconds() / 2);
   });
 });

@@ -49,11 +49,14 @@ describe('the hand-off of new commits to the notification queue (the push stream
         record('INSERT', 'g1', 3),
         record('INSERT', 'g1', 4),
         record('INSERT', 'g2', 1),
-        // A spectator link revoked, a subscription stored, its cursor moved, a beacon reveal pending, a lease, a game swept: none is a commit.
+        // A spectator link revoked, a subscription stored (its record, its index entries), its cursor moved, a dead letter, a beacon reveal pending, a lease, a game swept: none is a commit.
         record('MODIFY', 'g1#viewers', 7),
-        record('INSERT', 'g3#subscriptions', 1),
-        record('MODIFY', 'g3#subscriptions', 1),
-        record('INSERT', 'subscriptions#t1', 2),
+        record('INSERT', 'subscription#s-1', 0),
+        record('INSERT', 'subscriptions#game#g3', 81),
+        record('INSERT', 'subscriptions#games', 12),
+        record('INSERT', 'subscription#s-1', 5),
+        record('MODIFY', 'subscription#s-1', 5),
+        record('INSERT', 'deadletters#s-1', 1764234000000000),
         record('INSERT', 'reveal#pending', 5),
         record('INSERT', 'lease#g4', 0),
         record('REMOVE', 'g5', 2),
@@ -66,7 +69,7 @@ describe('the hand-off of new commits to the notification queue (the push stream
   it('sends nothing for a batch without a new commit', async () => {
     const batches = recordSends();
     const { handler } = streamFunction();
-    await handler({ Records: [record('MODIFY', 'g1#viewers', 7), record('INSERT', 'g3#subscriptions', 1)] });
+    await handler({ Records: [record('MODIFY', 'g1#viewers', 7), record('MODIFY', 'subscription#s-1', 5)] });
     expect(batches).toEqual([]);
   });
 
