@@ -41,7 +41,7 @@ export interface NotificationsProps {
   enqueuer: IFunction & { addEnvironment(key: string, value: string): unknown };
   /** The function that registers subscriptions (commands): told whether e-mail is offered, and let to confirm and end them. */
   subscriber: IFunction & { addEnvironment(key: string, value: string): unknown };
-  /** The key that seals seeds, and the subscriptions' secrets the same way (the game id as encryption context). */
+  /** The key that seals seeds, and the subscriptions' targets the same way (under `subscription:<id>` as encryption context). */
   seedKey: IKey;
   /** The API's origin, for the links in each notice (timeline, confirm, unsubscribe). */
   publicUrl: string;
@@ -56,7 +56,8 @@ export interface NotificationsProps {
  * reader of the stream); the delivery function catches each game of a batch up through the
  * engine, and reports the games that failed, whose messages go back on the queue; after 5
  * receives a message lands in the dead-letter queue (kept 14 days, alarmed on). Every minute
- * a schedule ticks the engine (digests by minutes, overdue reminders).
+ * a schedule ticks the engine, which catches up every game with subscriptions (digests that
+ * fell due, a hand-off the stream lost).
  */
 export class Notifications extends Construct {
   readonly queue: Queue;
@@ -163,7 +164,7 @@ export class Notifications extends Construct {
       }),
     );
     new Rule(this, 'EveryMinute', {
-      description: 'Arbiter: notification digests by minutes, and reminders of overdue sides',
+      description: 'Arbiter: every game with notification subscriptions caught up (digests due, hand-offs lost)',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new FunctionTarget(fn, { retryAttempts: 0 })],
     });
