@@ -39,7 +39,7 @@ export interface NotificationsProps {
   table: ITable;
   /** The stream function that already reads each new commit (the push stream function): it puts the game on the queue. */
   enqueuer: IFunction & { addEnvironment(key: string, value: string): unknown };
-  /** The function that registers subscriptions (commands): told whether e-mail is offered, and let to confirm and end them. */
+  /** The function that registers subscriptions (commands): told whether e-mail is offered (and sends the confirmation mails then), and let to confirm and end them. */
   subscriber: IFunction & { addEnvironment(key: string, value: string): unknown };
   /** The key that seals seeds, and the subscriptions' targets the same way (under `subscription:<id>` as encryption context). */
   seedKey: IKey;
@@ -103,7 +103,11 @@ export class Notifications extends Construct {
 
     props.enqueuer.addEnvironment(settingName('notifyQueueUrl'), this.queue.queueUrl);
     this.queue.grantSendMessages(props.enqueuer);
-    if (props.mailFrom) props.subscriber.addEnvironment(settingName('sesFrom'), props.mailFrom);
+    // With e-mail offered, the commands function sends each address's confirmation mail, its links on the API's origin.
+    if (props.mailFrom) {
+      props.subscriber.addEnvironment(settingName('sesFrom'), props.mailFrom);
+      props.subscriber.addEnvironment(settingName('publicUrl'), props.publicUrl);
+    }
     // It puts subscriptions with its PutItem on the table; confirming one is an UpdateItem, ending one DeleteItems of its items.
     props.subscriber.addToRolePolicy(
       new PolicyStatement({
@@ -145,14 +149,16 @@ export class Notifications extends Construct {
     if (props.mailFrom) {
       const stack = Stack.of(this);
       const domain = props.mailFrom.slice(props.mailFrom.lastIndexOf('@') + 1);
-      // The identity verified may be the address or its domain; either way only mail From that address.
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [props.mailFrom, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
-          conditions: { StringEquals: { 'ses:FromAddress': props.mailFrom } },
-        }),
-      );
+      // The identity verified may be the address or its domain; either way only mail From that address: notices, and confirmations.
+      for (const sender of [fn, props.subscriber]) {
+        sender.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [props.mailFrom, domain].map((identity) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
+            conditions: { StringEquals: { 'ses:FromAddress': props.mailFrom } },
+          }),
+        );
+      }
     }
 
     fn.addEventSource(

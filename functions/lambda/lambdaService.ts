@@ -16,6 +16,7 @@ import { DynamoPublicStats } from '../store/dynamoPublicStats';
 import { KeyRingStore } from '../store/keyRingStore';
 import { unavailableWhenTransient } from '../store/transientErrors';
 import { lambdaSettings } from './lambdaSettings';
+import { lambdaSubscriptions } from './lambdaSubscriptions';
 
 /** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
 export const KEY_RING_REFRESH_MS = 60_000;
@@ -68,7 +69,7 @@ export function warmService(more: MoreAdapters = beaconAcceptance): WarmService 
  * function that signs accepts beacon rolls and leaves each pending commit in the table for
  * the reveal function (infra/beaconReveals.ts); it asks no relay and bundles no BLS code.
  */
-function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
+export function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
   if (!settings.signs || !settings.drandRelays?.length) return {};
   return beaconAdapters(client, tableName, settings);
 }
@@ -120,6 +121,8 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
       // Every function reads snapshots; the one that commits writes them.
       snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
       ...(tokenMinter ? { tokenMinter, creationCounter: new DynamoCreationCounter(client, tableName) } : {}),
+      // Listed by reads, made and ended by commands (which adds e-mail when SES is set: commands.ts).
+      subscriptions: lambdaSubscriptions(client, tableName, settings),
       ...more(client, tableName, settings),
     },
   );

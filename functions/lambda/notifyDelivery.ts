@@ -1,13 +1,12 @@
 import type { Context } from 'aws-lambda';
-import { notifyDeliveryHandler, type DeliveryEvent } from './notifyDeliveryHandler';
+import { notifyDeliveryHandler, type DeliveryEngine, type DeliveryEvent } from './notifyDeliveryHandler';
 import { awsNotificationEngine } from './notifyEngine';
-import type { NotificationEngine } from './notifyEngineContract';
 import { logger, metrics } from './powertools';
 
-let engine: Promise<NotificationEngine> | undefined;
+let engine: Promise<DeliveryEngine> | undefined;
 /** One engine per container; one that failed to build is built again by the next batch. */
 const engineOfContainer = () =>
-  (engine ??= awsNotificationEngine().catch((error: unknown) => {
+  (engine ??= Promise.resolve().then(() => awsNotificationEngine()).catch((error: unknown) => {
     engine = undefined;
     throw error;
   }));

@@ -1,4 +1,4 @@
-import type { NotificationEngine } from './notifyEngineContract';
+import type { NotificationEngine } from '../notify/notificationEngine';
 import { gameIdOfMessage } from './notifyQueue';
 
 /** The parts of an SQS record this handler reads. */
@@ -20,9 +20,16 @@ export interface DeliveryLog {
   error(message: string, details: Record<string, unknown>): void;
 }
 
+/**
+ * What the delivery function needs of the notification engine: a game caught up, and the
+ * minute's tick, the engine's `tick(nowIso)` when it has one, else `resume()` (every game with
+ * subscriptions caught up: digests that fell due, a hand-off the stream lost).
+ */
+export type DeliveryEngine = Pick<NotificationEngine, 'catchUpGame' | 'resume'> & { tick?(nowIso: string): Promise<void> };
+
 export interface DeliveryHandlerDeps {
   /** The engine of this container; a failure to build it fails every message of the batch. */
-  engine: () => Promise<NotificationEngine>;
+  engine: () => Promise<DeliveryEngine>;
   log: DeliveryLog;
   now?: () => Date;
   /** Games caught up side by side. */
@@ -33,17 +40,17 @@ export interface DeliveryHandlerDeps {
  * The notification delivery function (infra/notifications.ts). A queue batch: each distinct
  * game named once, caught up by the engine; a game that fails puts every message naming it
  * back on the queue (after 5 receives SQS moves it to the dead-letter queue). The schedule's
- * tick: the engine's digests by minutes and overdue reminders.
+ * tick: every subscribed game caught up (digests that fell due; reminders once the engine has a tick).
  */
 export function notifyDeliveryHandler(deps: DeliveryHandlerDeps) {
   const gamesAtOnce = deps.gamesAtOnce ?? 4;
   const now = deps.now ?? (() => new Date());
 
-  return async (event: DeliveryEvent): Promise<BatchAnswer | { ticked: boolean }> => {
+  return async (event: DeliveryEvent): Promise<BatchAnswer | { ticked: true }> => {
     if (!('Records' in event)) {
       const engine = await deps.engine();
-      if (!engine.tick) return { ticked: false };
-      await engine.tick(event.time ?? now().toISOString());
+      if (engine.tick) await engine.tick(event.time ?? now().toISOString());
+      else await engine.resume();
       return { ticked: true };
     }
 
@@ -61,7 +68,7 @@ export function notifyDeliveryHandler(deps: DeliveryHandlerDeps) {
     }
     if (messagesOf.size === 0) return { batchItemFailures: [] };
 
-    let engine: NotificationEngine;
+    let engine: DeliveryEngine;
     try {
       engine = await deps.engine();
     } catch (error) {

@@ -1,13 +1,19 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { KMSClient } from '@aws-sdk/client-kms';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { kmsSecretVault } from '../application/kmsSeedVault';
+import { composeNotifications } from '../composeNotifications';
 import { required } from '../config/settings';
+import type { NotificationEngine } from '../notify/notificationEngine';
+import { TARGET_LIMITS } from '../notify/targetCheck';
 import { DynamoEventStore } from '../store/dynamoStore';
+import { DynamoSubscriptions } from '../store/dynamoSubscriptions';
 import { dynamoClient, kmsClient, sesClient } from './awsClients';
 import { lambdaSettings } from './lambdaSettings';
-import type { NotificationEngine } from './notifyEngineContract';
-import { sesMailTransport } from './sesMail';
+import { sesMail } from './sesMail';
 
 /** A channel's request gives up after this long (the engine's target checks). */
-export const CHANNEL_TIMEOUT_MS = 10_000;
+export const CHANNEL_TIMEOUT_MS = TARGET_LIMITS.timeoutMs;
 
 /**
  * The engine's retries on AWS: they must end within one invocation of the delivery function
@@ -18,35 +24,40 @@ export const CHANNEL_TIMEOUT_MS = 10_000;
  */
 export const AWS_DELIVERY_RETRY = { attempts: 5, firstDelayMs: 2_000, maxDelayMs: 30_000 } as const;
 
-/**
- * What the delivery function gives the notification engine on AWS (part C's
- * `composeNotifications` adapters): the game table for commits (subscriptions, cursors and
- * dead letters are C's DynamoSubscriptions on the same table), the seed key opening the
- * subscriptions' sealed targets, SES for e-mail when the stack names a From identity, the
- * API's origin for the links in each notice, and retries that fit the function's timeout.
- */
-export function awsNotificationAdapters() {
-  const settings = lambdaSettings();
-  const publicUrl = required(settings, 'publicUrl');
-  return {
-    store: new DynamoEventStore(dynamoClient(), required(settings, 'tableName')),
-    vault: kmsSecretVault(kmsClient(), required(settings, 'seedKeyId')),
-    publicUrl: () => publicUrl,
-    // Delivery targets on AWS are https only: loopback is for a local server and tests.
-    allowLoopback: false,
-    mailTransport: settings.sesFrom ? sesMailTransport(sesClient(), settings.sesFrom) : undefined,
-    retry: AWS_DELIVERY_RETRY,
-  };
+export interface AwsNotificationClients {
+  dynamo: DynamoDBClient;
+  kms: KMSClient;
+  ses: SESv2Client;
 }
 
 /**
- * STAND-IN until part C's engine is merged: the real one is
- * `composeNotifications({ ...awsNotificationAdapters(), subscriptions, subscribedGames, email })`
- * of functions/composeNotifications.ts, with `tick` its engine's `resume()` (every game with
- * subscriptions caught up: digests that fell due, hand-offs the stream lost). Until then every
- * batch fails, so its messages reach the dead-letter queue, whose alarm says so.
+ * The notification engine of the delivery function (part C's `composeNotifications`): the
+ * game table for commits, subscriptions, cursors and dead letters; the seed key opening the
+ * subscriptions' sealed targets (Decrypt under `subscription:<id>` only, infra/notifications.ts);
+ * SES for e-mail when the stack names a From identity; the API's origin for the links in each
+ * notice; retries that fit the function's timeout. Delivery targets on AWS are https only:
+ * `allowLoopback` is for a test that delivers to a receiver on this machine.
  */
-export async function awsNotificationEngine(): Promise<NotificationEngine> {
-  awsNotificationAdapters();
-  throw new Error('the notification engine (functions/notify, part C) is not wired into the AWS delivery function yet');
+export function awsNotificationEngine(options: { clients?: Partial<AwsNotificationClients>; allowLoopback?: boolean } = {}): NotificationEngine {
+  const settings = lambdaSettings();
+  const tableName = required(settings, 'tableName');
+  const publicUrl = required(settings, 'publicUrl');
+  const dynamo = options.clients?.dynamo ?? dynamoClient();
+  const store = new DynamoEventStore(dynamo, tableName);
+  const subscriptions = new DynamoSubscriptions(dynamo, tableName);
+  const { engine } = composeNotifications({
+    store,
+    subscriptions,
+    vault: kmsSecretVault(options.clients?.kms ?? kmsClient(), required(settings, 'seedKeyId')),
+    publicUrl: () => publicUrl,
+    allowLoopback: options.allowLoopback ?? false,
+    email: settings.sesFrom ? sesMail(options.clients?.ses ?? sesClient(), settings.sesFrom) : undefined,
+    // Every game with a subscription of its own, and every game of a tournament with one: the minute's tick visits them all.
+    subscribedGames: async () => {
+      const ofTournaments = await Promise.all((await subscriptions.subscribedTournaments()).map((tournamentId) => store.listTournamentGames(tournamentId)));
+      return [...new Set([...(await subscriptions.subscribedGames()), ...ofTournaments.flat()])];
+    },
+    engine: { retry: AWS_DELIVERY_RETRY },
+  });
+  return engine;
 }

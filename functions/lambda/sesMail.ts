@@ -1,14 +1,15 @@
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { createTransport } from 'nodemailer';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { Channel, ConfirmationSender } from '../notify/channel';
+import { confirmationSender } from '../notify/email/confirmationMail';
+import { emailChannel } from '../notify/email/emailChannel';
+import { sesTransport } from '../notify/email/sesTransport';
 
 /**
- * STAND-IN for part D's `sesTransport` (functions/notify/email/sesTransport.ts), which also
- * sorts SES's refusals into retryable or final: at the merge notifyEngine.ts takes D's, and
- * this file and its test go. The e-mail transport on AWS: nodemailer's SES transport builds
- * the MIME message (List-Unsubscribe included) and sends it raw with SESv2 SendEmail, From
- * an identity verified in SES (docs/deploy.md#e-mail-through-amazon-ses). Nodemailer may not
- * read files or URLs for a mail's content.
+ * E-mail on AWS (docs/deploy.md#e-mail-through-amazon-ses): part D's mails through SES, From
+ * the identity the stack names (ARBITER_SES_FROM). The delivery function sends the notices,
+ * the commands function the confirmation mails; only these two bundle nodemailer.
  */
-export function sesMailTransport(client: SESv2Client, from: string) {
-  return createTransport({ SES: { sesClient: client, SendEmailCommand }, disableFileAccess: true, disableUrlAccess: true }, { from });
+export function sesMail(client: SESv2Client, from: string): { channel: Channel; confirmations: ConfirmationSender } {
+  const transport = sesTransport(client, from);
+  return { channel: emailChannel(transport), confirmations: confirmationSender(transport) };
 }

@@ -89,19 +89,26 @@ describe('notifications on AWS (infra/notifications.ts)', () => {
     expect(env.ARBITER_SIGNS).toBeUndefined();
     expect(statementsOf(template, 'NotificationsDeliveryFunction').flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith('ses:'))).toEqual([]);
     expect(only(template, 'AWS::Lambda::Function', 'CommandsFunction')[1].Properties.Environment.Variables.ARBITER_SES_FROM).toBeUndefined();
+    expect(statementsOf(template, 'CommandsFunction').flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith('ses:'))).toEqual([]);
   });
 
   it('send mail through SES with -c notificationMailFrom: only From that address, on its identity or its domain\'s; the commands function is told e-mail is offered', () => {
     const withMail = synth({ notificationMailFrom: 'arbiter@league.example' });
     const env = only(withMail, 'AWS::Lambda::Function', 'NotificationsDeliveryFunction')[1].Properties.Environment.Variables;
     expect(env.ARBITER_SES_FROM).toBe('arbiter@league.example');
-    expect(only(withMail, 'AWS::Lambda::Function', 'CommandsFunction')[1].Properties.Environment.Variables.ARBITER_SES_FROM).toBe('arbiter@league.example');
-    const ses = statementsOf(withMail, 'NotificationsDeliveryFunction').filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
-    expect(ses).toHaveLength(1);
-    expect(ses[0]).toMatchObject({ Effect: 'Allow', Action: 'ses:SendEmail', Condition: { StringEquals: { 'ses:FromAddress': 'arbiter@league.example' } } });
-    // arn:<partition>:ses:<region>:<account>:identity/…, the pseudo parameters left out.
-    const identities = (ses[0].Resource as { 'Fn::Join': [string, unknown[]] }[]).map((r) => r['Fn::Join'][1].filter((p) => typeof p === 'string').join(''));
-    expect(identities).toEqual(['arn::ses:::identity/arbiter@league.example', 'arn::ses:::identity/league.example']);
+    const commandsEnv = only(withMail, 'AWS::Lambda::Function', 'CommandsFunction')[1].Properties.Environment.Variables;
+    expect(commandsEnv.ARBITER_SES_FROM).toBe('arbiter@league.example');
+    // The confirmation mail's links name the API's origin, as the delivery function's notices do.
+    expect(commandsEnv.ARBITER_PUBLIC_URL).toEqual(env.ARBITER_PUBLIC_URL);
+    // The delivery function sends the notices, the commands function the confirmation mails: both only From that address.
+    for (const sender of ['NotificationsDeliveryFunction', 'CommandsFunction']) {
+      const ses = statementsOf(withMail, sender).filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+      expect(ses, sender).toHaveLength(1);
+      expect(ses[0]).toMatchObject({ Effect: 'Allow', Action: 'ses:SendEmail', Condition: { StringEquals: { 'ses:FromAddress': 'arbiter@league.example' } } });
+      // arn:<partition>:ses:<region>:<account>:identity/…, the pseudo parameters left out.
+      const identities = (ses[0].Resource as { 'Fn::Join': [string, unknown[]] }[]).map((r) => r['Fn::Join'][1].filter((p) => typeof p === 'string').join(''));
+      expect(identities).toEqual(['arn::ses:::identity/arbiter@league.example', 'arn::ses:::identity/league.example']);
+    }
     expect(() => synth({ notificationMailFrom: 'Arbiter <arbiter@league.example>' })).toThrow(/notificationMailFrom is one e-mail address/);
   });
 

@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { notifyDeliveryHandler, type DeliveryLog, type QueueRecord } from '../../../functions/lambda/notifyDeliveryHandler';
-import type { NotificationEngine } from '../../../functions/lambda/notifyEngineContract';
+import { notifyDeliveryHandler, type DeliveryEngine, type DeliveryLog, type QueueRecord } from '../../../functions/lambda/notifyDeliveryHandler';
 import { notifyMessageBody } from '../../../functions/lambda/notifyQueue';
 
 /** An engine that records the games it was asked to catch up, and fails those named. */
 function fakeEngine(failing: ReadonlySet<string> = new Set(), withTick = true) {
   const caughtUp: string[] = [];
   const ticks: string[] = [];
-  const engine: NotificationEngine = {
+  let resumed = 0;
+  const engine: DeliveryEngine = {
     async catchUpGame(gameId) {
       caughtUp.push(gameId);
       if (failing.has(gameId)) throw new Error(`webhook of ${gameId} answered 503`);
     },
+    async resume() {
+      resumed += 1;
+    },
     ...(withTick ? { tick: async (nowIso: string) => void ticks.push(nowIso) } : {}),
   };
-  return { engine, caughtUp, ticks };
+  return { engine, caughtUp, ticks, resumed: () => resumed };
 }
 
 function recordingLog() {
@@ -62,7 +65,8 @@ describe('the notification delivery function (functions/lambda/notifyDeliveryHan
   it('catches up at most `gamesAtOnce` games side by side', async () => {
     let running = 0;
     let most = 0;
-    const engine: NotificationEngine = {
+    const engine: DeliveryEngine = {
+      resume: async () => {},
       async catchUpGame() {
         running += 1;
         most = Math.max(most, running);
@@ -75,20 +79,22 @@ describe('the notification delivery function (functions/lambda/notifyDeliveryHan
     expect(most).toBe(2);
   });
 
-  it('ticks the engine on the schedule\'s event, at the event\'s time, and does nothing when the engine has no tick', async () => {
+  it('ticks the engine on the schedule\'s event, at the event\'s time, and resumes it (every subscribed game caught up) when it has no tick', async () => {
     const withTick = fakeEngine();
     const handle = notifyDeliveryHandler({ engine: async () => withTick.engine, log: recordingLog().log });
     expect(await handle({ source: 'aws.events', time: '2026-11-27T09:00:00Z' })).toEqual({ ticked: true });
     expect(withTick.ticks).toEqual(['2026-11-27T09:00:00Z']);
     expect(withTick.caughtUp).toEqual([]);
+    expect(withTick.resumed()).toBe(0);
 
     const without = fakeEngine(new Set(), false);
     const bare = notifyDeliveryHandler({ engine: async () => without.engine, log: recordingLog().log });
-    expect(await bare({ source: 'aws.events', time: '2026-11-27T09:00:00Z' })).toEqual({ ticked: false });
+    expect(await bare({ source: 'aws.events', time: '2026-11-27T09:00:00Z' })).toEqual({ ticked: true });
+    expect(without.resumed()).toBe(1);
   });
 
   it('lets a failed tick fail the invocation (the function\'s Errors alarm)', async () => {
-    const engine: NotificationEngine = { catchUpGame: async () => {}, tick: () => Promise.reject(new Error('table unavailable')) };
+    const engine: DeliveryEngine = { catchUpGame: async () => {}, resume: async () => {}, tick: () => Promise.reject(new Error('table unavailable')) };
     const handle = notifyDeliveryHandler({ engine: async () => engine, log: recordingLog().log });
     await expect(handle({ source: 'aws.events' })).rejects.toThrow('table unavailable');
   });
