@@ -1,19 +1,21 @@
 import type { Context } from 'aws-lambda';
 import { gameHandlers } from '../http/gameHandlers';
+import { confirmationSender } from '../notify/email/confirmationMail';
+import { sesTransport } from '../notify/email/sesTransport';
 import { exportDeliveryFromEnvironment } from './exportDelivery';
 import type { HttpEvent, HttpResult } from '../http/respond';
-import { sesClient } from './awsClients';
 import { beaconAcceptance, warmService } from './lambdaService';
 import { lambdaSubscriptions } from './lambdaSubscriptions';
 import { powertoolsObserver } from './powertools';
 import { pick, routeGroup } from './routeGroup';
 import { ROUTE_GROUPS } from './routeGroups';
-import { sesMail } from './sesMail';
+import { signedSesSend } from './sesSend';
 
-// E-mail subscriptions when the stack names an SES identity (ARBITER_SES_FROM): their confirmation mail is sent from here.
+// E-mail subscriptions when the stack names an SES identity (ARBITER_SES_FROM): their confirmation mail is sent from here, the notices by the delivery function.
+const confirmationsOf = (from: string) => confirmationSender(sesTransport(signedSesSend({ region: process.env.AWS_REGION ?? 'us-east-1' }), from));
 const warm = warmService((client, tableName, settings) => ({
   ...beaconAcceptance(client, tableName, settings),
-  subscriptions: lambdaSubscriptions(client, tableName, settings, settings.sesFrom ? sesMail(sesClient(), settings.sesFrom).confirmations : undefined),
+  subscriptions: lambdaSubscriptions(client, tableName, settings, settings.sesFrom ? confirmationsOf(settings.sesFrom) : undefined),
 }));
 
 // A large tournament export is stored in the export bucket and linked, as reads does for a game's.

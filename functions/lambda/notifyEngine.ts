@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KMSClient } from '@aws-sdk/client-kms';
-import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { kmsSecretVault } from '../application/kmsSeedVault';
 import { composeNotifications } from '../composeNotifications';
 import { required } from '../config/settings';
@@ -23,6 +23,8 @@ export const CHANNEL_TIMEOUT_MS = TARGET_LIMITS.timeoutMs;
  * game again later anyway if the run itself fails.
  */
 export const AWS_DELIVERY_RETRY = { attempts: 5, firstDelayMs: 2_000, maxDelayMs: 30_000 } as const;
+
+const sendThrough = (client: SESv2Client) => (input: ConstructorParameters<typeof SendEmailCommand>[0]) => client.send(new SendEmailCommand(input));
 
 export interface AwsNotificationClients {
   dynamo: DynamoDBClient;
@@ -51,7 +53,7 @@ export function awsNotificationEngine(options: { clients?: Partial<AwsNotificati
     vault: kmsSecretVault(options.clients?.kms ?? kmsClient(), required(settings, 'seedKeyId')),
     publicUrl: () => publicUrl,
     allowLoopback: options.allowLoopback ?? false,
-    email: settings.sesFrom ? sesMail(options.clients?.ses ?? sesClient(), settings.sesFrom) : undefined,
+    email: settings.sesFrom ? sesMail(sendThrough(options.clients?.ses ?? sesClient()), settings.sesFrom) : undefined,
     // Every game with a subscription of its own, and every game of a tournament with one: the minute's tick visits them all.
     subscribedGames: async () => {
       const ofTournaments = await Promise.all((await subscriptions.subscribedTournaments()).map((tournamentId) => store.listTournamentGames(tournamentId)));
