@@ -79,13 +79,16 @@ export function beaconAdapters(client: DynamoDBClient, tableName: string, settin
   return { revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName), beaconChains: beaconChainsOf(settings) };
 }
 
-const shared = warmService();
+// Reads lists subscriptions (commands makes and ends them, with its own e-mail sender: commands.ts). Built on first use,
+// so that a bundle which never calls lambdaService (the reveal function's) carries none of it.
+let shared: WarmService | undefined;
+const sharedService = () => (shared ??= warmService((client, tableName, settings) => ({ ...beaconAcceptance(client, tableName, settings), subscriptions: lambdaSubscriptions(client, tableName, settings) })));
 
-/** The service of the commands and reads functions. */
-export const lambdaService = (now = Date.now()): Promise<GameService> => shared.service(now);
+/** The service of the reads function. */
+export const lambdaService = (now = Date.now()): Promise<GameService> => sharedService().service(now);
 
 /** Once this container's service has finished the work that follows its answers (a snapshot): before Lambda may freeze it. */
-export const serviceIdle = (): Promise<void> => shared.idle();
+export const serviceIdle = (): Promise<void> => sharedService().idle();
 
 // One client per service and container, with timeouts and failure metrics (awsClients.ts).
 const dynamo = () => dynamoClient();
@@ -121,8 +124,6 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
       // Every function reads snapshots; the one that commits writes them.
       snapshots: { store: new DynamoSnapshots(client, tableName), write: signs },
       ...(tokenMinter ? { tokenMinter, creationCounter: new DynamoCreationCounter(client, tableName) } : {}),
-      // Listed by reads, made and ended by commands (which adds e-mail when SES is set: commands.ts).
-      subscriptions: lambdaSubscriptions(client, tableName, settings),
       ...more(client, tableName, settings),
     },
   );
