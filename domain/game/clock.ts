@@ -38,6 +38,8 @@ export interface ClockedGame {
   clock: GameClock;
   timeControl?: TimeControl;
   lastRecordedAt: string;
+  /** A beacon roll waiting for its round: the server's wait, so nobody is overdue meanwhile. */
+  pending?: unknown;
 }
 
 export function startClock(sides: readonly string[], toMove: string | null, recordedAt: string): GameClock {
@@ -46,13 +48,15 @@ export function startClock(sides: readonly string[], toMove: string | null, reco
 
 /**
  * The clock after one more commit: the span since the previous commit is charged to the side
- * that was to move, then `toMove` is the side to move after this commit.
+ * that was to move (unless `charge` is false: the previous commit left a beacon roll pending,
+ * and the move starts again from this one), then `toMove` is the side to move after this commit.
  */
-export function tickClock(clock: GameClock, previousAt: string, recordedAt: string, toMove: string | null): GameClock {
-  const span = Math.max(0, Date.parse(recordedAt) - Date.parse(previousAt));
+export function tickClock(clock: GameClock, previousAt: string, recordedAt: string, toMove: string | null, charge = true): GameClock {
+  const span = charge ? Math.max(0, Date.parse(recordedAt) - Date.parse(previousAt)) : 0;
   const charged = clock.toMove;
   const usedMs = charged !== null && span > 0 && clock.usedMs.has(charged) ? new Map(clock.usedMs).set(charged, clock.usedMs.get(charged)! + span) : clock.usedMs;
-  return { toMove, since: toMove === clock.toMove ? clock.since : recordedAt, usedMs };
+  // After a server's wait the move starts again: its per-move time counts from the reveal.
+  return { toMove, since: toMove === clock.toMove && charge ? clock.since : recordedAt, usedMs };
 }
 
 /** GET /games/{id}/clock, and `clock` in GET /games/{id}. */
@@ -83,7 +87,7 @@ export function overdueSides(game: ClockedGame, nowIso: string): string[] {
   const { toMove, since, usedMs } = game.clock;
   const control = game.timeControl;
   const now = Date.parse(nowIso);
-  if (toMove === null || !control || Number.isNaN(now)) return [];
+  if (toMove === null || !control || Number.isNaN(now) || game.pending) return [];
   const moveMs = Math.max(0, now - Date.parse(since));
   const totalMs = (usedMs.get(toMove) ?? 0) + Math.max(0, now - Date.parse(game.lastRecordedAt));
   const pastMove = control.perMoveSeconds !== undefined && moveMs > control.perMoveSeconds * 1000;

@@ -159,7 +159,8 @@ export function evolveGame(state: GameState | undefined, commit: Commit): GameSt
         next.rules = state.ruleset.evolve(next.rules, event);
     }
   }
-  next.clock = tickClock(state.clock, state.lastRecordedAt, commit.recordedAt, sideToMove(next));
+  // beacon.md §2.2: while a roll waits for its round, the wait is the server's, not the roller's.
+  next.clock = tickClock(state.clock, state.lastRecordedAt, commit.recordedAt, sideToMove(next), !state.pending);
   return next;
 }
 

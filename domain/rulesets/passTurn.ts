@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { RuleViolation } from '../errors';
 import { playerText } from '../playerText';
-import type { CommandSpec } from '../ruleset';
+import { ORGANIZER, type CommandSpec } from '../ruleset';
 
 /**
  * The explicit hand-over of the rulesets with no turn order of their own (dice, table): the
@@ -30,7 +30,11 @@ export interface TurnHolder {
 
 export const firstToMove = (sides: readonly string[]): TurnHolder => ({ sides: [...sides], toMove: sides[0] });
 
-export function decidePassTurn(turn: TurnHolder, { to }: PassTurn): { type: 'TurnPassed'; data: { to: string } } {
+export function decidePassTurn(turn: TurnHolder, { to }: PassTurn, actor: string): { type: 'TurnPassed'; data: { to: string } } {
+  // The clock charges whoever PassTurn names: only the side to move (or the organizer, for it) hands the move over.
+  if (actor !== ORGANIZER && actor !== turn.toMove) {
+    throw new RuleViolation(`It is ${turn.toMove}'s move: only ${turn.toMove} or the organizer may pass the turn.`, 'turns: the side to move passes the turn');
+  }
   if (!turn.sides.includes(to)) throw new RuleViolation(`This game has no side ${JSON.stringify(to)}: its sides are ${turn.sides.join(', ')}.`, RULE);
   if (to === turn.toMove) throw new RuleViolation(`It is already ${to}'s move.`, RULE);
   return { type: 'TurnPassed', data: { to } };

@@ -12,7 +12,8 @@ export const CommitShape = z.strictObject({
   command: z.strictObject({ type: z.string(), payload: z.unknown() }),
   events: z.array(z.strictObject({ type: z.string(), data: z.record(z.string(), z.unknown()) })),
   dice: z.array(Die),
-  recordedAt: z.string(),
+  // The server writes toISOString(): anything else is no time of a commit (and may carry terminal escapes).
+  recordedAt: z.iso.datetime(),
   kid: z.string(),
   prevHash: z.string(),
   hash: z.string(),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { clockView, ClockViewShape, type ClockedGame } from '../game/clock';
+import { escapeLine } from '../game/escapeLine';
 
 /** The clock as the commits record it: no "now", so nobody is overdue by the file alone. */
 export const RecordedClockShape = ClockViewShape.omit({ overdue: true });
@@ -22,5 +23,5 @@ export function duration(seconds: number): string {
 export function timeUsedText(clock: RecordedClock): string {
   const used = Object.entries(clock.sides).map(([side, { usedSeconds }]) => `${side} ${duration(usedSeconds)}`);
   const toMove = clock.toMove === null ? 'nobody to move' : `${clock.toMove} to move since ${clock.since}`;
-  return `${used.join(', ')} (to the last commit, ${clock.asOf}); ${toMove}`;
+  return escapeLine(`${used.join(', ')} (to the last commit, ${clock.asOf}); ${toMove}`);
 }

@@ -43,7 +43,7 @@ export const SETTING_NAMES = {
   beaconChains: { name: 'ARBITER_BEACON_CHAINS', oldNames: [], where: 'both', byDefault: 'none: quicknet only', meaning: 'The path of a JSON file listing extra drand chains a beacon game may name (a private network, tests): a list of { name, chainHash, publicKey, period, genesis, scheme }.' },
   notifyAllowLoopback: { name: 'ARBITER_NOTIFY_ALLOW_LOOPBACK', oldNames: [], where: 'local', byDefault: '0: notifications go to public https addresses only', meaning: 'With 1, webhooks, Discord and Slack notifications may go to http and https addresses on this machine (127.0.0.1, ::1, localhost): for local use and tests (docs/notifications.md).' },
   smtpUrl: { name: 'ARBITER_SMTP_URL', oldNames: [], where: 'local', byDefault: 'none: e-mail subscriptions are refused', meaning: 'The SMTP server notification mails go through: smtp://host:port or smtps://user:password@host:port (docs/notifications.md).' },
-  smtpFrom: { name: 'ARBITER_SMTP_FROM', oldNames: [], where: 'local', byDefault: 'arbiter@localhost', meaning: 'The From address of notification mails.' },
+  smtpFrom: { name: 'ARBITER_SMTP_FROM', oldNames: [], where: 'local', byDefault: 'arbiter@localhost', meaning: 'The From address of notification mails: name@domain or Name <name@domain>; anything else stops the start (docs/notifications.md).' },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof SETTING_NAMES;

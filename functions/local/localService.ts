@@ -99,6 +99,8 @@ export interface LocalOptions {
   onStoreLost?: (error: Error) => void;
   /** Notifications (docs/notifications.md): loopback targets allowed (ARBITER_NOTIFY_ALLOW_LOOPBACK), the e-mail channel, a test's clock and retries. */
   notifications?: Pick<NotificationAdapters, 'email' | 'engine'> & { allowLoopback?: boolean };
+  /** How often overdue sides are looked for and due digests sent; every minute unless told. */
+  notifyTickEveryMs?: number;
 }
 
 
@@ -192,6 +194,12 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const url = reachableUrl(address, port);
   publicUrl = options.publicUrl ?? url;
   const notifying = notifications.engine.resume().catch(() => undefined);
+  // Overdue sides are reminded, and digests by minutes sent, by this tick (docs/notifications.md "Reminders").
+  let ticking: Promise<unknown> = Promise.resolve();
+  const notifyTimer = setInterval(() => {
+    ticking = notifications.engine.tick(now()).catch(() => undefined);
+  }, options.notifyTickEveryMs ?? 60_000);
+  notifyTimer.unref();
   return {
     url,
     publicUrl,
@@ -204,7 +212,9 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     notifications: notifications.engine,
     close: async () => {
       clearInterval(revealTimer);
+      clearInterval(notifyTimer);
       await notifying;
+      await ticking;
       await startup;
       await reveals?.close();
       await sweeper?.stop();

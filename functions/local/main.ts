@@ -13,14 +13,21 @@ import { readSettings, type Settings } from '../config/settings';
 import { beaconChainsOf } from '../config/beaconChains';
 import { BeaconRelay } from '../application/beaconRelay';
 import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
+import { confirmationSender } from '../notify/email/confirmationMail';
+import { emailChannel } from '../notify/email/emailChannel';
+import type { MailTransport } from '../notify/email/outgoingMail';
+import { smtpTransportOf } from '../notify/email/smtpTransport';
 
 let settings: Settings;
 let warnings: string[];
 let beaconChains: ReturnType<typeof beaconChainsOf>;
+let mailTransport: MailTransport | undefined;
 try {
   ({ settings, warnings } = readSettings(process.env));
   // The operator's chains file (ARBITER_BEACON_CHAINS) is read and checked here: a bad one stops the start.
   beaconChains = beaconChainsOf(settings);
+  // ARBITER_SMTP_URL and ARBITER_SMTP_FROM: a bad one stops the start too (the server is not reached before the first mail).
+  mailTransport = smtpTransportOf(settings);
 } catch (error) {
   console.error(`Arbiter could not start: ${(error as Error).message}`);
   process.exit(1);
@@ -46,6 +53,9 @@ try {
 }
 const { ring, created } = keys;
 
+// The SMTP server as printed: its scheme, host and port, never its sign-in.
+const smtpServer = (url: string) => `${new URL(url).protocol}//${new URL(url).host}`;
+
 // Listened for before the server starts: a stop asked for while it starts waits for the start, then closes cleanly.
 let stopping = false;
 let started: Awaited<ReturnType<typeof startLocalService>> | undefined;
@@ -54,6 +64,7 @@ const stop = async () => {
   stopping = true;
   if (!started) return;
   await started.close();
+  mailTransport?.close();
   lock.release();
   process.exit(0);
 };
@@ -68,12 +79,17 @@ const onStoreLost = (error: Error) => {
 };
 // Beacon games are offered when relays are set (ARBITER_DRAND_RELAYS): every round they answer is checked against its chain's key.
 const beaconSource = settings.drandRelays?.length ? new BeaconRelay({ relays: settings.drandRelays, check: beaconSignatureValid }) : undefined;
-const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost, beaconChains, beaconSource, notifications: { allowLoopback: settings.notifyAllowLoopback ?? false } }).catch((error: NodeJS.ErrnoException) => {
+const notifications = {
+  allowLoopback: settings.notifyAllowLoopback ?? false,
+  ...(mailTransport ? { email: { channel: emailChannel(mailTransport), confirmations: confirmationSender(mailTransport) } } : {}),
+};
+const local = await startLocalService({ dataDir, keyRing: ring, port, host, publicUrl, corsOrigins: settings.corsOrigins ?? [], expiry, creationQuota, pushLimits, onStoreLost, beaconChains, beaconSource, notifications }).catch((error: NodeJS.ErrnoException) => {
   const reasons: Record<string, string> = {
     EADDRINUSE: `port ${port} on ${host} is already in use: stop the other server or set ARBITER_PORT`,
     EACCES: `port ${port} needs privileges: choose ARBITER_PORT above 1023`,
   };
   console.error(`Arbiter could not start: ${reasons[error.code ?? ''] ?? error.message}`);
+  mailTransport?.close();
   lock.release();
   process.exit(1);
 });
@@ -90,6 +106,7 @@ console.log(`    or pin every key once: node verifier.mjs trust add ${local.publ
 console.log(`  web app: ${local.publicUrl}/ (create a game, follow it live, verify an export)`);
 console.log(`  push: ${local.publicUrl.replace(/^http/, 'ws')}/push (new commits as they happen, docs/push.md)`);
 if (expiry) console.log(`  abandoned games: unsealed games of no tournament are deleted ${expiry.afterDays} days after their last command`);
+if (mailTransport) console.log(`  e-mail: notification mails go through ${smtpServer(settings.smtpUrl!)} from ${mailTransport.from} (docs/notifications.md)`);
 if (creationQuota) console.log(`  creation quota: ${creationQuota.perHour} games or tournaments per address per hour`);
 console.log(`  try: curl -s ${local.publicUrl}/rulesets`);
 // Once started, so that a refusal to start stays the first line on stderr.

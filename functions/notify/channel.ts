@@ -1,5 +1,6 @@
 import type { SubscriptionKind } from '../ports/subscriptionStore';
 import type { Notice } from './notice';
+import type { Reminder } from './reminder';
 
 /** Where one subscription is told, opened from its sealed target for one delivery only. */
 export interface ChannelTarget {
@@ -36,6 +37,8 @@ export class DeliveryError extends Error {
 /** One way of telling: webhook, Discord, Slack (functions/notify/), e-mail (functions/notify/email/). */
 export interface Channel {
   deliver(target: ChannelTarget, notices: readonly Notice[], attempt: DeliveryAttempt): Promise<void>;
+  /** Tells that a side is overdue; a channel without it sends no reminders. */
+  remind?(target: ChannelTarget, reminder: Reminder, attempt: DeliveryAttempt): Promise<void>;
 }
 
 /** What the subscribe step calls to ask an address to confirm (double opt-in); part D sends the mail. */

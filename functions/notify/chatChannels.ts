@@ -1,5 +1,6 @@
 import { DeliveryError, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
 import type { Notice } from './notice';
+import type { Reminder } from './reminder';
 import { postJson, type TargetPolicy } from './targetCheck';
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -12,6 +13,12 @@ const headingOf = (notices: readonly Notice[]) => {
   return `${last.gameTitle || last.gameId} (${last.gameId})${last.turn ? `: ${last.turn}` : ''}`;
 };
 
+/** Slack's own escaping of `&`, `<`, `>`: no `<!channel>`, no `<https://…|label>` link in player text. */
+export const slackEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Discord markdown taken literally: no masked link `[label](url)`, no bold, spoiler, quote, heading or code. */
+export const discordEscaped = (text: string) => text.replace(/[\\[\]()*_~|>#`]/g, (c) => `\\${c}`);
+
 const purposesOf = (notices: readonly Notice[]) => [...new Set(notices.flatMap((notice) => notice.purposes))];
 
 /**
@@ -23,16 +30,16 @@ export function discordMessage(notices: readonly Notice[]) {
   const lines = notices.flatMap(linesOf);
   const purposes = purposesOf(notices);
   return {
-    content: cut(lines.join('\n'), 2000),
+    content: cut(discordEscaped(lines.join('\n')), 2000),
     allowed_mentions: { parse: [] as string[] },
     embeds: [
       {
         title: cut(headingOf(notices), 256),
         url: last.timelineUrl,
-        description: cut(lines.join('\n'), 4096),
+        description: cut(discordEscaped(lines.join('\n')), 4096),
         fields: [
-          ...(last.turn ? [{ name: 'Turn', value: cut(last.turn, 1024), inline: true }] : []),
-          ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(purposes.join('\n'), 1024), inline: true }] : []),
+          ...(last.turn ? [{ name: 'Turn', value: cut(discordEscaped(last.turn), 1024), inline: true }] : []),
+          ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(discordEscaped(purposes.join('\n')), 1024), inline: true }] : []),
         ],
         timestamp: last.recordedAt,
       },
@@ -47,7 +54,7 @@ export function slackMessage(notices: readonly Notice[]) {
   const purposes = purposesOf(notices);
   const plain = (text: string, max = 3000) => ({ type: 'plain_text', text: cut(text, max), emoji: false });
   return {
-    text: cut(`${headingOf(notices)}\n${lines.join('\n')}`, 3000),
+    text: cut(slackEscaped(`${headingOf(notices)}\n${lines.join('\n')}`), 3000),
     blocks: [
       { type: 'header', text: plain(headingOf(notices), 150) },
       { type: 'section', text: plain(lines.join('\n')) },
@@ -57,14 +64,29 @@ export function slackMessage(notices: readonly Notice[]) {
   };
 }
 
-function chatChannel(format: (notices: readonly Notice[]) => unknown, policy: TargetPolicy): Channel {
+/** `⏰ player2 is overdue in Kursk (g-abc123): on this move since 2026-11-27T10:00:00.000Z`; line breaks in a title become spaces. */
+export function reminderLine(reminder: Reminder): string {
+  const title = cut((reminder.gameTitle || reminder.gameId).replace(/\s+/g, ' '), 200);
+  return `⏰ ${reminder.side} is overdue in ${title} (${reminder.gameId}): on this move since ${reminder.since}`;
+}
+
+export const discordReminder = (reminder: Reminder) => ({ content: discordEscaped(reminderLine(reminder)), allowed_mentions: { parse: [] as string[] } });
+
+export const slackReminder = (reminder: Reminder) => ({
+  text: slackEscaped(reminderLine(reminder)),
+  blocks: [{ type: 'section', text: { type: 'plain_text', text: reminderLine(reminder), emoji: false } }],
+});
+
+function chatChannel(format: (notices: readonly Notice[]) => unknown, formatReminder: (reminder: Reminder) => unknown, policy: TargetPolicy): Channel {
+  const post = async (target: ChannelTarget, payload: unknown) => {
+    if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
+    await postJson(target.url, JSON.stringify(payload), {}, policy);
+  };
   return {
-    async deliver(target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) {
-      if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
-      await postJson(target.url, JSON.stringify(format(notices)), {}, policy);
-    },
+    deliver: (target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) => post(target, format(notices)),
+    remind: (target: ChannelTarget, reminder: Reminder, _attempt: DeliveryAttempt) => post(target, formatReminder(reminder)),
   };
 }
 
-export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, policy);
-export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, policy);
+export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, discordReminder, policy);
+export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, slackReminder, policy);

@@ -1,6 +1,9 @@
+import { recordedTimeControl, type ClockedGame } from '../../domain/game/clock';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
+import { stillActs } from '../application/credentials';
 import type { EventStore } from '../ports/eventStore';
-import { noticesOf, toMoveOf, type Notice } from './notice';
+import type { SubscriptionRecord } from '../ports/subscriptionStore';
+import { noticesOf, timelineUrlOf, toMoveOf, type Notice } from './notice';
 
 /** A game's commits after a seq, as notices, with whose move it was before the first. */
 export interface NoticePage {
@@ -8,13 +11,29 @@ export interface NoticePage {
   /** The side to move after commit `after` (null when the ruleset does not say). */
   toMoveBefore: string | null;
   gameTitle: string;
+  /** Whether the token the subscription was made with still acts on the game's latest state (not revoked, not reissued). */
+  granted: (subscription: Pick<SubscriptionRecord, 'owner' | 'grantedBy'>) => boolean;
 }
+
+/** A game's clock as reminders read it (docs/clocks.md). */
+export type GameClockInfo = ClockedGame & {
+  gameId: string;
+  gameTitle: string;
+  version: number;
+  timelineUrl: string;
+};
+
+/** A subscription's grant on a game's state; one made before grants were kept is ended. */
+export const grantActs = ({ owner, grantedBy }: Pick<SubscriptionRecord, 'owner' | 'grantedBy'>, state: GameState) =>
+  grantedBy !== undefined && stillActs({ role: owner, by: grantedBy }, state);
 
 export interface NoticeSource {
   /** undefined: no such game (deleted). */
   read(gameId: string, after: number, limit: number): Promise<NoticePage | undefined>;
   /** The tournament the game belongs to, read without folding the game. */
   tournamentOf(gameId: string): Promise<string | undefined>;
+  /** The game's clock now; undefined for no such game or one without a time control (never overdue). Without it the engine sends no reminders. */
+  clockOf?(gameId: string): Promise<GameClockInfo | undefined>;
 }
 
 /**
@@ -30,6 +49,27 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
       const data = created?.events[0]?.data as { tournamentId?: unknown } | undefined;
       return typeof data?.tournamentId === 'string' ? data.tournamentId : undefined;
     },
+    async clockOf(gameId) {
+      // A game without a time control is never overdue: its first commit says so, and the rest is not read.
+      const [creation] = await store.read(gameId, 0, 1);
+      if (!creation || !recordedTimeControl(creation.command.payload)) return undefined;
+      let state: GameState | undefined;
+      for (const commit of await store.read(gameId, 0)) state = evolveGame(state, commit);
+      if (!state) return undefined;
+      const { sides, clock, timeControl, lastRecordedAt, title, version, pending } = state;
+      return {
+        gameId,
+        gameTitle: title,
+        version,
+        timelineUrl: timelineUrlOf(publicUrl(), gameId),
+        sides,
+        clock,
+        lastRecordedAt,
+        ...(timeControl ? { timeControl } : {}),
+        // While a beacon roll waits for its round nobody is overdue (docs/clocks.md).
+        ...(pending ? { pending } : {}),
+      };
+    },
     async read(gameId, after, limit) {
       const commits = await store.read(gameId, 0);
       if (commits.length === 0) return undefined;
@@ -44,6 +84,7 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
         notices: noticesOf(before, page, latest, publicUrl()),
         toMoveBefore: before ? toMoveOf(before) : null,
         gameTitle: latest!.title,
+        granted: (subscription) => grantActs(subscription, latest!),
       };
     },
   };

@@ -1,9 +1,11 @@
+import { overdueSides } from '../../domain/game/clock';
 import type { SeedVault } from '../ports/seedVault';
 import type { Digest, SubscriptionKind, SubscriptionRecord, SubscriptionStore } from '../ports/subscriptionStore';
-import { DeliveryError, messageIdOf, type Channel, type ChannelTarget } from './channel';
+import { DeliveryError, messageIdOf, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
 import type { Notice } from './notice';
 import type { NoticeSource } from './noticeSource';
 import { RateLimit } from './rateLimit';
+import { reminderMessageId, reminderOf, type Reminder } from './reminder';
 import { openTarget } from './sealedTarget';
 
 export interface RetryPolicy {
@@ -80,8 +82,20 @@ export class NotificationEngine {
 
   /** Start-up: every subscribed game caught up, those of an earlier run too. */
   async resume(): Promise<void> {
-    const games = new Set(await (this.deps.subscribedGames?.() ?? Promise.resolve([])));
-    await Promise.all([...games].map((gameId) => this.catchUpGame(gameId).catch((error) => this.log(`notifications: game ${gameId}: ${(error as Error).message}`))));
+    await this.eachSubscribedGame((gameId) => this.catchUpGame(gameId));
+  }
+
+  /**
+   * The periodic entry (every minute: the local server's timer, AWS's schedule): every
+   * subscribed game caught up, digests that fell due sent (no in-process timer needed), and
+   * each side overdue at `nowIso` reminded once per move to every subscription of its game.
+   */
+  async tick(nowIso: string): Promise<void> {
+    if (this.closed) return;
+    await this.eachSubscribedGame(async (gameId) => {
+      await this.catchUpGame(gameId);
+      await this.remindGame(gameId, nowIso);
+    });
   }
 
   /**
@@ -113,13 +127,51 @@ export class NotificationEngine {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  private async runGame(gameId: string): Promise<void> {
+  private async eachSubscribedGame(run: (gameId: string) => Promise<void>): Promise<void> {
+    const games = new Set(await (this.deps.subscribedGames?.() ?? Promise.resolve([])));
+    await Promise.all([...games].map((gameId) => run(gameId).catch((error) => this.log(`notifications: game ${gameId}: ${(error as Error).message}`))));
+  }
+
+  /** The game's active subscriptions and its tournament's. */
+  private async activeSubscriptions(gameId: string): Promise<SubscriptionRecord[]> {
     // A game nobody subscribed to costs two small reads per commit, never a read of its commits.
     const tournamentId = await this.deps.source.tournamentOf(gameId);
-    const subscriptions = [
+    return [
       ...(await this.deps.subscriptions.inScope({ gameId })),
       ...(tournamentId ? await this.deps.subscriptions.inScope({ tournamentId }) : []),
     ].filter((subscription) => subscription.status === 'active');
+  }
+
+  private async remindGame(gameId: string, nowIso: string): Promise<void> {
+    if (!this.deps.source.clockOf) return;
+    const subscriptions = (await this.activeSubscriptions(gameId)).filter((subscription) => this.deps.channels[subscription.kind]?.remind);
+    if (subscriptions.length === 0) return;
+    const game = await this.deps.source.clockOf(gameId);
+    if (!game) return;
+    for (const side of overdueSides(game, nowIso)) {
+      const reminder = reminderOf(game, side, nowIso);
+      await Promise.all(subscriptions.map((subscription) => this.remindSubscription(gameId, game.version, subscription, reminder)));
+    }
+  }
+
+  /**
+   * Marked in the store before it is sent, so that a second process or a restart does not
+   * send it again: a reminder is sent at most once per subscription and move (a crash
+   * between the mark and the delivery loses it; the commits are never lost).
+   */
+  private async remindSubscription(gameId: string, version: number, subscription: SubscriptionRecord, reminder: Reminder): Promise<void> {
+    const channel = this.deps.channels[subscription.kind]!;
+    const messageId = reminderMessageId(subscription.subscriptionId, reminder);
+    if (!(await this.deps.subscriptions.markReminded(subscription.subscriptionId, gameId, messageId))) return;
+    const target = await this.targetOf(subscription);
+    const outcome = await this.deliverWithRetries(target, gameId, messageId, (attempt) => channel.remind!(target, reminder, attempt));
+    if (outcome === 'delivered' || outcome === 'stopped') return;
+    await this.deps.subscriptions.addDeadLetter(subscription.subscriptionId, { seq: version, at: new Date(this.nowMs()).toISOString(), error: `reminder of ${reminder.side}: ${outcome.reason}` });
+    this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}, reminder of ${reminder.side}: dead letter: ${outcome.reason}`);
+  }
+
+  private async runGame(gameId: string): Promise<void> {
+    const subscriptions = await this.activeSubscriptions(gameId);
     if (subscriptions.length === 0) return;
     const dueAt = await Promise.all(subscriptions.map((subscription) => this.runSubscription(gameId, subscription)));
     const next = Math.min(...dueAt.filter((at): at is number => at !== undefined));
@@ -136,6 +188,8 @@ export class NotificationEngine {
       let cursor = await subscriptions.cursor(subscription.subscriptionId, gameId);
       const page = await this.deps.source.read(gameId, cursor ?? subscription.afterSeq ?? 0, PAGE);
       if (!page || page.notices.length === 0) return undefined;
+      // Its owner's token was revoked or reissued since: the subscription ends, told nothing more.
+      if (!page.granted(subscription)) return void (await subscriptions.remove(subscription.subscriptionId));
       let { notices } = page;
       if (cursor === undefined) {
         // A new subscription is told what happens from its creation on, not the game's past.
@@ -149,7 +203,8 @@ export class NotificationEngine {
       if ('heldUntil' in batch) return batch.heldUntil;
       notices = batch.notices;
       target ??= await this.targetOf(subscription);
-      const outcome = await this.deliverWithRetries(channel, target, notices, gameId);
+      const delivered = notices;
+      const outcome = await this.deliverWithRetries(target, gameId, messageIdOf(target.subscriptionId, delivered), (attempt) => channel.deliver(target!, delivered, attempt));
       // Stopped mid-way (a shutdown): the cursor stays, the next run delivers these again.
       if (outcome === 'stopped') return undefined;
       if (outcome !== 'delivered') {
@@ -192,8 +247,7 @@ export class NotificationEngine {
     };
   }
 
-  private async deliverWithRetries(channel: Channel, target: ChannelTarget, notices: Notice[], gameId: string): Promise<'delivered' | 'stopped' | DeliveryError> {
-    const messageId = messageIdOf(target.subscriptionId, notices);
+  private async deliverWithRetries(target: ChannelTarget, gameId: string, messageId: string, send: (attempt: DeliveryAttempt) => Promise<void>): Promise<'delivered' | 'stopped' | DeliveryError> {
     const host = target.url ? new URL(target.url).host : (target.address?.split('@')[1] ?? '');
     let last = new DeliveryError(true, 'not tried');
     for (let number = 1; number <= this.retry.attempts && !this.closed; number++) {
@@ -203,7 +257,7 @@ export class NotificationEngine {
         await this.wait(wait);
       }
       try {
-        await channel.deliver(target, notices, { messageId, timestamp: Math.floor(this.nowMs() / 1000), number });
+        await send({ messageId, timestamp: Math.floor(this.nowMs() / 1000), number });
         return 'delivered';
       } catch (error) {
         last = error instanceof DeliveryError ? error : new DeliveryError(true, 'the channel failed');

@@ -5,6 +5,11 @@
 export class RateLimit {
   private readonly sent = new Map<string, number[]>();
 
+  /** Keys held now (the sweep's effect is seen here). */
+  get size(): number {
+    return this.sent.size;
+  }
+
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
@@ -19,7 +24,8 @@ export class RateLimit {
       if (recent.length >= this.limit) wait = Math.max(wait, recent[0]! + this.windowMs - nowMs);
     }
     if (wait === 0) for (const key of keys) this.sent.get(key)!.push(nowMs);
-    if (this.sent.size > 10_000) for (const [key, times] of this.sent) if (times.length === 0) this.sent.delete(key);
+    // A key whose last delivery left the window holds nothing: dropped, so random host names cannot grow the map.
+    if (this.sent.size > 10_000) for (const [key, times] of this.sent) if ((times.at(-1) ?? -Infinity) <= nowMs - this.windowMs) this.sent.delete(key);
     return wait;
   }
 }

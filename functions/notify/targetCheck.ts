@@ -32,7 +32,8 @@ for (const [net, bits] of [
   ['240.0.0.0', 4],
 ] as const) never.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -101,15 +102,25 @@ export interface PostAnswer {
 /** The URL as the organizer may see it in a reason: its origin and no path (a Discord or Slack path is a secret). */
 export const originOf = (url: URL | string) => new URL(url).origin;
 
-async function checkedAddress(url: URL, policy: TargetPolicy): Promise<{ address: string; family: 4 | 6 }> {
+/** The lookup, raced against what is left of the 10 s: a name server that never answers fails the delivery in time. */
+function resolvedInTime(lookup: Promise<string[]>, url: URL, deadline: number): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeliveryError(true, `${originOf(url)}: its name did not resolve in time`)), Math.max(1, deadline - Date.now()));
+  });
+  return Promise.race([lookup, late]).finally(() => clearTimeout(timer));
+}
+
+async function checkedAddress(url: URL, policy: TargetPolicy, deadline: number): Promise<{ address: string; family: 4 | 6 }> {
   const refused = refusedUrl(url.href, policy.allowLoopback);
   if (refused) throw new DeliveryError(false, `${originOf(url)} ${refused}`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const resolve = policy.resolve ?? (async (name: string) => (await dnsLookup(name, { all: true, verbatim: true })).map((found) => found.address));
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : await resolve(host);
-  } catch {
+    addresses = isIP(host) ? [host] : await resolvedInTime(resolve(host), url, deadline);
+  } catch (error) {
+    if (error instanceof DeliveryError) throw error;
     throw new DeliveryError(true, `${originOf(url)}: its name does not resolve`);
   }
   if (addresses.length === 0) throw new DeliveryError(true, `${originOf(url)}: its name does not resolve`);
@@ -177,7 +188,7 @@ export async function postJson(target: string, body: string, headers: Record<str
   const deadline = Date.now() + (policy.timeoutMs ?? TARGET_LIMITS.timeoutMs);
   let url = new URL(target);
   for (let hop = 0; ; hop++) {
-    const answer = await postOnce(url, await checkedAddress(url, policy), body, headers, deadline);
+    const answer = await postOnce(url, await checkedAddress(url, policy, deadline), body, headers, deadline);
     if (answer.status >= 300 && answer.status < 400 && answer.location) {
       if (hop >= TARGET_LIMITS.redirects) throw new DeliveryError(false, `${originOf(url)}: more than ${TARGET_LIMITS.redirects} redirects`);
       url = new URL(answer.location, url);

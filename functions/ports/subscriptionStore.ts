@@ -8,6 +8,13 @@ export type Digest = 'commit' | 'turn' | { everyMinutes: number };
 export type SubscriptionScope = { gameId: string } | { tournamentId: string };
 
 /**
+ * What made the owner's token the owner's when it subscribed (as credentials.ts's ActingToken
+ * says): the creation's token, a reissued one by id, or the tournament's. A subscription
+ * lasts while that token still acts on the game: a revocation or reissue ends it.
+ */
+export type SubscriptionGrant = 'creation' | 'tournament' | { tokenId: string };
+
+/**
  * A subscription as stored. Its target (URL, address, signing secret) is sealed by the seed
  * vault under the subscription's id; `maskedTarget` is all that is ever shown. An e-mail
  * subscription's confirm/unsubscribe code is stored as its hash only.
@@ -18,6 +25,8 @@ export interface SubscriptionRecord {
   kind: SubscriptionKind;
   /** The role that made it (a side, `organizer`) or `tournament`. */
   owner: string;
+  /** Absent on records made before grants were kept: those are ended, as a revoked one. */
+  grantedBy?: SubscriptionGrant;
   sealedTarget: string;
   maskedTarget: string;
   digest: Digest;
@@ -58,4 +67,10 @@ export interface SubscriptionStore {
   /** Adds a dead letter, keeping the latest DEAD_LETTERS_KEPT. */
   addDeadLetter(subscriptionId: string, letter: DeadLetter): Promise<void>;
   deadLetters(subscriptionId: string): Promise<DeadLetter[]>;
+  /**
+   * Remembers the reminder `key` (a side and its move) as the latest of the subscription in the
+   * game: true when it was not already, false when it was (another run, or a process before a
+   * restart, sent it). Only the latest is kept, one per subscription and game.
+   */
+  markReminded(subscriptionId: string, gameId: string, key: string): Promise<boolean>;
 }

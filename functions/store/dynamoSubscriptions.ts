@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DEAD_LETTERS_KEPT, type DeadLetter, type Digest, type SubscriptionKind, type SubscriptionRecord, type SubscriptionScope, type SubscriptionStore } from '../ports/subscriptionStore';
+import { DEAD_LETTERS_KEPT, type DeadLetter, type Digest, type SubscriptionKind, type SubscriptionRecord, type SubscriptionGrant, type SubscriptionScope, type SubscriptionStore } from '../ports/subscriptionStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
 
 /**
  * Subscriptions in the game table (its sk is a number):
- * - `subscription#<id>`, sk 0: the record; sk 1 + hash(game): its cursor in that game;
+ * - `subscription#<id>`, sk 0: the record; sk 1 + hash(game): its cursor in that game; sk 2^49 + hash(game): the latest reminder it was sent in that game;
  * - `subscriptions#game#<gameId>` / `subscriptions#tournament#<id>`, sk hash(subscription): the scope's index;
  * - `subscriptions#games`, `subscriptions#tournaments`, sk hash(id): the games and tournaments that have subscriptions (caught up at start-up);
  * - `deadletters#<id>`, sk the time in µs: its dead letters, the latest DEAD_LETTERS_KEPT.
@@ -17,6 +17,7 @@ const S = (value: string) => ({ S: value });
 const N = (value: number) => ({ N: String(value) });
 const recordKey = (subscriptionId: string) => ({ pk: S(`subscription#${subscriptionId}`), sk: N(0) });
 const cursorKey = (subscriptionId: string, gameId: string) => ({ pk: S(`subscription#${subscriptionId}`), sk: N(1 + hash48(gameId)) });
+const remindedKey = (subscriptionId: string, gameId: string) => ({ pk: S(`subscription#${subscriptionId}`), sk: N(2 ** 49 + hash48(gameId)) });
 const scopePk = (scope: SubscriptionScope) => ('gameId' in scope ? `subscriptions#game#${scope.gameId}` : `subscriptions#tournament#${scope.tournamentId}`);
 const GAMES_PK = 'subscriptions#games';
 const TOURNAMENTS_PK = 'subscriptions#tournaments';
@@ -28,6 +29,7 @@ function itemOf(record: SubscriptionRecord): Record<string, AttributeValue> {
     scope: S(JSON.stringify(record.scope)),
     kind: S(record.kind),
     owner: S(record.owner),
+    ...(record.grantedBy ? { grantedBy: S(JSON.stringify(record.grantedBy)) } : {}),
     sealedTarget: S(record.sealedTarget),
     maskedTarget: S(record.maskedTarget),
     digest: S(JSON.stringify(record.digest)),
@@ -44,6 +46,7 @@ function recordOf(item: Record<string, AttributeValue>): SubscriptionRecord {
     scope: JSON.parse(item.scope!.S!) as SubscriptionScope,
     kind: item.kind!.S! as SubscriptionKind,
     owner: item.owner!.S!,
+    ...(item.grantedBy?.S ? { grantedBy: JSON.parse(item.grantedBy.S) as SubscriptionGrant } : {}),
     sealedTarget: item.sealedTarget!.S!,
     maskedTarget: item.maskedTarget!.S!,
     digest: JSON.parse(item.digest!.S!) as Digest,
@@ -166,5 +169,23 @@ export class DynamoSubscriptions implements SubscriptionStore {
       queryItems(this.client, { TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': S(`deadletters#${subscriptionId}`) }, ConsistentRead: true }),
     );
     return items.slice(-DEAD_LETTERS_KEPT).map((item) => ({ seq: Number(item.seq!.N), at: item.at!.S!, error: item.error!.S! }));
+  }
+
+  async markReminded(subscriptionId: string, gameId: string, key: string): Promise<boolean> {
+    if (!(await this.get(subscriptionId))) return false;
+    try {
+      await unavailableWhenTransient(() =>
+        this.client.send(new PutItemCommand({
+          TableName: this.tableName,
+          Item: { ...remindedKey(subscriptionId, gameId), gameId: S(gameId), reminder: S(key) },
+          ConditionExpression: 'attribute_not_exists(pk) OR gameId <> :game OR reminder <> :key',
+          ExpressionAttributeValues: { ':game': S(gameId), ':key': S(key) },
+        })),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 }

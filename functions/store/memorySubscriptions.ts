@@ -7,6 +7,7 @@ export class MemorySubscriptions implements SubscriptionStore {
   private readonly records = new Map<string, SubscriptionRecord>();
   private readonly cursors = new Map<string, number>();
   private readonly letters = new Map<string, DeadLetter[]>();
+  private readonly reminded = new Map<string, string>();
 
   async add(record: SubscriptionRecord): Promise<void> {
     if (this.records.has(record.subscriptionId)) throw new Error(`subscription ${record.subscriptionId} exists`);
@@ -28,6 +29,7 @@ export class MemorySubscriptions implements SubscriptionStore {
 
   async remove(subscriptionId: string): Promise<boolean> {
     for (const key of this.cursors.keys()) if (key.startsWith(`${subscriptionId}\n`)) this.cursors.delete(key);
+    for (const key of this.reminded.keys()) if (key.startsWith(`${subscriptionId}\n`)) this.reminded.delete(key);
     this.letters.delete(subscriptionId);
     return this.records.delete(subscriptionId);
   }
@@ -58,5 +60,12 @@ export class MemorySubscriptions implements SubscriptionStore {
 
   async deadLetters(subscriptionId: string): Promise<DeadLetter[]> {
     return [...(this.letters.get(subscriptionId) ?? [])];
+  }
+
+  async markReminded(subscriptionId: string, gameId: string, key: string): Promise<boolean> {
+    const at = `${subscriptionId}\n${gameId}`;
+    if (!this.records.has(subscriptionId) || this.reminded.get(at) === key) return false;
+    this.reminded.set(at, key);
+    return true;
   }
 }

@@ -75,6 +75,26 @@ describe('a game played over HTTP with notifications', () => {
     expect(mine.received).toHaveLength(3);
   });
 
+  it("ends a side's subscriptions when its token is revoked or reissued: nothing more reaches it, the new holder lists none", async () => {
+    const { gameId, tokens } = await client.createGame({ ruleset: 'dice' });
+    const [organizerHook, player1Hook] = [await receiver(), await receiver()];
+    const seqs = (r: { received: { body: string }[] }) => r.received.map((request) => JSON.parse(request.body).data.notices[0].seq);
+    expect((await client.post(`/games/${gameId}/subscriptions`, { kind: 'webhook', url: `${organizerHook.url}/org` }, tokens.organizer)).status).toBe(201);
+    expect((await client.post(`/games/${gameId}/subscriptions`, { kind: 'webhook', url: `${player1Hook.url}/p1` }, tokens.players.player1)).status).toBe(201);
+    await client.command(gameId, tokens.players.player1!, { commandId: 'before', type: 'Roll', payload: { dice: '1d6', purpose: 'before' } });
+    await expect.poll(() => seqs(player1Hook), { timeout: 20_000 }).toEqual([2]);
+
+    expect((await client.request('DELETE', `/games/${gameId}/tokens/player1`, { token: tokens.organizer })).status).toBe(200);
+    await client.command(gameId, tokens.players.player2!, { commandId: 'after', type: 'Roll', payload: { dice: '1d6', purpose: 'after' } });
+    await expect.poll(() => seqs(organizerHook), { timeout: 20_000 }).toEqual([2, 3, 4]);
+    expect(seqs(player1Hook)).toEqual([2]);
+
+    const reissued = await client.post(`/games/${gameId}/tokens/player1`, undefined, tokens.organizer);
+    expect(reissued.status).toBe(201);
+    expect((await client.get(`/games/${gameId}/subscriptions`, reissued.body.token)).body.subscriptions).toEqual([]);
+    expect((await client.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions.map((s: { owner: string }) => s.owner)).toEqual(['organizer']);
+  });
+
   it('refuses bad subscriptions with 400 naming the field, 401 without a token, 422 for e-mail without SMTP', async () => {
     const { gameId, tokens } = await client.createGame({ ruleset: 'dice' });
     const post = (body: unknown, token: string | undefined = tokens.organizer) => client.post(`/games/${gameId}/subscriptions`, body, token);
@@ -118,18 +138,24 @@ describe('a game played over HTTP with notifications', () => {
       const page = await mailClient.get(path(mail!.confirmUrl));
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-      expect(page.text).toContain('<button type="submit">Confirm</button>');
+      expect(page.text).toContain('<button type="submit">Confirm: send me these mails</button>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0]).toMatchObject({ status: 'confirming', target: 'a***@example.org' });
-      expect((await mailClient.request('POST', path(mail!.confirmUrl))).text).toContain('Subscription confirmed');
+      expect((await mailClient.request('POST', path(mail!.confirmUrl))).text).toContain('<h1>Confirmed</h1>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions[0].status).toBe('active');
       await mailClient.command(gameId, tokens.players.player1!, { commandId: 'r2', type: 'Roll', payload: { dice: '1d6', purpose: 'confirmed' } });
       await expect.poll(() => mailed, { timeout: 20_000 }).toEqual([3]);
 
-      expect((await mailClient.request('POST', `${path(mail!.unsubscribeUrl).split('?')[0]}?code=wrong`)).text).toContain('Already unsubscribed');
+      const wrong = await mailClient.request('POST', `${path(mail!.unsubscribeUrl).split('?')[0]}?code=wrong`);
+      expect(wrong.status).toBe(404);
+      expect(wrong.text).toContain('This link is not valid');
+      expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions).toHaveLength(1);
       const oneClick = await mailClient.request('POST', path(mail!.unsubscribeUrl), { raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(oneClick.text).toContain('<h1>Unsubscribed</h1>');
       expect((await mailClient.get(`/games/${gameId}/subscriptions`, tokens.organizer)).body.subscriptions).toEqual([]);
-      expect((await mailClient.get(path(mail!.confirmUrl))).text).toContain('This link no longer works');
+      const spent = await mailClient.get(path(mail!.confirmUrl));
+      expect(spent.status).toBe(404);
+      expect(spent.text).toContain('This link is not valid');
+      expect(spent.text).not.toContain('<button');
     } finally {
       await mailing.close();
     }

@@ -341,8 +341,27 @@ describe('the answers a new user meets are the ones the document gives', () => {
   });
   it("a beacon game: 202 while a roll waits, 409 beacon_pending with Retry-After, then the pair", () => beaconStory());
 
+  const mailLinksStory = once(async () => {
+    const links: { confirmUrl: string; unsubscribeUrl: string }[] = [];
+    let local: LocalService | undefined;
+    try {
+      local = await startLocalService({ notifications: { email: { confirmations: { send: async (_address, mail) => void links.push(mail) }, channel: { deliver: async () => undefined } } } });
+      const client = new TestClient(local.url);
+      const { gameId, tokens } = await client.createGame({ ruleset: 'dice', title: 'Mailed' });
+      await call('POST', `/games/${gameId}/subscriptions`, { token: tokens.organizer, body: { kind: 'email', address: 'anna@example.org' }, client });
+      const path = (url: string) => url.slice(local!.url.length);
+      for (const link of [links[0]!.confirmUrl, links[0]!.unsubscribeUrl]) {
+        await call('GET', path(link), { client });
+        await call('POST', path(link), { client });
+      }
+    } finally {
+      await local?.close();
+    }
+  });
+  it("an e-mail's links: each page, then confirmed and ended", () => mailLinksStory());
+
   it('covered every operation the route table serves but the web files, with a success and a refusal', async () => {
-    for (const story of [diceGameStory, tournamentStory, throttledStoreStory, beaconStory]) await story();
+    for (const story of [diceGameStory, tournamentStory, throttledStoreStory, beaconStory, mailLinksStory]) await story();
     const statuses = Object.fromEntries([...covered].map(([id, set]) => [id, [...set].sort()]));
     const routed = operations.filter((o) => ROUTES.some((r) => r.method === o.method && r.path === o.path)).map((o) => o.op.operationId);
     for (const id of routed.filter((id) => !['getVerifier', 'getOpenApiDocument', 'getWebApp', 'getWebAsset', 'getApiReference', 'getApiReferenceAsset'].includes(id))) {

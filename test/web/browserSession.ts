@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startLocalService, type LocalOptions, type LocalService } from '../../functions/local/localService';
-import { standInAbsentIssue33Routes } from './issue33StandIns';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -30,8 +29,6 @@ export async function startSession(options: LocalOptions = {}): Promise<Session>
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   const service = await startLocalService({ host: '127.0.0.1', ...options });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
-  // Issue 33, until its API lands: drop at merge (test/web/issue33StandIns.ts).
-  standInAbsentIssue33Routes(browser);
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
   context.setDefaultTimeout(10_000);
   const errors = new Map<Page, string[]>();

@@ -1,32 +1,49 @@
-// The notifications panel (timeline and organizer's tools). Until part C lands, the
-// subscriptions API is STOOD IN (issue33StandIns.ts): answers per the team contract.
+// The notifications panel (timeline and organizer's tools) against the real subscriptions API:
+// a loopback webhook receiver (notifications allow loopback here, as ARBITER_NOTIFY_ALLOW_LOOPBACK=1
+// does) and an SMTP server on loopback for e-mail.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGame, focusedName, linkOf, screenshot, startSession, tabTo, type Session } from './browserSession';
-import { standInIssue33Api } from './issue33StandIns';
+import { confirmationSender } from '../../functions/notify/email/confirmationMail';
+import { emailChannel } from '../../functions/notify/email/emailChannel';
+import { smtpTransport } from '../../functions/notify/email/smtpTransport';
+import { startLoopbackSmtp, type LoopbackSmtp } from '../support/loopbackSmtp';
+import { startReceiver } from '../support/webhookReceiver';
+import { callApi, createGame, focusedName, linkOf, screenshot, startSession, tabTo, tokenOf, type Session } from './browserSession';
 
 let session: Session;
+let smtp: LoopbackSmtp;
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 beforeAll(async () => {
-  session = await startSession();
+  smtp = await startLoopbackSmtp();
+  const transport = smtpTransport({ url: smtp.url });
+  session = await startSession({ notifications: { allowLoopback: true, email: { confirmations: confirmationSender(transport), channel: emailChannel(transport) } } });
 });
 afterAll(async () => {
   await session?.close();
+  await smtp?.close();
+  await Promise.all(receivers.map((r) => r.close()));
 });
+
+/** A loopback receiver; `status` is what it answers every POST. */
+async function receiver(status = 200) {
+  const started = await startReceiver((_request, response) => void response.writeHead(status).end());
+  receivers.push(started);
+  return started;
+}
 
 async function tabToName(page: Page, name: string): Promise<void> {
   expect(await tabTo(page, name, 150), `Tab reaches ${name} (focus on ${await focusedName(page)})`).toBe(true);
 }
 
 const panelStatus = (page: Page) => page.locator('section.notifications [role="status"]').first().textContent();
+const subscriptionsOf = async (gameId: string, token: string) => (await callApi(session.service, 'GET', `/games/${gameId}/subscriptions`, token)).json.subscriptions as { subscriptionId: string; kind: string; owner: string; status: string }[];
 
-describe('notifications: subscribe, list, delete (subscriptions API stood in)', () => {
-  it('the organizer subscribes a webhook by keyboard only: the API’s refusal next to the field, the secret shown once, dead letters listed, delete after a confirmation', async () => {
+describe('notifications: subscribe, list, delete (the real subscriptions API)', () => {
+  it('the organizer subscribes a webhook by keyboard only: the API’s refusal next to the field, the secret shown once, a refused delivery listed as a dead letter, delete after a confirmation', async () => {
     const game = await createGame(session.service, { ruleset: 'dice', title: 'Notified' });
-    const page = await session.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const standIns = await standInIssue33Api(page, { [game.tokens.organizer]: 'organizer' });
-    await page.goto(new URL(linkOf(game.gameId, game.tokens.organizer), session.service.url).href);
+    // A receiver that answers 404: not retried, a dead letter at once.
+    const gone = await receiver(404);
+    const page = await session.open(linkOf(game.gameId, game.tokens.organizer));
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.getByText('No subscription yet.').waitFor();
 
@@ -41,13 +58,14 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await url.getAttribute('aria-describedby'))!.split(' ');
     const errorText = await page.evaluate<string>(`${JSON.stringify(describedBy)}.map((id) => document.getElementById(id)?.textContent ?? '').join(' | ')`);
-    expect(errorText).toContain('must be an https URL to a public address');
+    expect(errorText).toContain('may not name a private, link-local, unique-local, multicast, reserved or unspecified address');
     expect(await focusedName(page)).toBe('Webhook URL');
     expect(await panelStatus(page)).toBe('Refused: see the field marked above.');
+    expect(await subscriptionsOf(game.gameId, game.tokens.organizer)).toEqual([]);
 
     // Corrected, sent again: 201 with the secret, shown once, focused, with its Copy button.
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('https://receiver.example.org/arbiter/hook?key=private');
+    await page.keyboard.type(`${gone.url}/arbiter/hook?key=private`);
     await page.keyboard.press('Enter');
     const secret = page.getByLabel('Signing secret (shown once)', { exact: true });
     await secret.waitFor();
@@ -58,24 +76,30 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe('Copy Signing secret (shown once)');
     expect(await url.getAttribute('aria-invalid')).toBeNull();
-    expect(standIns.posted.at(-1)).toEqual({ kind: 'webhook', url: 'https://receiver.example.org/arbiter/hook?key=private' });
-    const item = panel.locator('li[data-subscription-id="sub_2"]');
+    const [stored] = await subscriptionsOf(game.gameId, game.tokens.organizer);
+    expect(stored).toMatchObject({ kind: 'webhook', owner: 'organizer', status: 'active' });
+    const name = `Webhook to ${gone.url}/…`;
+    const item = panel.locator(`li[data-subscription-id="${stored.subscriptionId}"]`);
     await item.waitFor();
-    expect(await item.textContent()).toContain('Webhook to https://receiver.example.org/…');
+    expect(await item.textContent()).toContain(name);
     expect(await item.textContent()).toContain('active');
     expect(await panel.locator('ul.subscriptions').textContent()).not.toContain('key=private');
 
-    // A delivery that failed every retry: listed under the subscription with its seq, time and error.
-    standIns.subscriptions[0].deadLetters.push({ seq: 2, at: new Date().toISOString(), error: 'the receiver answered 500 after 6 tries' });
+    // A commit the receiver refuses (404, not retried): listed under the subscription with its seq, time and error.
+    const rolled = await callApi(session.service, 'POST', `/games/${game.gameId}/commands`, game.tokens.players.player1, { commandId: 'r1', type: 'Roll', payload: { dice: '2d6', purpose: 'first fire' } });
+    expect(rolled.status).toBe(201);
+    await expect.poll(() => gone.received.length, { timeout: 20_000 }).toBe(1);
     await tabToName(page, 'Refresh the list');
-    await page.keyboard.press('Enter');
-    const dead = item.getByRole('list', { name: 'Undelivered commits for Webhook to https://receiver.example.org/…' });
-    await dead.waitFor();
-    expect(await dead.textContent()).toMatch(/^#2 at .+: the receiver answered 500 after 6 tries$/);
+    const dead = item.getByRole('list', { name: `Undelivered commits for ${name}` });
+    await expect.poll(async () => {
+      await page.keyboard.press('Enter');
+      return dead.count();
+    }, { timeout: 20_000 }).toBe(1);
+    expect(await dead.textContent()).toMatch(/^#2 at .+: .*404.*$/);
     await screenshot(page, 'notifications-webhook');
 
     // Delete asks first; Escape keeps it.
-    const deleteName = 'Delete Webhook to https://receiver.example.org/…';
+    const deleteName = `Delete ${name}`;
     await tabToName(page, deleteName);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Stop these notifications?' });
@@ -83,7 +107,7 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     await expect.poll(() => focusedName(page)).toBe('Keep it');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(standIns.deleted).toEqual([]);
+    expect(await subscriptionsOf(game.gameId, game.tokens.organizer)).toHaveLength(1);
     await expect.poll(() => focusedName(page)).toBe(deleteName);
     await page.keyboard.press('Enter');
     await dialog.waitFor();
@@ -91,24 +115,25 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     expect(await focusedName(page)).toBe('Delete it');
     await page.keyboard.press('Enter');
     await panel.getByText('No subscription yet.').waitFor();
-    expect(standIns.deleted).toEqual(['sub_2']);
-    expect(await panelStatus(page)).toBe('Deleted: Webhook to https://receiver.example.org/… gets no more notifications from this game.');
+    expect(await subscriptionsOf(game.gameId, game.tokens.organizer)).toEqual([]);
+    expect(await panelStatus(page)).toBe(`Deleted: ${name} gets no more notifications from this game.`);
     await expect.poll(() => focusedName(page)).toBe('Send to');
 
     // The secret was shown once: a reload shows it nowhere.
     await page.reload();
     await panel.getByText('No subscription yet.').waitFor();
     expect(await page.content()).not.toContain(secretValue);
-    expect(errors).toEqual([]);
+    // Chromium logs the refused request itself (the 400 above); nothing else went wrong.
+    expect(session.errors.get(page)).toEqual(['error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 
-  it('a player subscribes an e-mail digest by keyboard only; sees the wait for confirmation, and only its own subscriptions', async () => {
+  it('a player subscribes an e-mail digest by keyboard only; sees the wait for confirmation (the mail sent over SMTP), and only its own subscriptions', async () => {
     const game = await createGame(session.service, { ruleset: 'dice', title: 'Mailed' });
     const token = game.tokens.players.player1;
-    const page = await session.context.newPage();
-    const standIns = await standInIssue33Api(page, { [token]: 'player1', [game.tokens.organizer]: 'organizer' });
-    standIns.subscriptions.push({ subscriptionId: 'sub_org', kind: 'discord', owner: 'organizer', target: 'https://discord.com/…', status: 'active', createdAt: new Date().toISOString(), deadLetters: [] });
-    await page.goto(new URL(linkOf(game.gameId, token), session.service.url).href);
+    const hook = await receiver();
+    const organizers = await callApi(session.service, 'POST', `/games/${game.gameId}/subscriptions`, game.tokens.organizer, { kind: 'discord', url: `${hook.url}/api/webhooks/1/x` });
+    expect(organizers.status).toBe(201);
+    const page = await session.open(linkOf(game.gameId, token));
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.getByText('No subscription yet.').waitFor();
     expect(await panel.textContent()).toContain('You see your own subscriptions; the organizer sees them all.');
@@ -133,41 +158,43 @@ describe('notifications: subscribe, list, delete (subscriptions API stood in)', 
     const minutes = page.getByLabel('Minutes between mails (5 to 1440)');
     await expect.poll(() => minutes.getAttribute('aria-invalid')).toBe('true');
     expect(await panel.locator('.field-error').allTextContents()).toContain('A whole number of minutes from 5 to 1440, please.');
-    expect(standIns.posted).toEqual([]);
+    expect(await subscriptionsOf(game.gameId, token)).toEqual([]);
     await page.keyboard.press('Control+A');
     await page.keyboard.type('30');
     await page.keyboard.press('Enter');
     await expect.poll(() => panelStatus(page)).toBe('Almost done: a confirmation mail went to ann@example.org. Nothing else is mailed until the link in it is followed.');
-    expect(standIns.posted).toEqual([{ kind: 'email', address: 'ann@example.org', digest: { everyMinutes: 30 } }]);
+    const [mine] = await subscriptionsOf(game.gameId, token);
+    expect(mine).toMatchObject({ kind: 'email', owner: 'player1', status: 'confirming', digest: { everyMinutes: 30 } });
+    await expect.poll(() => smtp.mails.filter((m) => m.envelope.to.includes('ann@example.org')).length, { timeout: 20_000 }).toBe(1);
     // No secret for e-mail.
     expect(await panel.locator('.secret-once').textContent()).toBe('');
-    const item = panel.locator('li[data-subscription-id="sub_1"]');
+    const item = panel.locator(`li[data-subscription-id="${mine.subscriptionId}"]`);
     await item.waitFor();
     expect(await item.textContent()).toContain('E-mail to a***@example.org');
     expect(await item.textContent()).toContain('one mail every 30 min at most');
     expect(await item.textContent()).toContain('waiting for confirmation: nothing is mailed until the recipient follows the link in the confirmation mail');
-    expect(await panel.locator('li[data-subscription-id="sub_org"]').count()).toBe(0);
+    expect(await panel.locator(`li[data-subscription-id="${organizers.json.subscriptionId}"]`).count()).toBe(0);
     await screenshot(page, 'notifications-email-confirming');
-    expect(session.errors.get(page) ?? []).toEqual([]);
+    expect(session.errors.get(page)).toEqual([]);
   });
 
   it('the organizer page, right after creating a game, offers the same panel, listing every side’s subscriptions', async () => {
-    const page = await session.context.newPage();
-    const owners: Record<string, string> = {};
-    const standIns = await standInIssue33Api(page, owners);
-    standIns.subscriptions.push({ subscriptionId: 'sub_p2', kind: 'slack', owner: 'player2', target: 'https://hooks.slack.com/…', status: 'active', createdAt: new Date().toISOString(), deadLetters: [] });
-    await page.goto(new URL('/#/organize', session.service.url).href);
+    const page = await session.open('/#/organize');
     await page.getByRole('button', { name: 'Create the game' }).click();
     const organizerLink = await page.getByLabel('Organizer link', { exact: true }).inputValue();
-    // Who the new token is, as the server knows it.
-    owners[new URLSearchParams(organizerLink.split('?')[1]).get('token')!] = 'organizer';
+    const player2 = tokenOf(await page.getByLabel('Player link: player2', { exact: true }).inputValue());
+    const gameId = decodeURIComponent(organizerLink.split('#/games/')[1].split('?')[0]);
+    const hook = await receiver();
+    const subscribed = await callApi(session.service, 'POST', `/games/${gameId}/subscriptions`, player2, { kind: 'slack', url: `${hook.url}/services/T/B/x` });
+    expect(subscribed.status).toBe(201);
     const panel = page.getByRole('region', { name: 'Notifications' });
     await tabToName(page, 'Refresh the list');
     await page.keyboard.press('Enter');
-    const item = panel.locator('li[data-subscription-id="sub_p2"]');
+    const item = panel.locator(`li[data-subscription-id="${subscribed.json.subscriptionId}"]`);
     await item.waitFor();
     expect(await panel.textContent()).toContain('You see every subscription of this game.');
-    expect(await item.textContent()).toContain('Slack to https://hooks.slack.com/…');
+    expect(await item.textContent()).toContain(`Slack to ${hook.url}/…`);
     expect(await item.textContent()).toContain('by player2');
+    expect(session.errors.get(page)).toEqual([]);
   });
 });

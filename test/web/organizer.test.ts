@@ -139,16 +139,16 @@ describe('the organizer page (/)', () => {
     // Turn 1 again: the rules refuse it (422), in words, and nothing is stored.
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.locator('.command-box [role="status"]').textContent()).toMatch(/^Refused \(422\): /);
-    expect(await page.locator('tbody tr').count()).toBe(2);
+    expect(await page.locator('table.timeline tbody tr').count()).toBe(2);
     await screenshot(page, 'timeline-normandy44');
     // Turn 2; then the turn filter.
     await page.getByLabel('Turn turn', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('tr[data-seq="3"]').waitFor();
     await page.getByLabel('Show turn').selectOption('1');
-    expect(await page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['2']);
+    expect(await page.locator('table.timeline tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['2']);
     await page.getByLabel('Show turn').selectOption('2');
-    expect(await page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['3']);
+    expect(await page.locator('table.timeline tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['3']);
     // An array of objects with enums: Add an item, choose from the lists.
     await page.getByLabel('Command', { exact: true }).selectOption('PurchaseReinforcements');
     expect(await page.getByLabel('Kind kind', { exact: true }).count()).toBe(1); // minItems 1

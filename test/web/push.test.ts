@@ -12,7 +12,7 @@ afterAll(async () => {
 
 const roll = (gameId: string, token: string, commandId: string, purpose: string) =>
   callApi(session.service, 'POST', `/games/${gameId}/commands`, token, { commandId, type: 'Roll', payload: { dice: '2d6', purpose } });
-const seqs = (page: Page) => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+const seqs = (page: Page) => page.locator('table.timeline tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
 const transport = (page: Page) => page.locator('.connection').getAttribute('data-transport');
 
 /** Every read of /events the page makes from now on, and whether it was a long poll. */

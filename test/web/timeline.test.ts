@@ -44,10 +44,10 @@ describe('the game timeline (/#/games/{id}?token=…)', () => {
     // The dice ruleset has no turns: no turn filter.
     expect(await page.getByLabel('Show turn').isVisible()).toBe(false);
     await page.getByLabel('Show side').selectOption('red');
-    expect(await page.locator('tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['2', '4']);
+    expect(await page.locator('table.timeline tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-seq')))).toEqual(['2', '4']);
     await page.getByLabel('Show side').selectOption('');
     await page.getByLabel('Show command').selectOption('CreateGame');
-    expect(await page.locator('tbody tr:not([hidden])').count()).toBe(1);
+    expect(await page.locator('table.timeline tbody tr:not([hidden])').count()).toBe(1);
     expect(session.errors.get(page)).toEqual([]);
   });
 

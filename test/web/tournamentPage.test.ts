@@ -48,7 +48,7 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
     const listing = (await callApi(session.service, 'GET', `/tournaments/${tournamentId}`, token)).json;
     expect(listing.games.map((g: { title: string }) => g.title)).toEqual(['Table 1: Ann v Bob', 'Table 2: Cy v Dee']);
     expect(await cells(page, 'state')).toEqual(['in play', 'in play']);
-    expect(await cells(page, 'clock')).toEqual(['not yet', 'not yet']);
+    expect(await cells(page, 'clock')).toEqual(['player1 to move, on time', 'player1 to move, on time']);
     expect(await cells(page, 'verification')).toEqual(['not checked yet', 'not checked yet']);
 
     // Not sealed yet: verified, but not conclusive, game by game.

@@ -53,7 +53,7 @@ describe('a whole game in browsers (issue 14, Done when)', () => {
     await roll(player1.page, '3d6+1', 'assault on 2709');
     // The spectator's page follows without a reload: each roll appears as it is stored.
     await spectator.page.locator('tr[data-seq="4"]').waitFor({ timeout: 5_000 });
-    expect(await spectator.page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('td.actor')?.textContent))).toEqual(['organizer', 'player1', 'player2', 'player1']);
+    expect(await spectator.page.locator('table.timeline tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('td.actor')?.textContent))).toEqual(['organizer', 'player1', 'player2', 'player1']);
     // Each player's window sees the other's rolls too.
     await player2.page.locator('tr[data-seq="4"]').waitFor({ timeout: 5_000 });
 

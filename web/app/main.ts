@@ -8,12 +8,30 @@ import './styles.css';
 import { parseGameLink } from './api';
 import { el } from './dom';
 import { organizerPage } from './organizerPage';
-import { statsPage } from './statsPage';
 import { timelinePage } from './timelinePage';
-import { tournamentPage } from './tournamentPage';
-import { verifyPage } from './verifyPage';
 
 let dispose: () => void = () => {};
+
+/**
+ * A page loaded when it is opened (a chunk of its own, web/build.ts), to keep the first visit
+ * under its size limit; left for another route before it arrived, it never opens.
+ */
+function lazyPage<P>(root: HTMLElement, load: () => Promise<P>, open: (page: P) => () => void): () => void {
+  let left = false;
+  let close: () => void = () => {};
+  load().then(
+    (page) => {
+      if (!left) close = open(page);
+    },
+    () => {
+      if (!left) root.replaceChildren(el('h1', {}, 'This page did not load'), el('p', {}, 'The connection to the server failed: reload the page to try again.'));
+    },
+  );
+  return () => {
+    left = true;
+    close();
+  };
+}
 
 function route(): void {
   const root = document.getElementById('app')!;
@@ -30,13 +48,13 @@ function route(): void {
     dispose = timelinePage(root, game.gameId, game.token);
   } else if (path === '/verify') {
     document.title = 'Verify an export — Arbiter';
-    dispose = verifyPage(root, new URLSearchParams(query));
+    dispose = lazyPage(root, () => import('./verifyPage').then((m) => m.verifyPage), (page) => page(root, new URLSearchParams(query)));
   } else if (path === '/tournaments' || path.startsWith('/tournaments/')) {
     document.title = 'Tournament — Arbiter';
-    dispose = tournamentPage(root, path, new URLSearchParams(query));
+    dispose = lazyPage(root, () => import('./tournamentPage').then((m) => m.tournamentPage), (page) => page(root, path, new URLSearchParams(query)));
   } else if (path === '/stats') {
     document.title = 'Dice statistics — Arbiter';
-    dispose = statsPage(root);
+    dispose = lazyPage(root, () => import('./statsPage').then((m) => m.statsPage), (page) => page(root));
   } else if (path === '/organize' || path === '/') {
     document.title = 'Create a game — Arbiter';
     dispose = organizerPage(root);

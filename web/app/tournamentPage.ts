@@ -22,15 +22,17 @@ interface ListedGame {
   version: number;
   sealed: boolean;
   head: { seq: number; hash: string; at: string };
-  /** The sides past the game's time control (docs/clocks.md); absent from a server without clocks. */
-  overdue?: string[];
+  /** The side whose move it is, null when none (docs/clocks.md). */
+  toMove: string | null;
+  /** The sides past the game's time control. */
+  overdue: string[];
 }
 
-/** The Clock column: the sides overdue, in words; "not yet" from a server that keeps no clocks. */
+/** The Clock column: whose move it is, and the sides overdue, in words. */
 function clockCell(game: ListedGame): string {
-  if (!Array.isArray(game.overdue)) return 'not yet';
   if (game.sealed) return '—';
-  return game.overdue.length ? `OVERDUE: ${game.overdue.join(', ')}` : 'on time';
+  if (game.overdue.length) return `OVERDUE: ${game.overdue.join(', ')}`;
+  return game.toMove ? `${game.toMove} to move, on time` : 'on time';
 }
 
 interface Listing {
@@ -139,7 +141,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
     root.append(title, el('p', { class: 'warning' }, 'This page needs the tournament’s own link, with its token (…/#/tournaments/t-…?token=…). ', el('a', { href: '#/tournaments' }, 'Create a tournament'), ' if you have none.'));
     return () => {};
   }
-  const clockNote = el('p', { class: 'hint', 'data-clock-note': '' }, 'Clock and overdue flags: not yet. This server keeps no game clocks; the Clock column shows them once it does.');
+  const clockNote = el('p', { class: 'hint', 'data-clock-note': '' }, 'Clock: OVERDUE names the side to move when it is past the game’s time control (per move or in all); open the game for each side’s time used.');
   root.append(
     title,
     facts,
@@ -168,7 +170,6 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
   let listed: Listing | undefined;
   const renderGames = (games: ListedGame[], turns: Map<string, string>) => {
     clear(body);
-    if (games.some((g) => Array.isArray(g.overdue))) clockNote.textContent = 'Clock: OVERDUE names the side to move when it is past the game’s time control (per move or in all); open the game for each side’s time used.';
     if (!games.length) body.append(el('tr', {}, el('td', { colspan: 9, class: 'hint' }, 'No game yet: add one below.')));
     for (const game of games) {
       body.append(el('tr', { 'data-game-id': game.gameId },
@@ -177,7 +178,7 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
         el('td', { 'data-field': 'commits' }, String(game.version)),
         el('td', { 'data-field': 'turn' }, turns.get(game.gameId) ?? '—'),
         el('td', { 'data-field': 'state', class: game.sealed ? 'sealed' : 'open' }, game.sealed ? 'sealed' : 'in play'),
-        el('td', { 'data-field': 'clock', class: game.overdue?.length && !game.sealed ? 'overdue' : 'hint' }, clockCell(game)),
+        el('td', { 'data-field': 'clock', class: game.overdue.length && !game.sealed ? 'overdue' : 'hint' }, clockCell(game)),
         el('td', { 'data-field': 'head', class: 'fingerprint' }, `#${game.head.seq} ${game.head.hash.slice(0, 12)}…`, el('br'), el('small', {}, when(game.head.at))),
         el('td', { 'data-field': 'verification' }, verdicts.get(game.gameId) ?? 'not checked yet'),
         el('td', {},

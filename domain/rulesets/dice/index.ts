@@ -53,7 +53,7 @@ export const diceRuleset: Ruleset<DiceState, DiceOptions> = defineRuleset({
   events: diceEvents,
   initialState: (options): DiceState => ({ rolls: 0, lastRoll: null, rulesVersion: gameRulesVersion(options), ...firstToMove(options.sides) }),
   decide(state, command, ctx) {
-    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload)];
+    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload, ctx.actor)];
     const { payload } = command;
     if ('rolls' in payload) {
       const outcomes = rollSeveral(

@@ -51,7 +51,7 @@ export const tableRuleset: Ruleset<TableState, TableOptions> = defineRuleset({
   events: tableEvents,
   initialState: (options: TableOptions): TableState => ({ tables: options.tables, resolutions: 0, last: null, ...firstToMove(options.sides) }),
   decide(state, command, ctx) {
-    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload)];
+    if (command.type === 'PassTurn') return [decidePassTurn(state, command.payload, ctx.actor)];
     const payload = command.payload;
     const table = state.tables.find((t) => t.id === payload.table);
     if (state.tables.length === 0) {

@@ -1,7 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { DeliveryError } from '../channel';
 import type { MailTransport } from './outgoingMail';
-import { mailerTransport, SMTP_FROM_SETTING } from './mailerTransport';
+import { mailerTransport } from './mailerTransport';
 
 export const SMTP_URL_SETTING = 'ARBITER_SMTP_URL';
 
@@ -73,9 +73,7 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   return mailerTransport(mailer, settings.from, smtpDeliveryErrorOf);
 }
 
-/** The transport of the settings, or undefined when ARBITER_SMTP_URL is unset (e-mail subscriptions are then refused). */
-export function smtpTransportFromEnvironment(env: Readonly<Record<string, string | undefined>>): MailTransport | undefined {
-  const url = env[SMTP_URL_SETTING]?.trim();
-  if (!url) return undefined;
-  return smtpTransport({ url, from: env[SMTP_FROM_SETTING]?.trim() || undefined });
+/** The transport of the parsed settings (settings.ts), or undefined when ARBITER_SMTP_URL is unset (e-mail subscriptions are then refused). */
+export function smtpTransportOf(settings: { smtpUrl?: string; smtpFrom?: string }): MailTransport | undefined {
+  return settings.smtpUrl ? smtpTransport({ url: settings.smtpUrl, from: settings.smtpFrom }) : undefined;
 }

@@ -132,3 +132,31 @@ describe('time controls', () => {
     expect(TimeControl.safeParse({ perMoveSeconds: 600, daily: 1 }).success).toBe(false);
   });
 });
+
+describe('the turn clock in a beacon game', () => {
+  const pending = (at: string, actor: string): Step => ({
+    at,
+    actor,
+    command: { type: 'Roll', payload: { dice: 'd6', purpose: 'fire' } },
+    events: [{ type: 'BeaconRollPending', data: { round: 100, roundAt: '2026-11-27T10:01:03.000Z' } }],
+  });
+  const reveal = (at: string): Step => ({ at, actor: 'server', command: { type: 'RevealBeacon', payload: { pending: 2, round: 100, signature: '0'.repeat(96) } }, events: [rolled] });
+  // red sends a roll at 10:01; the server reveals it at 10:30 (a late reveal): that wait is the server's.
+  const states = play('2026-11-27T10:00:00.000Z', { timeControl: { perMoveSeconds: 600 } }, [pending('2026-11-27T10:01:00.000Z', 'red'), reveal('2026-11-27T10:30:00.000Z'), pass('2026-11-27T10:31:00.000Z', 'red', 'blue')]);
+
+  it('charges nobody for the wait between a pending roll and its reveal; the move starts again at the reveal', () => {
+    expect(states.map(used)).toEqual([
+      { red: 0, blue: 0 },
+      { red: 60_000, blue: 0 },
+      { red: 60_000, blue: 0 },
+      { red: 120_000, blue: 0 },
+    ]);
+    expect(states.map((s) => s.clock.since)).toEqual(['2026-11-27T10:00:00.000Z', '2026-11-27T10:00:00.000Z', '2026-11-27T10:30:00.000Z', '2026-11-27T10:31:00.000Z']);
+  });
+
+  it('flags nobody overdue while the roll waits for its round', () => {
+    expect(overdueSides(states[1], '2026-11-27T10:29:00.000Z')).toEqual([]);
+    expect(overdueSides(states[2], '2026-11-27T10:35:00.000Z')).toEqual([]);
+    expect(overdueSides(states[2], '2026-11-27T10:41:00.000Z')).toEqual(['red']);
+  });
+});

@@ -61,6 +61,14 @@ describe('whose move it is, in each ruleset', () => {
     }
   });
 
+  it('dice and table: only the side to move, or the organizer, passes the turn (the clock charges whoever it names)', () => {
+    for (const ruleset of [diceRuleset, tableRuleset] as Ruleset[]) {
+      const { given, refused } = harness(ruleset);
+      const state = given([], { sides: ['red', 'blue', 'green'] });
+      refused(state, ['green', 'PassTurn', { to: 'blue' }], /It is red's move: only red or the organizer may pass the turn\./);
+    }
+  });
+
   it('dice and table: a hand-over reads "turn to <side>" in the text line and resolves nothing', () => {
     for (const ruleset of [diceRuleset, tableRuleset] as Ruleset[]) {
       const command = { type: 'PassTurn', payload: { to: 'blue' } };

@@ -224,6 +224,16 @@ describe('verifyExport (trust.md §5)', () => {
     }
   });
 
+  it('fails a commit whose recordedAt is not an ISO time, though signed by a trusted key: no terminal escapes reach the report (found in review)', () => {
+    const bundle = copyOf(honest);
+    bundle.commits[1]!.recordedAt = `${AT}\u001b[1A\u001b[2K\r  ok`;
+    const report = verify(forged(bundle, a), { trusted: [a.fingerprint] });
+    expect(report.ok).toBe(false);
+    expect(report.failures[0]).toMatchObject({ seq: 2 });
+    expect(JSON.stringify(report.failures)).toContain('recordedAt');
+    expect(report).not.toHaveProperty('clock');
+  });
+
   it('reports a malformed head, key log or commit as failures, without throwing', () => {
     expect(verify({ ...copyOf(honest), keyLog: {} }, { trusted: [a.fingerprint] }).failures).toEqual([{ seq: 0, check: 'keyLog', reason: 'the key log is not a list' }]);
     for (const change of [{ head: 'x' }, { head: null }, { keyLog: [null] }, { commits: [...honest.commits.slice(0, 8), null] }]) {

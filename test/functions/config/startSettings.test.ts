@@ -37,6 +37,17 @@ describe('npm start and its settings', () => {
     expect(both.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses a mail setting it cannot send with (ARBITER_SMTP_URL, ARBITER_SMTP_FROM), naming it, never repeating a password', async () => {
+    const from = await refused({ ARBITER_SMTP_URL: 'smtp://127.0.0.1:2525', ARBITER_SMTP_FROM: 'Arbiter, the dice' });
+    expect(from.code).toBe(1);
+    expect(from.created).toBe(false);
+    expect(from.stderr).toBe('Arbiter could not start: ARBITER_SMTP_FROM is one address, name@domain or Name <name@domain>: got "Arbiter, the dice"\n');
+    const url = await refused({ ARBITER_SMTP_URL: 'smtp://arbiter:hunter2@127.0.0.1:2525/mail' });
+    expect(url.code).toBe(1);
+    expect(url.stderr).toMatch(/^Arbiter could not start: ARBITER_SMTP_URL is an smtp:\/\/ or smtps:\/\/ URL with a host and nothing after it/);
+    expect(url.stderr).not.toContain('hunter2');
+  });
+
   it('still starts on the old names PORT and HOST, warning on stderr, and says nothing of them under the new names', async () => {
     const old = await start(dataDir(), { PORT: '0', HOST: '127.0.0.1' });
     expect((await new TestClient(old.url).get('/health')).status).toBe(200);

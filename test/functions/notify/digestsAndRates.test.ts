@@ -33,6 +33,7 @@ function gameSource(toMoveAfter: (string | null)[]): NoticeSource {
       notices: Array.from({ length: toMoveAfter.length - after }, (_, i) => notice(after + i + 1)).slice(0, limit),
       toMoveBefore: after === 0 ? null : (toMoveAfter[after - 1] ?? null),
       gameTitle: 'turns',
+      granted: () => true,
     }),
   };
 }
@@ -48,6 +49,7 @@ async function engineFor(source: NoticeSource, digest: Digest, options: { rate?:
     scope: { gameId: 'g-turns' },
     kind: 'webhook',
     owner: 'organizer',
+    grantedBy: 'creation',
     sealedTarget: await sealTarget(vault, 's-digest', { url: 'https://hooks.example.org/', secret: 'whsec_AAAA' }),
     maskedTarget: 'https://hooks.example.org/',
     digest,
@@ -107,6 +109,15 @@ describe('rate limits', () => {
     expect(clock.waited.length).toBeGreaterThan(0);
     expect(clock.waited.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(60_000);
     await engine.close();
+  });
+
+  it('forget keys whose deliveries all left the window, so random host names cannot grow memory', () => {
+    const rate = new RateLimit(1, 60_000);
+    for (let i = 0; i <= 10_000; i++) rate.take([`host\nh${i}.example.org`], 0);
+    expect(rate.size).toBe(10_001);
+    expect(rate.take(['host\nlater.example.org'], 60_000)).toBe(0);
+    expect(rate.size).toBe(1);
+    expect(rate.take(['host\nlater.example.org'], 60_001)).toBe(59_999);
   });
 
   it('count per key: another game or host is not held back', () => {

@@ -3,7 +3,8 @@ import { DeliveryError, type ChannelTarget, type DeliveryAttempt } from '../../.
 import type { Notice } from '../../../functions/notify/notice';
 import { emailChannel } from '../../../functions/notify/email/emailChannel';
 import { confirmationSender } from '../../../functions/notify/email/confirmationMail';
-import { smtpTransport, smtpTransportFromEnvironment } from '../../../functions/notify/email/smtpTransport';
+import { smtpTransport, smtpTransportOf } from '../../../functions/notify/email/smtpTransport';
+import { readSettings } from '../../../functions/config/settings';
 import type { MailTransport } from '../../../functions/notify/email/outgoingMail';
 import { startLoopbackSmtp, type LoopbackSmtp } from '../../support/loopbackSmtp';
 
@@ -227,8 +228,8 @@ describe('confirmation mail (double opt-in)', () => {
 
 describe('SMTP settings', () => {
   it('is off without ARBITER_SMTP_URL, and From defaults to arbiter@localhost', async () => {
-    expect(smtpTransportFromEnvironment({})).toBeUndefined();
-    const fromDefault = smtpTransportFromEnvironment({ ARBITER_SMTP_URL: smtp.url })!;
+    expect(smtpTransportOf(readSettings({}).settings)).toBeUndefined();
+    const fromDefault = smtpTransportOf(readSettings({ ARBITER_SMTP_URL: smtp.url }).settings)!;
     try {
       expect(fromDefault.from).toBe('arbiter@localhost');
       await emailChannel(fromDefault).deliver(target(), [notice(12)], attempt(12));

@@ -84,7 +84,7 @@ describe('notifications of a game', () => {
     expect(first.data.notices[0].lines[0]).toMatch(/^#2 allies Roll "artillery on Foy": 2d6 = /);
 
     const discordBody = JSON.parse(discord.received[1]!.body);
-    expect(discordBody.content).toMatch(/^#3 axis Roll "@everyone counter-attack"/);
+    expect(discordBody.content).toMatch(/^\\#3 axis Roll "@everyone counter-attack"/);
     expect(discordBody.allowed_mentions).toEqual({ parse: [] });
     expect(discordBody.embeds[0]).toMatchObject({
       title: `Bastogne, round 2 (${game.gameId}): allies to move`,
@@ -228,9 +228,9 @@ describe('subscriptions', () => {
 
   it('refuse bad targets with 400 naming the field, e-mail without SMTP and a 21st with 422', async () => {
     const { service } = notifyingService();
-    const game = await service.createGame({ ruleset: 'dice' });
+    const game = await service.createGame({ ruleset: 'dice', options: { sides: ['a', 'b', 'c', 'd'] } });
     const organizer = game.tokens.organizer;
-    const refusal = (body: unknown) => service.subscriptions.subscribe(game.gameId, organizer, body).then(() => undefined, (error: { status: number; code: string; message: string }) => ({ status: error.status, code: error.code, message: error.message }));
+    const refusal = (body: unknown, token = organizer) => service.subscriptions.subscribe(game.gameId, token, body).then(() => undefined, (error: { status: number; code: string; message: string }) => ({ status: error.status, code: error.code, message: error.message }));
     expect(await refusal({ kind: 'webhook', url: 'http://hooks.example.org/x' })).toMatchObject({ status: 400, message: expect.stringContaining('`url` must be https') });
     expect(await refusal({ kind: 'webhook' })).toMatchObject({ status: 400, message: expect.stringContaining('`url`') });
     expect(await refusal({ kind: 'discord', url: 'https://discord.example.org/not-a-hook' })).toMatchObject({ status: 400, message: expect.stringContaining('Discord webhook URL') });
@@ -238,7 +238,9 @@ describe('subscriptions', () => {
     expect(await refusal({ kind: 'pigeon', url: 'https://x.example.org/' })).toMatchObject({ status: 400, message: expect.stringContaining('`kind`') });
     expect(await refusal({ kind: 'webhook', url: 'https://x.example.org/', digest: { everyMinutes: 1 } })).toMatchObject({ status: 400, message: expect.stringContaining('digest') });
     expect(await refusal({ kind: 'email', address: 'anna@example.org' })).toMatchObject({ status: 422, code: 'subscription_refused', message: expect.stringContaining('ARBITER_SMTP_URL') });
-    for (let i = 0; i < 20; i++) await service.subscriptions.subscribe(game.gameId, organizer, { kind: 'webhook', url: `https://x.example.org/${i}` });
-    expect(await refusal({ kind: 'webhook', url: 'https://x.example.org/21' })).toMatchObject({ status: 422, code: 'subscription_refused' });
+    // 5 per owner: the organizer and three sides fill the game's 20.
+    const owners = [organizer, game.tokens.players.a!, game.tokens.players.b!, game.tokens.players.c!];
+    for (let i = 0; i < 20; i++) await service.subscriptions.subscribe(game.gameId, owners[i % 4], { kind: 'webhook', url: `https://x.example.org/${i}` });
+    expect(await refusal({ kind: 'webhook', url: 'https://x.example.org/21' }, game.tokens.players.d)).toMatchObject({ status: 422, code: 'subscription_refused', message: expect.stringContaining('already has 20 subscriptions') });
   });
 });

@@ -40,6 +40,11 @@ describe('addresses a notification may go to', () => {
     ['::ffff:10.0.0.1', 'private'],
     ['::ffff:a9fe:a9fe', 'link-local'],
     ['::ffff:127.0.0.1', 'loopback'],
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1'],
+    ['::a00:1', 'IPv4-compatible 10.0.0.1'],
+    ['::8.8.8.8', 'IPv4-compatible'],
+    ['::ffff:0:a00:1', 'IPv4-translated 10.0.0.1'],
+    ['::ffff:0:a9fe:a9fe', 'IPv4-translated 169.254.169.254'],
   ])('refuses %s (%s)', (address, kind) => {
     expect(refusedAddress(address, false)).toBeDefined();
     if (kind !== 'loopback') expect(refusedAddress(address, true)).toBeDefined();
@@ -67,6 +72,11 @@ describe('target URLs', () => {
     expect(refusedUrl('ftp://example.org/', true)).toBe('must be https');
     expect(refusedUrl('https://user:pw@example.org/', true)).toMatch(/password/);
     expect(refusedUrl('not a url', true)).toBe('is not a URL');
+  });
+
+  it('refuses an IPv4-compatible literal for loopback, even when loopback is allowed', () => {
+    expect(refusedUrl('http://[::127.0.0.1]:9/x', true)).toMatch(/reserved/);
+    expect(refusedUrl('https://[::7f00:1]/x', true)).toMatch(/reserved/);
   });
 });
 
@@ -130,6 +140,11 @@ describe('posting to a target', () => {
     const error = await failure(postJson(`${target.url}/hook`, '{}', {}, { allowLoopback: true, timeoutMs: 300 }));
     expect(error).toMatchObject({ retryable: true });
     expect(error!.reason).toMatch(/in time|within/);
+  });
+
+  it('gives up within the deadline on a name server that never answers (retryable)', async () => {
+    const error = await failure(postJson('https://hooks.example.org/x', '{}', {}, { allowLoopback: false, timeoutMs: 300, resolve: () => new Promise<string[]>(() => undefined) }));
+    expect(error).toMatchObject({ retryable: true, reason: 'https://hooks.example.org: its name did not resolve in time' });
   });
 
   it('tells retryable answers (429, 5xx) from final ones (404)', async () => {

@@ -32,8 +32,8 @@ describe.each([
   it('keeps records by scope, as written, and removes them with their cursors and dead letters', async () => {
     const store = make();
     const game = `g-${counter}-${Math.random()}`;
-    const first = record({ scope: { gameId: game }, owner: 'player "1"\n<b>', codeHash: 'ab'.repeat(32), status: 'confirming' });
-    const second = record({ scope: { gameId: game }, digest: 'turn' });
+    const first = record({ scope: { gameId: game }, owner: 'player "1"\n<b>', grantedBy: { tokenId: 'k-reissued' }, codeHash: 'ab'.repeat(32), status: 'confirming' });
+    const second = record({ scope: { gameId: game }, digest: 'turn', grantedBy: 'creation' });
     const elsewhere = record({ scope: { tournamentId: 't-x' } });
     for (const r of [second, first, elsewhere]) await store.add(r);
     expect(await store.inScope({ gameId: game })).toEqual([first, second]);
@@ -63,6 +63,22 @@ describe.each([
     expect(await store.advance(r.subscriptionId, 'g-one', now, 9)).toBe(true);
     expect(await store.cursor(r.subscriptionId, 'g-one')).toBe(9);
     expect(await store.cursor(r.subscriptionId, 'g-two')).toBeUndefined();
+  });
+
+  it('remembers the latest reminder per subscription and game: a second mark of it, at once or later, is refused', async () => {
+    const store = make();
+    const r = record();
+    await store.add(r);
+    const [a, b] = await Promise.all([store.markReminded(r.subscriptionId, 'g-one', 'north 1'), store.markReminded(r.subscriptionId, 'g-one', 'north 1')]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'north 1')).toBe(false);
+    expect(await store.markReminded(r.subscriptionId, 'g-two', 'north 1')).toBe(true);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'south 2')).toBe(true);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'south 2')).toBe(false);
+    // The cursor lives beside it and is not touched.
+    expect(await store.cursor(r.subscriptionId, 'g-one')).toBeUndefined();
+    await store.remove(r.subscriptionId);
+    expect(await store.markReminded(r.subscriptionId, 'g-one', 'north 3')).toBe(false);
   });
 
   it('keeps the latest 50 dead letters', async () => {
