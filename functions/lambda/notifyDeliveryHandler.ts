@@ -40,7 +40,7 @@ export interface DeliveryHandlerDeps {
  * The notification delivery function (infra/notifications.ts). A queue batch: each distinct
  * game named once, caught up by the engine; a game that fails puts every message naming it
  * back on the queue (after 5 receives SQS moves it to the dead-letter queue). The schedule's
- * tick: every subscribed game caught up (digests that fell due; reminders once the engine has a tick).
+ * tick: the engine's tick (every subscribed game caught up, digests that fell due, reminders of overdue sides).
  */
 export function notifyDeliveryHandler(deps: DeliveryHandlerDeps) {
   const gamesAtOnce = deps.gamesAtOnce ?? 4;
