@@ -3,6 +3,7 @@ import type { ConfirmationSender, Channel } from './notify/channel';
 import { discordChannel, slackChannel } from './notify/chatChannels';
 import { NotificationEngine, type EngineDeps } from './notify/notificationEngine';
 import { storeNoticeSource } from './notify/noticeSource';
+import { subscriptionLinks } from './notify/subscriptionLinks';
 import { webhookChannel } from './notify/webhookChannel';
 import type { EventStore } from './ports/eventStore';
 import type { SeedVault } from './ports/seedVault';
@@ -28,14 +29,11 @@ export interface NotificationAdapters {
  * The notification engine and the subscription routes' dependencies, from adapters: pass
  * `subscriptions` to compose(), then call `engine.stored(gameId)` on each stored commit and
  * `engine.resume()` at start-up (the local server does both; on AWS the delivery function
- * calls `engine.catchUpGame` per commit of the table's stream).
+ * calls `engine.catchUpGame` per game the table's stream hands it, and `resume()` every minute).
  */
 export function composeNotifications(adapters: NotificationAdapters): { engine: NotificationEngine; subscriptions: SubscriptionsDeps } {
   const policy = { allowLoopback: adapters.allowLoopback };
-  const links = (subscriptionId: string, code: string) => {
-    const base = `${adapters.publicUrl().replace(/\/+$/, '')}/subscriptions/${encodeURIComponent(subscriptionId)}`;
-    return { confirmUrl: `${base}/confirm?code=${encodeURIComponent(code)}`, unsubscribeUrl: `${base}/unsubscribe?code=${encodeURIComponent(code)}` };
-  };
+  const links = subscriptionLinks(adapters.publicUrl);
   const engine = new NotificationEngine({
     ...adapters.engine,
     subscriptions: adapters.subscriptions,

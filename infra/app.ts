@@ -61,5 +61,7 @@ const props: ArbiterStackProps = {
   creationQuotaPerHour: wholeNumber('creationQuotaPerHour'),
   // `-c drandRelays=<url>,<url>` (default drand's public relays); `-c drandRelays=none`: no beacon games.
   drandRelays: drandRelays(),
+  // `-c notificationMailFrom=<address>`: the From of notification mail, an identity verified in SES (default none: no e-mail subscriptions).
+  notificationMailFrom: context('notificationMailFrom'),
 };
 new ArbiterStack(app, 'Arbiter', props);

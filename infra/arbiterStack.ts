@@ -13,6 +13,7 @@ import { addPush } from './push';
 import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
+import { Notifications } from './notifications';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
@@ -103,11 +104,15 @@ export interface ArbiterStackProps extends StackProps {
   creationQuotaPerHour?: number;
   /** Base URLs of drand relays for beacon games (DEFAULTS.drandRelays); empty: no reveal function, and beacon games are refused. */
   drandRelays?: readonly string[];
+  /** The From address of notification mail, an identity verified in SES; unset: e-mail subscriptions are refused (docs/deploy.md#notifications). */
+  notificationMailFrom?: string;
 }
 
 export class ArbiterStack extends Stack {
   /** The commits table: the constructs added later (signing, exports, push) take it from here. */
   readonly table: Table;
+  /** Notifications of new commits: their queue, dead-letter queue and delivery function. */
+  readonly notifications: Notifications;
   /** The function that reveals beacon rolls; absent when the stack has no relays (drandRelays empty). */
   readonly revealFunction?: NodejsFunction;
   /** Every function, by name; each gets its alarms (see monitorFunction), those added later too. */
@@ -246,7 +251,7 @@ export class ArbiterStack extends Stack {
     this.revealFunction = beacons?.revealFunction;
 
     // ---- keys that never leave KMS: only the commands side (commands, and the reveal function) signs and opens seeds; reads publishes the public keys ----
-    addSigning(this, {
+    const { seedKey } = addSigning(this, {
       table,
       signer: functions.commands,
       revealers: beacons ? [beacons.revealFunction] : [],
@@ -296,6 +301,21 @@ export class ArbiterStack extends Stack {
       },
     });
     this.api = api;
+    // ---- notifications of new commits: the push stream function enqueues, a delivery function delivers (docs/deploy.md#notifications) ----
+    this.notifications = new Notifications(this, 'Notifications', {
+      table,
+      enqueuer: push.streamFunction,
+      subscriber: functions.commands,
+      seedKey,
+      publicUrl: api.apiEndpoint,
+      mailFrom: props.notificationMailFrom,
+      logRetention,
+    });
+    this.addAlarm('NotificationDeadLetters', {
+      metric: this.notifications.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      description: 'Notifications of some game failed 5 times and wait in the dead-letter queue: a subscriber\'s endpoint, SES or the engine. docs/deploy.md#notificationdeadletters',
+    });
     const throttle = props.throttle ?? DEFAULTS.throttle;
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };

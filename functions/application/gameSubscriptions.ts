@@ -65,6 +65,8 @@ export interface SubscriptionsDeps {
   allowLoopback: boolean;
   /** Set when ARBITER_SMTP_URL is: e-mail subscriptions ask for confirmation through it. */
   confirmations?: ConfirmationSender;
+  /** The setting that turns e-mail on, named when an e-mail subscription is refused (ARBITER_SMTP_URL by default; on AWS ARBITER_SES_FROM). */
+  mailSetting?: string;
   /** The links of an e-mail subscription, from its id and code. */
   links: (subscriptionId: string, code: string) => { confirmUrl: string; unsubscribeUrl: string };
   /** A subscription was made or confirmed: the engine may catch the game up. */
@@ -154,7 +156,7 @@ export class GameSubscriptions {
     const { kind, digest = 'commit' } = parsed.data;
     const target = checkedTarget(kind, parsed.data.url, parsed.data.address, this.deps.allowLoopback);
     if (kind === 'email' && !this.deps.confirmations) {
-      throw new ApplicationError(422, 'subscription_refused', 'This server sends no e-mail: its ARBITER_SMTP_URL setting is not set.');
+      throw new ApplicationError(422, 'subscription_refused', `This server sends no e-mail: its ${this.deps.mailSetting ?? 'ARBITER_SMTP_URL'} setting is not set.`);
     }
     const { store } = this.deps;
     const where = 'gameId' in scope ? 'game' : 'tournament';

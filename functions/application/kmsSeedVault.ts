@@ -2,6 +2,7 @@ import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-
 import type { SeedVault } from '../ports/seedVault';
 
 const FORMAT = 'kms-v1';
+const SEED_BYTES = 32;
 
 /**
  * Server seeds sealed by a symmetric KMS key that only the function that rolls may use:
@@ -9,6 +10,18 @@ const FORMAT = 'kms-v1';
  * another game, and CloudTrail names the game of each Decrypt).
  */
 export function kmsSeedVault(client: KMSClient, keyId: string): SeedVault {
+  return kmsVault(client, keyId, SEED_BYTES);
+}
+
+/**
+ * Other secrets sealed the same way and under the same key (a notification subscription's
+ * target, sealed under `subscription:<id>` as its context): opened whatever their length.
+ */
+export function kmsSecretVault(client: KMSClient, keyId: string): SeedVault {
+  return kmsVault(client, keyId);
+}
+
+function kmsVault(client: KMSClient, keyId: string, openedBytes?: number): SeedVault {
   const context = (gameId: string) => ({ gameId });
   return {
     async seal(gameId, seed) {
@@ -20,9 +33,9 @@ export function kmsSeedVault(client: KMSClient, keyId: string): SeedVault {
       const [format, blob] = sealed.split('.');
       if (format !== FORMAT || !blob) throw new Error('not a seed sealed by KMS');
       const answer = await client.send(new DecryptCommand({ KeyId: keyId, CiphertextBlob: Buffer.from(blob, 'base64url'), EncryptionContext: context(gameId) }));
-      const seed = Buffer.from(answer.Plaintext ?? new Uint8Array());
-      if (seed.length !== 32) throw new Error('KMS answered a seed that is not 32 bytes');
-      return seed;
+      const opened = Buffer.from(answer.Plaintext ?? new Uint8Array());
+      if (openedBytes !== undefined && opened.length !== openedBytes) throw new Error(`KMS answered a seed that is not ${openedBytes} bytes`);
+      return opened;
     },
   };
 }

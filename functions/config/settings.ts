@@ -85,6 +85,12 @@ const SCHEMAS = {
   seedKeyId: text,
   tokenKeyId: text,
   drandRelays: relayList,
+  notifyQueueUrl: urlOf(['https', 'http']),
+  sesFrom: checked((value, name) => {
+    const address = value.trim();
+    if (!/^[^@\s<>"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/.test(address)) throw new Error(`${name} is one e-mail address (an SES verified identity): got ${JSON.stringify(value.slice(0, 64))}`);
+    return address;
+  }),
   // The path only: the file is read by beaconChainsOf (beaconChains.ts), which only the functions that offer beacon games import.
   beaconChains: text,
   notifyAllowLoopback: checked((value, name) => {

@@ -2,6 +2,8 @@ import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagem
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { noteDependencyCall, type Dependency, type FailureKind } from './powertools';
 import { tracer } from './tracing';
 
@@ -36,6 +38,10 @@ export const CLIENT_LIMITS: Record<Dependency, ClientLimits> = {
   KMS: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 3 },
   S3: { connectionTimeoutMs: 500, requestTimeoutMs: 8000, maxAttempts: 3 },
   ApiGatewayManagementApi: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 2 },
+  // Handing a game to the notification queue: a failure fails the stream batch, which Lambda retries.
+  SQS: { connectionTimeoutMs: 500, requestTimeoutMs: 1000, maxAttempts: 3 },
+  // One mail with its MIME body, within the delivery function's minute.
+  SES: { connectionTimeoutMs: 500, requestTimeoutMs: 5000, maxAttempts: 3 },
 };
 
 /** Answers a caller handles itself, per service: neither logged as failures nor counted. */
@@ -46,6 +52,8 @@ const EXPECTED: Record<Dependency, readonly string[]> = {
   S3: ['NotFound', 'NoSuchKey'],
   // A WebSocket connection that closed: the pusher forgets it.
   ApiGatewayManagementApi: ['GoneException'],
+  SQS: [],
+  SES: [],
 };
 
 export interface ClientOptions {
@@ -99,6 +107,12 @@ export const apiGatewayManagementClient = (endpoint: string, options?: ClientOpt
   sharedClient(`ApiGatewayManagementApi ${endpoint}`, options, () =>
     observed(new ApiGatewayManagementApiClient({ ...clientConfig('ApiGatewayManagementApi', options?.limits), endpoint }), 'ApiGatewayManagementApi', options),
   );
+
+export const sqsClient = (options?: ClientOptions): SQSClient =>
+  sharedClient('SQS', options, () => observed(new SQSClient(clientConfig('SQS', options?.limits)), 'SQS', options));
+
+export const sesClient = (options?: ClientOptions): SESv2Client =>
+  sharedClient('SES', options, () => observed(new SESv2Client(clientConfig('SES', options?.limits)), 'SES', options));
 
 // ---- what each call met ----
 

@@ -1,14 +1,25 @@
 import type { Context } from 'aws-lambda';
 import { gameHandlers } from '../http/gameHandlers';
+import { confirmationSender } from '../notify/email/confirmationMail';
+import { sesTransport } from '../notify/email/sesTransport';
 import { exportDeliveryFromEnvironment } from './exportDelivery';
 import type { HttpEvent, HttpResult } from '../http/respond';
-import { lambdaService, serviceIdle } from './lambdaService';
+import { beaconAcceptance, warmService } from './lambdaService';
+import { lambdaSubscriptions } from './lambdaSubscriptions';
 import { powertoolsObserver } from './powertools';
 import { pick, routeGroup } from './routeGroup';
 import { ROUTE_GROUPS } from './routeGroups';
+import { signedSesSend } from './sesSend';
+
+// E-mail subscriptions when the stack names an SES identity (ARBITER_SES_FROM): their confirmation mail is sent from here, the notices by the delivery function.
+const confirmationsOf = (from: string) => confirmationSender(sesTransport(signedSesSend({ region: process.env.AWS_REGION ?? 'us-east-1' }), from));
+const warm = warmService((client, tableName, settings) => ({
+  ...beaconAcceptance(client, tableName, settings),
+  subscriptions: lambdaSubscriptions(client, tableName, settings, settings.sesFrom ? confirmationsOf(settings.sesFrom) : undefined),
+}));
 
 // A large tournament export is stored in the export bucket and linked, as reads does for a game's.
-const routes = routeGroup(pick(gameHandlers(lambdaService, powertoolsObserver, exportDeliveryFromEnvironment()), ROUTE_GROUPS.commands));
+const routes = routeGroup(pick(gameHandlers(warm.service, powertoolsObserver, exportDeliveryFromEnvironment()), ROUTE_GROUPS.commands));
 
 /**
  * The answer waits for the work that follows a command (a snapshot it made due, one command
@@ -19,6 +30,6 @@ export async function handler(event: HttpEvent, context: Context): Promise<HttpR
   try {
     return await routes(event, context);
   } finally {
-    await serviceIdle();
+    await warm.idle();
   }
 }

@@ -16,6 +16,7 @@ import { DynamoPublicStats } from '../store/dynamoPublicStats';
 import { KeyRingStore } from '../store/keyRingStore';
 import { unavailableWhenTransient } from '../store/transientErrors';
 import { lambdaSettings } from './lambdaSettings';
+import { lambdaSubscriptions } from './lambdaSubscriptions';
 
 /** How long a warm container trusts the key ring it read: a rotation reaches every container within this. */
 export const KEY_RING_REFRESH_MS = 60_000;
@@ -68,7 +69,7 @@ export function warmService(more: MoreAdapters = beaconAcceptance): WarmService 
  * function that signs accepts beacon rolls and leaves each pending commit in the table for
  * the reveal function (infra/beaconReveals.ts); it asks no relay and bundles no BLS code.
  */
-function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
+export function beaconAcceptance(client: DynamoDBClient, tableName: string, settings: Settings): Partial<Adapters> {
   if (!settings.signs || !settings.drandRelays?.length) return {};
   return beaconAdapters(client, tableName, settings);
 }
@@ -78,13 +79,16 @@ export function beaconAdapters(client: DynamoDBClient, tableName: string, settin
   return { revealsBeacons: true, pendingReveals: new DynamoPendingReveals(client, tableName), beaconChains: beaconChainsOf(settings) };
 }
 
-const shared = warmService();
+// Reads lists subscriptions (commands makes and ends them, with its own e-mail sender: commands.ts). Built on first use,
+// so that a bundle which never calls lambdaService (the reveal function's) carries none of it.
+let shared: WarmService | undefined;
+const sharedService = () => (shared ??= warmService((client, tableName, settings) => ({ ...beaconAcceptance(client, tableName, settings), subscriptions: lambdaSubscriptions(client, tableName, settings) })));
 
-/** The service of the commands and reads functions. */
-export const lambdaService = (now = Date.now()): Promise<GameService> => shared.service(now);
+/** The service of the reads function. */
+export const lambdaService = (now = Date.now()): Promise<GameService> => sharedService().service(now);
 
 /** Once this container's service has finished the work that follows its answers (a snapshot): before Lambda may freeze it. */
-export const serviceIdle = (): Promise<void> => shared.idle();
+export const serviceIdle = (): Promise<void> => sharedService().idle();
 
 // One client per service and container, with timeouts and failure metrics (awsClients.ts).
 const dynamo = () => dynamoClient();

@@ -6,7 +6,7 @@ export const logger = new Logger({ serviceName: METRICS.service });
 export const metrics = new Metrics({ namespace: METRICS.namespace, serviceName: METRICS.service });
 
 /** The AWS services the functions call (functions/lambda/awsClients.ts). */
-export type Dependency = 'DynamoDB' | 'KMS' | 'S3' | 'ApiGatewayManagementApi';
+export type Dependency = 'DynamoDB' | 'KMS' | 'S3' | 'ApiGatewayManagementApi' | 'SQS' | 'SES';
 
 /**
  * Why an AWS call failed: `lost-write` (a conditional write another writer beat: the

@@ -42,8 +42,12 @@ export interface NoticeSource {
  */
 export function storeNoticeSource(store: EventStore, publicUrl: () => string): NoticeSource {
   return {
+    // From the signed GameCreated (trust.md §7), never the game's secrets item, which the delivery function on AWS may not read.
+    // A game created before GameCreated named its tournament reaches only its own subscriptions.
     async tournamentOf(gameId) {
-      return (await store.readSecrets(gameId))?.tournamentId;
+      const [created] = await store.read(gameId, 0, 1);
+      const data = created?.events[0]?.data as { tournamentId?: unknown } | undefined;
+      return typeof data?.tournamentId === 'string' ? data.tournamentId : undefined;
     },
     async clockOf(gameId) {
       // A game without a time control is never overdue: its first commit says so, and the rest is not read.

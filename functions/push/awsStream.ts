@@ -15,6 +15,12 @@ export interface StreamDeps {
   readCommits(gameId: string, after: number, limit: number): Promise<Commit[]>;
   subscriptions: SubscriptionStore;
   gateway: Gateway;
+  /**
+   * Hands the games with new commits to notifications (the SQS queue on AWS) before anything
+   * is pushed: if it fails, the batch fails and Lambda gives it again, so no commit is left
+   * unnotified by a failed hand-off.
+   */
+  notify?: (gameIds: readonly string[]) => Promise<void>;
   limits?: Partial<PushLimits>;
   now?: () => number;
 }
@@ -71,7 +77,10 @@ export function streamHandler(deps: StreamDeps) {
   const now = deps.now ?? Date.now;
 
   return async (event: { Records?: readonly StreamRecordLike[] }): Promise<void> => {
-    for (const [gameId, changes] of changesOf(event.Records ?? [])) {
+    const changed = changesOf(event.Records ?? []);
+    const withCommits = [...changed].filter(([, changes]) => changes.to > 0).map(([gameId]) => gameId);
+    if (deps.notify && withCommits.length > 0) await deps.notify(withCommits);
+    for (const [gameId, changes] of changed) {
       const subscriptions = await deps.subscriptions.forGame(gameId, limits.maxSubscribersPerGame, Math.floor(now() / 1000));
       if (subscriptions.length === 0) continue;
       const live: StoredSubscription[] = [];

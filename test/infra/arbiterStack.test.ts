@@ -33,7 +33,8 @@ const HTTP_FUNCTIONS = Object.keys(LAMBDA_ENTRIES).map((name) => `${name[0].toUp
 const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction'];
 const SWEEP_FUNCTION = 'GameExpirySweepFunction';
 const REVEAL_FUNCTION = 'BeaconRevealsRevealFunction';
-const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION, REVEAL_FUNCTION];
+const DELIVERY_FUNCTION = 'NotificationsDeliveryFunction';
+const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION, REVEAL_FUNCTION, DELIVERY_FUNCTION];
 
 /** A logical id without CDK's hash suffix: `Commits06B76583` → `Commits`. */
 const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
@@ -171,7 +172,7 @@ describe('the Arbiter stack', () => {
     expect(connections.Properties.StreamSpecification).toBeUndefined();
   });
 
-  it('runs ten functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
+  it('runs eleven functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls, one that delivers notifications) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
     expect(Object.keys(PUSH_ENTRIES)).toHaveLength(PUSH_FUNCTIONS.length);
     const functions = functionsOf(template);
     expect(Object.keys(functions).map(named).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -218,8 +219,10 @@ describe('the Arbiter stack', () => {
       EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Commits'), 'StreamArn'] },
       StartingPosition: 'LATEST',
     });
-    // The push stream, the sweep of abandoned games and the beacon reveals (below).
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3);
+    // The push stream, the sweep of abandoned games and the beacon reveals (below) read the table's stream; notifications read their queue, not the stream.
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    expect(mappings.filter((m) => m.Properties.EventSourceArn['Fn::GetAtt']?.[1] === 'StreamArn')).toHaveLength(3);
+    expect(mappings).toHaveLength(4);
   });
 
   it('deletes abandoned games: leases and creation counts expire by TTL, and only the TTL removal of a lease reaches the sweep function', () => {
@@ -339,6 +342,8 @@ describe('the Arbiter stack', () => {
         // Creation counts (the quota) and the leases of sealed games.
         'Allow dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["quota#*"]}}',
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
+        // Notification subscriptions: confirmed (UpdateItem) and ended (DeleteItem of the record, its index entry, cursors and dead letters).
+        'Allow dynamodb:DeleteItem,dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*","subscriptions#*"]}}',
         // Tournament exports, whose tournament head only commands may sign: stored once and linked.
         'Allow s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
         'Allow s3:ListBucket → ExportStorageExports.Arn',
@@ -373,6 +378,17 @@ describe('the Arbiter stack', () => {
         // The event source mapping reads the commits table's stream.
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
+        // It hands each game with new commits to notifications (infra/notifications.ts).
+        'Allow sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage → NotificationsQueue.Arn',
+      ],
+      // Notifications: reads commits and subscriptions, writes only the notification store's items, opens the subscriptions' secrets; never a seed, a secret or a token hash.
+      NotificationsDeliveryFunction: [
+        ...logsAndTraces('NotificationsDeliveryLogs'),
+        'Allow dynamodb:GetItem,dynamodb:Query → Commits.Arn',
+        'Allow dynamodb:DeleteItem,dynamodb:PutItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*"]}}',
+        'Deny dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets","*#tokens","*#viewers","tournament-token#*","idempotency#*","arbiter#keyring"]}}',
+        'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"},"StringLike":{"kms:EncryptionContext:gameId":"subscription:*"}}',
+        'Allow sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage → NotificationsQueue.Arn',
       ],
       // The commands side: signs the reveals and reads seeds as commands does; deletes only the entries of pending reveals; creates nothing.
       BeaconRevealsRevealFunction: [
@@ -479,13 +495,16 @@ describe('the keys in KMS', () => {
     for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION)) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
   });
 
-  it('let no function but commands use the token key or seal a seed, and only the reveal function besides open one; reads may only read the public keys; the push functions get no KMS action at all', () => {
+  it('let no function but commands use the token key or seal a seed, and only the reveal function and the notification delivery function (the subscriptions\' secrets) besides open one; reads may only read the public keys; the push functions get no KMS action at all', () => {
     const on = (key: string) => kmsStatements().filter((s) => [s.Resource].flat().some((r) => resourceName(r) === `${key}.Arn`));
     expect(on('SeedKey').map((s) => [s.roles, [s.Action].flat().sort()])).toEqual([
       [['CommandsFunctionRole'], ['kms:Decrypt', 'kms:Encrypt']],
       [['BeaconRevealsRevealRole'], ['kms:Decrypt']],
+      [['NotificationsDeliveryRole'], ['kms:Decrypt']],
     ]);
-    for (const statement of on('SeedKey')) expect(statement.Condition).toEqual({ 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } });
+    for (const statement of on('SeedKey')) expect(statement.Condition).toMatchObject({ 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['gameId'] }, Null: { 'kms:EncryptionContextKeys': 'false' } });
+    // The delivery function opens a subscription's sealed target only (its context `subscription:<id>`), never a game's seed.
+    expect(on('SeedKey')[2].Condition).toMatchObject({ StringLike: { 'kms:EncryptionContext:gameId': 'subscription:*' } });
     expect(on('TokenKey').map((s) => [s.roles, [s.Action].flat()])).toEqual([[['CommandsFunctionRole'], ['kms:GenerateMac']]]);
     // No KMS grant on any resource but the stack's own keys (no `*`).
     for (const s of kmsStatements()) for (const r of [s.Resource].flat()) expect(resourceName(r)).toMatch(/^(SigningKey\d+|SeedKey|TokenKey)\.Arn$/);
@@ -521,9 +540,9 @@ describe('the keys in KMS', () => {
 });
 
 describe('the outputs', () => {
-  it('are what docs/deploy.md lists: the URLs, the table and signing keys for a rotation, the push socket and the alarm topic', () => {
+  it('are what docs/deploy.md lists: the URLs, the table and signing keys for a rotation, the push socket, the notification queues and the alarm topic', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['AlarmNotifications', 'ApiUrl', 'DocsUrl', 'KeysUrl', 'PushUrl', 'SigningKeyArns', 'TableName', 'VerifierUrl', 'WebUrl']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmNotifications', 'ApiUrl', 'DocsUrl', 'KeysUrl', 'NotificationDeadLettersUrl', 'NotificationQueueUrl', 'PushUrl', 'SigningKeyArns', 'TableName', 'VerifierUrl', 'WebUrl']);
     expect(resourceName(outputs.TableName.Value)).toBe('Commits');
     expect(resourceName(outputs.SigningKeyArns.Value)).toBe('SigningKey1.Arn');
     expect(resourceName(outputs.PushUrl.Value)).toBe(`wss://PushApi.execute-api.<AWS::Region>.<AWS::URLSuffix>/${PUSH_STAGE}`);
@@ -701,8 +720,8 @@ describe('the alarms', () => {
         });
       }
     }
-    // 10 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1);
+    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters.
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {
@@ -742,7 +761,8 @@ describe('beacon reveals (docs/deploy.md#beacon-games)', () => {
   });
 
   it('and every minute from a schedule, for the entries the stream left', () => {
-    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>);
+    // The other schedule is the notifications' tick (notifications.test.ts).
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>).filter((r) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === functionNamed(template, REVEAL_FUNCTION)[0]);
     expect(rules).toHaveLength(1);
     expect(rules[0].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
     expect(rules[0].Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [functionNamed(template, REVEAL_FUNCTION)[0], 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })]);
@@ -768,7 +788,7 @@ describe('beacon reveals (docs/deploy.md#beacon-games)', () => {
   it('are left out with no relays: no reveal function, no schedule, and the commands function refuses beacon games', () => {
     const none = synth({ drandRelays: [] });
     expect(Object.keys(functionsOf(none)).map(named)).not.toContain(REVEAL_FUNCTION);
-    expect(Object.keys(none.findResources('AWS::Events::Rule'))).toEqual([]);
+    expect(Object.keys(none.findResources('AWS::Events::Rule')).map(named)).toEqual(['NotificationsEveryMinute']);
     expect(envOf('CommandsFunction', none).ARBITER_DRAND_RELAYS).toBeUndefined();
     expect(Object.keys(none.findResources('AWS::CloudWatch::Alarm')).filter((id) => id.includes('BeaconRevealLate'))).toEqual([]);
   });

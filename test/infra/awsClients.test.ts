@@ -94,7 +94,7 @@ const ddbError = (type: string, status = 400) => ({ status, body: { __type: `com
 
 describe('the AWS clients of the functions', () => {
   it('are built with connection and answer timeouts that throw, and a bounded number of attempts', async () => {
-    const { clientConfig, CLIENT_LIMITS, dynamoClient, kmsClient, s3Client, apiGatewayManagementClient } = await container();
+    const { clientConfig, CLIENT_LIMITS, dynamoClient, kmsClient, s3Client, apiGatewayManagementClient, sqsClient, sesClient } = await container();
     for (const dependency of Object.keys(CLIENT_LIMITS) as (keyof typeof CLIENT_LIMITS)[]) {
       const config = clientConfig(dependency);
       const limits = CLIENT_LIMITS[dependency];
@@ -111,7 +111,7 @@ describe('the AWS clients of the functions', () => {
       const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = CLIENT_LIMITS[dependency];
       expect(maxAttempts * (connectionTimeoutMs + requestTimeoutMs)).toBeLessThanOrEqual(6000);
     }
-    for (const client of [dynamoClient(), kmsClient(), s3Client(), apiGatewayManagementClient('https://example.invalid/prod')]) {
+    for (const client of [dynamoClient(), kmsClient(), s3Client(), apiGatewayManagementClient('https://example.invalid/prod'), sqsClient(), sesClient()]) {
       expect(await client.config.maxAttempts()).toBeLessThanOrEqual(3);
     }
     // One client per service and container, unless a caller asks for other settings.

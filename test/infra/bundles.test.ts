@@ -14,6 +14,7 @@ import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES, REVEAL_TIMEOUT } from '../../infra/beaconReveals';
+import { NOTIFY_ENTRIES } from '../../infra/notifications';
 import { startFakeKms } from '../support/fakeKms';
 import { startKmsAsGranted, type KmsGrant } from './kmsAsGranted';
 import { startLoopbackDynamo } from '../support/loopbackDynamo';
@@ -136,31 +137,36 @@ async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Rec
   return { loadMs, logs, replies: results.map((r) => ({ ...r, json: r.headers['content-type']?.startsWith('application/json') && r.body ? JSON.parse(r.body) : undefined })) };
 }
 
-/** The push, sweep and reveal functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts, infra/beaconReveals.ts: the project's bundling settings); push.test.ts runs the push ones. */
-async function buildPushBundles(): Promise<Record<string, number>> {
+/** The push, sweep, reveal and notification delivery functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts, infra/beaconReveals.ts, infra/notifications.ts: the project's bundling settings); push.test.ts runs the push ones. */
+async function buildPushBundles(): Promise<Record<string, { bytes: number; file: string }>> {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-push-sizes-'));
-  const sizes: Record<string, number> = {};
-  for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES, ...BEACON_ENTRIES })) {
+  const built: Record<string, { bytes: number; file: string }> = {};
+  for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES, ...BEACON_ENTRIES, ...NOTIFY_ENTRIES })) {
     const outfile = join(dir, name, BUNDLE.outFile);
     await build(esbuildOptions(entry, outfile));
-    sizes[name] = statSync(outfile).size;
+    built[name] = { bytes: statSync(outfile).size, file: outfile };
   }
-  return sizes;
+  return built;
 }
+
+/** The source files a bundle was built from, as its source map lists them. */
+const sourcesOf = (file: string): string[] => JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources;
 
 describe('the built Lambda bundles', () => {
   it(`are each at most ${BUNDLE.maxBytes / 1024} KB minified`, () => {
     for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
   });
 
-  it('are the sizes the README reports, within 10 KB, the push, sweep and reveal functions\' too', async () => {
+  it('are the sizes the README reports, within 10 KB, the push, sweep, reveal and notification delivery functions\' too; none carries nodemailer (SES builds the mail)', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const sizes: Record<string, number> = { ...Object.fromEntries(Object.entries(bundles).map(([name, b]) => [name, b.bytes])), ...(await buildPushBundles()) };
-    expect(Object.keys(sizes)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length);
-    for (const [name, bytes] of Object.entries(sizes)) {
+    const all: Record<string, { bytes: number; file: string }> = { ...bundles, ...(await buildPushBundles()) };
+    expect(Object.keys(all)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
+    for (const [name, { bytes, file }] of Object.entries(all)) {
       expect(bytes, name).toBeLessThanOrEqual(BUNDLE.maxBytes);
       const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
       expect(Math.abs(reported - bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
+      const mailer = sourcesOf(file).some((source) => source.includes('node_modules/nodemailer/'));
+      expect(mailer, `${name} bundles nodemailer`).toBe(false);
     }
   });
 

@@ -7,6 +7,7 @@ import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { ArbiterStack } from '../../infra/arbiterStack';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES } from '../../infra/beaconReveals';
+import { NOTIFY_ENTRIES } from '../../infra/notifications';
 import { PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
 
 /** The synthesized stack (its aspects applied, so every alarm exists) and cdk-nag's AwsSolutions findings on it. */
@@ -100,7 +101,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
     // X-Ray and the stream's ListStreams name no resource; a push function posts to whichever connection of its own stage;
     // the connections table holds nothing a restore could give back.
     const counts = Object.fromEntries([...new Set(bare.findings.map((f) => f.rule))].map((rule) => [rule, bare.findings.filter((f) => f.rule === rule).length]));
-    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length;
+    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length;
     expect(counts).toEqual({
       'AwsSolutions-APIG4': ROUTES.length + 3,
       'AwsSolutions-IAM5[Resource::*]': functions,
@@ -111,7 +112,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [exportsRule(stack)]: 2,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
-    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1);
+    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's).
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1);
   });
 });

@@ -6,6 +6,7 @@ import { LAMBDA_ENTRIES } from '../../infra/bundling';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES } from '../../infra/beaconReveals';
+import { NOTIFY_ENTRIES } from '../../infra/notifications';
 import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -24,8 +25,8 @@ describe('npm run synth', () => {
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
     const resources = Object.entries(template.Resources);
     const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
-    // The six functions behind the HTTP API, the two push functions, the sweep and the reveal function.
-    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length);
+    // The six functions behind the HTTP API, the two push functions, the sweep, the reveal function and the notification delivery function.
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);
@@ -36,6 +37,6 @@ describe('npm run synth', () => {
     const roleOf = (prefix: string) => functions.find(([id]) => id.startsWith(prefix))![1].Properties.Role['Fn::GetAtt'][0];
     expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }]]);
     expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
-    expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications']));
+    expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications', 'NotificationQueueUrl', 'NotificationDeadLettersUrl']));
   });
 });

@@ -2,7 +2,7 @@ import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kmsSeedVault } from '../../../functions/application/kmsSeedVault';
+import { kmsSecretVault, kmsSeedVault } from '../../../functions/application/kmsSeedVault';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:000000000000:key/seed';
 const kms = mockClient(KMSClient);
@@ -49,5 +49,17 @@ describe('the KMS seed vault', () => {
     const sealed = await vault.seal('g-1', randomBytes(32));
     await expect(vault.open('g-2', sealed)).rejects.toThrow(/InvalidCiphertext/);
     await expect(vault.open('g-1', 'aes256gcm-v1.a.b.c')).rejects.toThrow(/not a seed sealed by KMS/);
+  });
+
+  it('opens a notification subscription\'s sealed target, of any length, under its own context; the seed vault still refuses anything but 32 bytes', async () => {
+    fakeSymmetricKey();
+    const client = new KMSClient({ region: 'eu-west-1' });
+    const target = Buffer.from(JSON.stringify({ url: 'https://discord.com/api/webhooks/1/secret-part', secret: 'whsec_' + 'A'.repeat(44) }), 'utf8');
+    // The commands function seals with the seed vault (sealing checks no length); the delivery function opens with the secret vault.
+    const sealed = await kmsSeedVault(client, KEY_ARN).seal('subscription:s-1', target);
+    expect((await kmsSecretVault(client, KEY_ARN).open('subscription:s-1', sealed)).equals(target)).toBe(true);
+    expect(kms.commandCalls(DecryptCommand)[0].args[0].input).toMatchObject({ EncryptionContext: { gameId: 'subscription:s-1' } });
+    await expect(kmsSecretVault(client, KEY_ARN).open('subscription:s-2', sealed)).rejects.toThrow(/InvalidCiphertext/);
+    await expect(kmsSeedVault(client, KEY_ARN).open('subscription:s-1', sealed)).rejects.toThrow('KMS answered a seed that is not 32 bytes');
   });
 });

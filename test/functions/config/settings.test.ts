@@ -51,6 +51,8 @@ describe('the settings', () => {
       ARBITER_NOTIFY_ALLOW_LOOPBACK: '1',
       ARBITER_SMTP_URL: 'smtp://127.0.0.1:2525',
       ARBITER_SMTP_FROM: 'arbiter@club.example.org',
+      ARBITER_NOTIFY_QUEUE_URL: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      ARBITER_SES_FROM: 'arbiter@example.org',
     });
     expect(warnings).toEqual([]);
     expect(settings).toEqual({
@@ -80,6 +82,8 @@ describe('the settings', () => {
       notifyAllowLoopback: true,
       smtpUrl: 'smtp://127.0.0.1:2525',
       smtpFrom: 'arbiter@club.example.org',
+      notifyQueueUrl: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      sesFrom: 'arbiter@example.org',
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());
   });
@@ -103,6 +107,8 @@ describe('the settings', () => {
       ARBITER_EXPORT_ORIGIN: ['exports'],
       ARBITER_EXPORT_ENDPOINT: ['s3://bucket'],
       ARBITER_SIGNS: ['yes', '1'],
+      ARBITER_NOTIFY_QUEUE_URL: ['notify', 'sqs://queue'],
+      ARBITER_SES_FROM: ['arbiter', 'Arbiter <arbiter@example.org>', 'a@b', 'a@example.org, b@example.org'],
       ARBITER_DRAND_RELAYS: ['api.drand.sh', 'ftp://api.drand.sh', 'https://api.drand.sh,', 'https://a.test,,https://b.test', 'https://key:secret@api.drand.sh', 'https://api.drand.sh/?key=1'],
     };
     for (const [name, values] of Object.entries(bad)) {
