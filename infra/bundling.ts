@@ -55,8 +55,11 @@ export const BUNDLE = {
    * This is a guard against growth by accident, not the target: the target is 500 KB (issue
    * aws-scale), reached by loading rulesets on demand. Rules fidelity II and the errors in
    * words added 36 KB to the commands and reads bundles, and the guard rose from 800 KB with it.
+   * Issue 33 (subscriptions and their sealed targets, turn clocks, voids, rulings) added about
+   * 30 KB to commands, and the drand check had brought revealBeacons to 859 KB: the guard rose
+   * to 900 KB, and the target stays issue aws-scale's.
    */
-  maxBytes: 850 * 1024,
+  maxBytes: 900 * 1024,
 };
 
 /** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */
