@@ -203,18 +203,7 @@ export const TournamentSubscriptionListShape = z.strictObject({ tournamentId: z.
 
 export const SubscriptionListShape = z.strictObject({
   gameId: z.string(),
-  subscriptions: z.array(
-    z.strictObject({
-      subscriptionId: z.string(),
-      kind: z.enum(['webhook', 'discord', 'slack', 'email']),
-      owner: z.string().describe('the side, organizer, or tournament that made it'),
-      target: z.string().describe("masked: a URL's origin, or a***@example.org"),
-      digest: DigestShape,
-      status: z.enum(['active', 'confirming']),
-      createdAt: z.string(),
-      deadLetters: z.array(z.strictObject({ seq: z.int(), at: z.string(), error: z.string() })).describe('commits that could not be told after every retry, the latest 50'),
-    }),
-  ),
+  subscriptions: z.array(SubscriptionListing),
 });
 
 export const ViewerListShape = z.strictObject({

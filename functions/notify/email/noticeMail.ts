@@ -7,6 +7,9 @@ const TITLE_MAX = 80;
 const PURPOSES_MAX = 120;
 
 /** `Kursk (g-abc123)`: the game as a mail names it, in the subject and the first line. */
+/** The end of every mail about a game: why it came, and the one-click way to stop it. */
+export const mailFooter = (label: string, unsubscribe: string) => ['-- ', `You get this mail because this address subscribed to game ${label} on Arbiter.`, `Stop these mails: ${unsubscribe}`, ''];
+
 export function gameLabel(notice: Pick<Notice, 'gameTitle' | 'gameId'>): string {
   return `${oneLine(notice.gameTitle, TITLE_MAX)} (${oneLine(notice.gameId, 64)})`;
 }
@@ -51,10 +54,7 @@ export function noticeMail(notices: readonly Notice[], target: ChannelTarget, at
     ...notices.flatMap(noticeLines),
     '',
     ...(timeline ? [`The game's timeline, where every roll can be checked: ${timeline}`, ''] : []),
-    '-- ',
-    `You get this mail because this address subscribed to game ${gameLabel(last)} on Arbiter.`,
-    `Stop these mails: ${unsubscribe}`,
-    '',
+    ...mailFooter(gameLabel(last), unsubscribe),
   ].join('\n');
   const gameId = oneLine(first.gameId, 64);
   return {

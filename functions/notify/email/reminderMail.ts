@@ -1,7 +1,7 @@
 import { DeliveryError, type ChannelTarget, type DeliveryAttempt } from '../channel';
 import type { Reminder } from '../reminder';
 import type { OutgoingMail } from './outgoingMail';
-import { gameLabel } from './noticeMail';
+import { gameLabel, mailFooter } from './noticeMail';
 import { cleanLink, linkWithoutToken, messageIdHeader, oneLine, recipientOf } from './mailText';
 
 /** `[Arbiter] Overdue: player2 in Kursk (g-abc123), on this move since 2026-11-27T10:00:00.000Z`. */
@@ -26,10 +26,7 @@ export function reminderMail(reminder: Reminder, target: ChannelTarget, attempt:
     'This is the only reminder for this move.',
     '',
     ...(timeline ? [`The game's timeline: ${timeline}`, ''] : []),
-    '-- ',
-    `You get this mail because this address subscribed to game ${gameLabel(reminder)} on Arbiter.`,
-    `Stop these mails: ${unsubscribe}`,
-    '',
+    ...mailFooter(gameLabel(reminder), unsubscribe),
   ].join('\n');
   return {
     to,
