@@ -145,7 +145,11 @@ export class NotificationEngine {
         }
       } while (this.passAgain.has(gameId) && !this.closed);
       return runs;
-    })().finally(() => this.passes.delete(gameId));
+    })().finally(() => {
+      this.passes.delete(gameId);
+      // Asked for between the last pass and now: one more.
+      if (this.passAgain.delete(gameId)) this.stored(gameId);
+    });
     this.passes.set(gameId, pass);
     return pass;
   }
@@ -198,7 +202,10 @@ export class NotificationEngine {
           this.retryLater(key, gameId);
         },
       )
-      .finally(() => this.running.delete(key));
+      .finally(() => {
+        this.running.delete(key);
+        if (this.again.delete(key)) this.stored(gameId);
+      });
     this.running.set(key, run);
     return run;
   }
