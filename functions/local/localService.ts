@@ -213,6 +213,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     close: async () => {
       clearInterval(revealTimer);
       clearInterval(notifyTimer);
+      // Closed first: a delivery in back-off ends at once (the next start delivers it), so shutdown never waits out its retries.
+      const notificationsClosed = notifications.engine.close();
       await notifying;
       await ticking;
       await startup;
@@ -223,7 +225,7 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Commands already taken are written, and their snapshots, before the store closes.
       await service.idle();
-      await notifications.engine.close();
+      await notificationsClosed;
       await dynamo.close();
       await exportStore.close();
     },

@@ -39,6 +39,8 @@ export interface Channel {
   deliver(target: ChannelTarget, notices: readonly Notice[], attempt: DeliveryAttempt): Promise<void>;
   /** Tells that a side is overdue; a channel without it sends no reminders. */
   remind?(target: ChannelTarget, reminder: Reminder, attempt: DeliveryAttempt): Promise<void>;
+  /** Whether these notices fit in one delivery; without it any number do. A digest too large goes in parts. */
+  fits?(notices: readonly Notice[]): boolean;
 }
 
 /** What the subscribe step calls to ask an address to confirm (double opt-in); part D sends the mail. */

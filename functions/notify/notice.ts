@@ -1,5 +1,5 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { evolveGame, type GameState } from '../../domain/game/gameState';
+import type { GameState } from '../../domain/game/gameState';
 import { textLines } from '../../domain/game/textLine';
 
 /** One commit as the notification channels see it (docs/notifications.md "Payloads"). */
@@ -32,35 +32,21 @@ function purposesOf(commit: Commit): string[] {
 /** The link to a game's timeline, without any token: each reader opens it with their own. */
 export const timelineUrlOf = (publicUrl: string, gameId: string) => `${publicUrl.replace(/\/+$/, '')}/#/games/${encodeURIComponent(gameId)}`;
 
-/**
- * The notices of `commits` (consecutive, following `before`, the state after the commit
- * preceding the first). Each notice reads the state after its own commit; `latest`, the
- * game now, tells which were voided since.
- */
-export function noticesOf(before: GameState | undefined, commits: readonly Commit[], latest: GameState | undefined, publicUrl: string): Notice[] {
-  const notices: Notice[] = [];
-  let state = before;
-  let previous: Commit | undefined;
-  const voided = latest?.voided;
-  for (const commit of commits) {
-    state = evolveGame(state, commit);
-    const toMove = toMoveOf(state);
-    notices.push({
-      gameId: commit.gameId,
-      gameTitle: state.title,
-      seq: commit.seq,
-      commitId: `${commit.gameId}/${commit.seq}`,
-      recordedAt: commit.recordedAt,
-      actor: commit.actor,
-      type: commit.command.type,
-      lines: textLines(latest ?? state, commit, previous),
-      purposes: purposesOf(commit),
-      turn: toMove ? `${toMove} to move` : '',
-      toMove,
-      timelineUrl: timelineUrlOf(publicUrl, commit.gameId),
-      ...(voided?.has(commit.seq) ? { voided: true } : {}),
-    });
-    previous = commit;
-  }
-  return notices;
+/** One commit's notice: `after`, the game just after it; `latest`, the game now (which tells whether it was voided since); `previous`, the commit before it. */
+export function noticeOf(commit: Commit, after: { title: string; toMove: string | null }, latest: GameState, previous: Commit | undefined, publicUrl: string): Notice {
+  return {
+    gameId: commit.gameId,
+    gameTitle: after.title,
+    seq: commit.seq,
+    commitId: `${commit.gameId}/${commit.seq}`,
+    recordedAt: commit.recordedAt,
+    actor: commit.actor,
+    type: commit.command.type,
+    lines: textLines(latest, commit, previous),
+    purposes: purposesOf(commit),
+    turn: after.toMove ? `${after.toMove} to move` : '',
+    toMove: after.toMove,
+    timelineUrl: timelineUrlOf(publicUrl, commit.gameId),
+    ...(latest.voided?.has(commit.seq) ? { voided: true } : {}),
+  };
 }

@@ -1,9 +1,10 @@
+import type { Commit } from '../../domain/fairness/hashChain';
 import { recordedTimeControl, type ClockedGame } from '../../domain/game/clock';
 import { evolveGame, type GameState } from '../../domain/game/gameState';
 import { stillActs } from '../application/credentials';
 import type { EventStore } from '../ports/eventStore';
 import type { SubscriptionRecord } from '../ports/subscriptionStore';
-import { noticesOf, timelineUrlOf, toMoveOf, type Notice } from './notice';
+import { noticeOf, timelineUrlOf, toMoveOf, type Notice } from './notice';
 
 /** A game's commits after a seq, as notices, with whose move it was before the first. */
 export interface NoticePage {
@@ -36,11 +37,47 @@ export interface NoticeSource {
   clockOf?(gameId: string): Promise<GameClockInfo | undefined>;
 }
 
+/** A game folded once: its commits, who was to move after each, and the game now. */
+interface FoldedGame {
+  commits: Commit[];
+  after: { title: string; toMove: string | null }[];
+  latest: GameState;
+}
+
+/** Games kept folded between reads (least recently read dropped first). */
+export const FOLDED_GAMES_KEPT = 32;
+
 /**
- * Notices read from the commit log: the game folded from its first commit, so that each
- * notice tells the turn after its own commit and the voids recorded since.
+ * Notices read from the commit log. Each game is folded once from its first commit and kept
+ * (a few dozen games, least recently read dropped): a later read fetches only the commits
+ * stored since, so that each notice tells the turn after its own commit and the voids
+ * recorded since without the game being read again from its start.
  */
 export function storeNoticeSource(store: EventStore, publicUrl: () => string): NoticeSource {
+  const kept = new Map<string, FoldedGame>();
+
+  async function folded(gameId: string): Promise<FoldedGame | undefined> {
+    const known = kept.get(gameId);
+    const fresh = await store.read(gameId, known?.latest.version ?? 0);
+    // Another read of the same game may have folded some of these meanwhile: each commit is added once.
+    const game = kept.get(gameId) ?? known;
+    const commits = game?.commits ?? [];
+    const after = game?.after ?? [];
+    let latest = game?.latest;
+    for (const commit of fresh) {
+      if (latest && commit.seq <= latest.version) continue;
+      latest = evolveGame(latest, commit);
+      commits.push(commit);
+      after.push({ title: latest.title, toMove: toMoveOf(latest) });
+    }
+    if (!latest) return undefined;
+    const result = { commits, after, latest };
+    kept.delete(gameId);
+    kept.set(gameId, result);
+    if (kept.size > FOLDED_GAMES_KEPT) kept.delete(kept.keys().next().value!);
+    return result;
+  }
+
   return {
     // From the signed GameCreated (trust.md §7), never the game's secrets item, which the delivery function on AWS may not read.
     // A game created before GameCreated named its tournament reaches only its own subscriptions.
@@ -50,13 +87,10 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
       return typeof data?.tournamentId === 'string' ? data.tournamentId : undefined;
     },
     async clockOf(gameId) {
-      // A game without a time control is never overdue: its first commit says so, and the rest is not read.
-      const [creation] = await store.read(gameId, 0, 1);
-      if (!creation || !recordedTimeControl(creation.command.payload)) return undefined;
-      let state: GameState | undefined;
-      for (const commit of await store.read(gameId, 0)) state = evolveGame(state, commit);
-      if (!state) return undefined;
-      const { sides, clock, timeControl, lastRecordedAt, title, version, pending } = state;
+      const game = await folded(gameId);
+      // A game without a time control is never overdue: its first commit says so.
+      if (!game || !recordedTimeControl(game.commits[0]!.command.payload)) return undefined;
+      const { sides, clock, timeControl, lastRecordedAt, title, version, pending } = game.latest;
       return {
         gameId,
         gameTitle: title,
@@ -71,20 +105,17 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
       };
     },
     async read(gameId, after, limit) {
-      const commits = await store.read(gameId, 0);
-      if (commits.length === 0) return undefined;
-      let before: GameState | undefined;
-      let latest: GameState | undefined;
-      for (const commit of commits) {
-        latest = evolveGame(latest, commit);
-        if (commit.seq <= after) before = latest;
-      }
-      const page = commits.filter((commit) => commit.seq > after).slice(0, limit);
+      const game = await folded(gameId);
+      if (!game) return undefined;
+      const { commits, latest } = game;
+      const first = commits.findIndex((commit) => commit.seq > after);
+      const start = first < 0 ? commits.length : first;
+      const page = commits.slice(start, start + limit);
       return {
-        notices: noticesOf(before, page, latest, publicUrl()),
-        toMoveBefore: before ? toMoveOf(before) : null,
-        gameTitle: latest!.title,
-        granted: (subscription) => grantActs(subscription, latest!),
+        notices: page.map((commit, i) => noticeOf(commit, game.after[start + i]!, latest, commits[start + i - 1], publicUrl())),
+        toMoveBefore: start > 0 ? game.after[start - 1]!.toMove : null,
+        gameTitle: latest.title,
+        granted: (subscription) => grantActs(subscription, latest),
       };
     },
   };

@@ -3,7 +3,7 @@ import type { SeedVault } from '../ports/seedVault';
 import type { Digest, SubscriptionKind, SubscriptionRecord, SubscriptionStore } from '../ports/subscriptionStore';
 import { DeliveryError, messageIdOf, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
 import type { Notice } from './notice';
-import type { NoticeSource } from './noticeSource';
+import type { NoticePage, NoticeSource } from './noticeSource';
 import { RateLimit } from './rateLimit';
 import { reminderMessageId, reminderOf, type Reminder } from './reminder';
 import { openTarget } from './sealedTarget';
@@ -20,6 +20,8 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, firstDelayMs: 1000, max
 /** A digest never holds a commit longer than this. */
 export const DIGEST_HOLD_MAX_MS = 24 * 3600_000;
 const PAGE = 100;
+/** Pages one run reads before it lets others go first (a wake-up takes the rest). */
+const PAGES_PER_RUN = 10;
 
 export interface EngineDeps {
   subscriptions: SubscriptionStore;
@@ -52,9 +54,15 @@ const timerWait = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * a restart) may deliver a commit twice with the same message id, never skip one.
  */
 export class NotificationEngine {
+  /** A game's pass (read its subscriptions and commits once, start each subscription's run), by game id. */
+  private readonly passes = new Map<string, Promise<Promise<void>[]>>();
+  private readonly passAgain = new Set<string>();
+  /** Each subscription catches up on its own, by `<gameId>\n<subscriptionId>`: a slow one holds no other back. */
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private readonly wakeUps = new Map<string, NodeJS.Timeout>();
+  /** Runs that threw in a row, by the same keys: how long the next wake-up waits. */
+  private readonly failures = new Map<string, number>();
   private readonly nowMs: () => number;
   private readonly wait: (ms: number) => Promise<void>;
   private readonly retry: RetryPolicy;
@@ -99,32 +107,115 @@ export class NotificationEngine {
   }
 
   /**
-   * Delivers what each subscription of the game (and of its tournament) has not had yet.
-   * Idempotent; a second call while one runs for the game makes it run once more after.
+   * Delivers what each subscription of the game (and of its tournament) has not had yet;
+   * settles when each has. Idempotent; a second call while a subscription's run is under way
+   * makes that run go once more after. Each subscription runs on its own: one whose receiver
+   * hangs or fails holds back none of the others.
    */
-  catchUpGame(gameId: string): Promise<void> {
-    const running = this.running.get(gameId);
-    if (running) {
-      this.again.add(gameId);
-      return running;
-    }
-    const run = (async () => {
-      do {
-        this.again.delete(gameId);
-        await this.runGame(gameId);
-      } while (this.again.has(gameId) && !this.closed);
-    })().finally(() => this.running.delete(gameId));
-    this.running.set(gameId, run);
-    return run;
+  async catchUpGame(gameId: string): Promise<void> {
+    await Promise.all(await this.passOf(gameId));
   }
 
-  /** Stops timers and waits for the runs under way. */
+  /** Stops timers, ends the waits under way (back-off, rate) and waits for the runs under way. */
   async close(): Promise<void> {
     this.closed = true;
     this.stop();
     for (const timer of this.wakeUps.values()) clearTimeout(timer);
     this.wakeUps.clear();
+    await Promise.allSettled([...this.passes.values()]);
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  private passOf(gameId: string): Promise<Promise<void>[]> {
+    const running = this.passes.get(gameId);
+    if (running) {
+      this.passAgain.add(gameId);
+      return running;
+    }
+    const pass = (async () => {
+      const runs: Promise<void>[] = [];
+      do {
+        this.passAgain.delete(gameId);
+        try {
+          runs.push(...(await this.passGame(gameId)));
+          this.failures.delete(gameId);
+        } catch (error) {
+          this.retryLater(gameId, gameId);
+          throw error;
+        }
+      } while (this.passAgain.has(gameId) && !this.closed);
+      return runs;
+    })().finally(() => {
+      this.passes.delete(gameId);
+      // Asked for between the last pass and now: one more.
+      if (this.passAgain.delete(gameId)) this.stored(gameId);
+    });
+    this.passes.set(gameId, pass);
+    return pass;
+  }
+
+  /** Reads the game's subscriptions and, once for all those idle, its commits after the earliest cursor; starts their runs. */
+  private async passGame(gameId: string): Promise<Promise<void>[]> {
+    const subscriptions = (await this.activeSubscriptions(gameId)).filter((subscription) => this.deps.channels[subscription.kind]);
+    const runs: Promise<void>[] = [];
+    const idle: SubscriptionRecord[] = [];
+    for (const subscription of subscriptions) {
+      const running = this.running.get(runKey(gameId, subscription));
+      if (running) {
+        this.again.add(runKey(gameId, subscription));
+        runs.push(running);
+      } else idle.push(subscription);
+    }
+    if (idle.length === 0) return runs;
+    const cursors = await Promise.all(idle.map((subscription) => this.deps.subscriptions.cursor(subscription.subscriptionId, gameId)));
+    const from = Math.min(...idle.map((subscription, i) => cursors[i] ?? subscription.afterSeq ?? 0));
+    const page = await this.deps.source.read(gameId, from, PAGE);
+    for (const subscription of idle) runs.push(this.runOf(gameId, subscription, page && { page, from }));
+    return runs;
+  }
+
+  /** A subscription's run: from the page its game's pass read, then on its own while there is more. */
+  private runOf(gameId: string, subscription: SubscriptionRecord, shared: SharedPage | undefined): Promise<void> {
+    const key = runKey(gameId, subscription);
+    const running = this.running.get(key);
+    if (running) {
+      this.again.add(key);
+      return running;
+    }
+    const run = (async () => {
+      let page = shared;
+      for (let rounds = 0; rounds < 100; rounds++) {
+        if (this.closed) return;
+        this.again.delete(key);
+        const outcome = await this.runSubscription(gameId, subscription, page);
+        page = undefined;
+        if (typeof outcome === 'number') this.wakeUpAt(key, gameId, outcome);
+        if (outcome !== 'more' && !this.again.has(key)) return;
+      }
+      // Far behind: the rest after a short pause, so that one subscription cannot hold the process.
+      this.wakeUpAt(key, gameId, this.nowMs() + this.retry.firstDelayMs);
+    })()
+      .then(
+        () => void this.failures.delete(key),
+        (error) => {
+          this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}: ${(error as Error).message}`);
+          this.retryLater(key, gameId);
+        },
+      )
+      .finally(() => {
+        this.running.delete(key);
+        if (this.again.delete(key)) this.stored(gameId);
+      });
+    this.running.set(key, run);
+    return run;
+  }
+
+  /** A run that threw (a store that failed) goes again after a back-off, at most `retry.attempts` times in a row. */
+  private retryLater(key: string, gameId: string): void {
+    const failures = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, failures);
+    if (failures > this.retry.attempts) return;
+    this.wakeUpAt(key, gameId, this.nowMs() + Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** (failures - 1)));
   }
 
   private async eachSubscribedGame(run: (gameId: string) => Promise<void>): Promise<void> {
@@ -170,52 +261,66 @@ export class NotificationEngine {
     this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}, reminder of ${reminder.side}: dead letter: ${outcome.reason}`);
   }
 
-  private async runGame(gameId: string): Promise<void> {
-    const subscriptions = await this.activeSubscriptions(gameId);
-    if (subscriptions.length === 0) return;
-    const dueAt = await Promise.all(subscriptions.map((subscription) => this.runSubscription(gameId, subscription)));
-    const next = Math.min(...dueAt.filter((at): at is number => at !== undefined));
-    if (Number.isFinite(next)) this.wakeUpAt(gameId, next);
-  }
-
-  /** Delivers the subscription's due commits; answers when a held digest falls due (ms since the epoch), if one is held. */
-  private async runSubscription(gameId: string, subscription: SubscriptionRecord): Promise<number | undefined> {
+  /**
+   * Delivers the subscription's due commits, every due one of a page before the next is read:
+   * 'done', 'more' (a page cap reached), or when a held digest falls due (ms since the epoch).
+   */
+  private async runSubscription(gameId: string, subscription: SubscriptionRecord, shared: SharedPage | undefined): Promise<'done' | 'more' | number> {
     const { subscriptions } = this.deps;
     const channel = this.deps.channels[subscription.kind];
-    if (!channel) return undefined;
+    if (!channel) return 'done';
     let target: ChannelTarget | undefined;
-    for (let pages = 0; pages < 10_000 && !this.closed; pages++) {
+    for (let pages = 0; pages < PAGES_PER_RUN; pages++) {
+      if (this.closed) return 'done';
       let cursor = await subscriptions.cursor(subscription.subscriptionId, gameId);
-      const page = await this.deps.source.read(gameId, cursor ?? subscription.afterSeq ?? 0, PAGE);
-      if (!page || page.notices.length === 0) return undefined;
+      const after = cursor ?? subscription.afterSeq ?? 0;
+      const page = shared && shared.from <= after ? shared.page : await this.deps.source.read(gameId, after, PAGE);
+      const full = page !== undefined && page.notices.length >= PAGE;
+      shared = undefined;
+      if (!page) return 'done';
+      const start = page.notices.findIndex((notice) => notice.seq > after);
+      if (start < 0) {
+        if (full) continue;
+        return 'done';
+      }
       // Its owner's token was revoked or reissued since: the subscription ends, told nothing more.
-      if (!page.granted(subscription)) return void (await subscriptions.remove(subscription.subscriptionId));
-      let { notices } = page;
+      if (!page.granted(subscription)) {
+        await subscriptions.remove(subscription.subscriptionId);
+        return 'done';
+      }
+      let toMoveBefore = start === 0 ? page.toMoveBefore : page.notices[start - 1]!.toMove;
+      let notices = page.notices.slice(start);
       if (cursor === undefined) {
         // A new subscription is told what happens from its creation on, not the game's past.
         const past = notices.filter((notice) => (subscription.afterSeq !== undefined ? notice.seq <= subscription.afterSeq : notice.recordedAt < subscription.createdAt));
         if (past.length > 0) {
-          if (!(await subscriptions.advance(subscription.subscriptionId, gameId, undefined, past.at(-1)!.seq))) return undefined;
-          continue;
+          if (!(await subscriptions.advance(subscription.subscriptionId, gameId, undefined, past.at(-1)!.seq))) return 'done';
+          cursor = past.at(-1)!.seq;
+          toMoveBefore = past.at(-1)!.toMove;
+          notices = notices.slice(past.length);
         }
       }
-      const batch = this.dueBatch(subscription.digest, notices, page.toMoveBefore);
-      if ('heldUntil' in batch) return batch.heldUntil;
-      notices = batch.notices;
-      target ??= await this.targetOf(subscription);
-      const delivered = notices;
-      const outcome = await this.deliverWithRetries(target, gameId, messageIdOf(target.subscriptionId, delivered), (attempt) => channel.deliver(target!, delivered, attempt));
-      // Stopped mid-way (a shutdown): the cursor stays, the next run delivers these again.
-      if (outcome === 'stopped') return undefined;
-      if (outcome !== 'delivered') {
-        await subscriptions.addDeadLetter(subscription.subscriptionId, { seq: notices.at(-1)!.seq, at: new Date(this.nowMs()).toISOString(), error: outcome.reason });
-        this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}, #${notices[0]!.seq}–#${notices.at(-1)!.seq}: dead letter: ${outcome.reason}`);
+      while (notices.length > 0) {
+        const batch = this.dueBatch(subscription.digest, notices, toMoveBefore);
+        if ('heldUntil' in batch) return batch.heldUntil;
+        target ??= await this.targetOf(subscription);
+        const delivered = fitting(channel, batch.notices);
+        const outcome = await this.deliverWithRetries(target, gameId, messageIdOf(target.subscriptionId, delivered), (attempt) => channel.deliver(target!, delivered, attempt));
+        // Stopped mid-way (a shutdown): the cursor stays, the next run delivers these again.
+        if (outcome === 'stopped') return 'done';
+        if (outcome !== 'delivered') {
+          await subscriptions.addDeadLetter(subscription.subscriptionId, { seq: delivered.at(-1)!.seq, at: new Date(this.nowMs()).toISOString(), error: outcome.reason });
+          this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}, #${delivered[0]!.seq}–#${delivered.at(-1)!.seq}: dead letter: ${outcome.reason}`);
+        }
+        // Another process moved the cursor meanwhile: it delivers from there.
+        if (!(await subscriptions.advance(subscription.subscriptionId, gameId, cursor, delivered.at(-1)!.seq))) return 'done';
+        cursor = delivered.at(-1)!.seq;
+        toMoveBefore = delivered.at(-1)!.toMove;
+        notices = notices.slice(delivered.length);
       }
-      // Another process moved the cursor meanwhile: it delivers from there.
-      if (!(await subscriptions.advance(subscription.subscriptionId, gameId, cursor, notices.at(-1)!.seq))) return undefined;
-      cursor = notices.at(-1)!.seq;
+      if (!full) return 'done';
     }
-    return undefined;
+    return 'more';
   }
 
   /** The notices to send now, in one delivery, or when the first held one falls due. */
@@ -252,7 +357,8 @@ export class NotificationEngine {
     let last = new DeliveryError(true, 'not tried');
     for (let number = 1; number <= this.retry.attempts && !this.closed; number++) {
       for (let waits = 0; waits < 1000; waits++) {
-        const wait = this.rate.take([`game\n${gameId}`, `host\n${host}`], this.nowMs());
+        // A retry counts against its own destination only: a failing receiver spends none of its game's budget beyond its first tries.
+        const wait = this.rate.take(number === 1 ? [`game\n${gameId}`, `host\n${host}`] : [`host\n${host}`], this.nowMs());
         if (wait === 0) break;
         await this.wait(wait);
       }
@@ -268,14 +374,35 @@ export class NotificationEngine {
     return this.closed ? 'stopped' : last;
   }
 
-  private wakeUpAt(gameId: string, atMs: number): void {
+  private wakeUpAt(key: string, gameId: string, atMs: number): void {
     if (this.closed) return;
-    clearTimeout(this.wakeUps.get(gameId));
+    clearTimeout(this.wakeUps.get(key));
     const timer = setTimeout(() => {
-      this.wakeUps.delete(gameId);
+      this.wakeUps.delete(key);
       this.stored(gameId);
     }, Math.max(0, Math.min(atMs - this.nowMs(), 2 ** 31 - 1)));
     timer.unref();
-    this.wakeUps.set(gameId, timer);
+    this.wakeUps.set(key, timer);
   }
+}
+
+interface SharedPage {
+  page: NoticePage;
+  /** The seq it was read after. */
+  from: number;
+}
+
+const runKey = (gameId: string, subscription: SubscriptionRecord) => `${gameId}\n${subscription.subscriptionId}`;
+
+/** The longest first part of a batch the channel can carry in one delivery (at least one notice: one too large alone is dead-lettered alone). */
+function fitting(channel: Channel, notices: Notice[]): Notice[] {
+  if (!channel.fits || notices.length <= 1 || channel.fits(notices)) return notices;
+  let low = 1;
+  let high = notices.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (channel.fits(notices.slice(0, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return notices.slice(0, low);
 }

@@ -1,7 +1,7 @@
 import { DeliveryError, type Channel, type ChannelTarget, type DeliveryAttempt } from './channel';
 import type { Notice } from './notice';
 import type { Reminder } from './reminder';
-import { postJson, type TargetPolicy } from './targetCheck';
+import { postJson, TARGET_LIMITS, type TargetPolicy } from './targetCheck';
 import { webhookSignature } from './webhookSignature';
 
 /** The generic webhook's body: the Standard Webhooks envelope around the notices. */
@@ -29,5 +29,7 @@ export function webhookChannel(policy: TargetPolicy): Channel {
   return {
     deliver: (target, notices, attempt) => post(target, webhookBody(notices, attempt), attempt),
     remind: (target, reminder, attempt) => post(target, reminderBody(reminder, attempt), attempt),
+    // The timestamp's text has the same length whatever the time: the body measured is the one sent.
+    fits: (notices) => Buffer.byteLength(JSON.stringify(webhookBody(notices, { messageId: '', timestamp: 0, number: 1 }))) <= TARGET_LIMITS.requestBytes,
   };
 }

@@ -97,7 +97,7 @@ describe('reminders of an overdue side', () => {
     });
     const discordBody = JSON.parse(discord.received[0]!.body);
     // Discord markdown taken literally, as in commit notices: a title cannot hide a link.
-    expect(discordBody).toEqual({ content: `⏰ north is overdue in Kursk <!channel\\> & <b\\> \\(${game.gameId}\\): on this move since ${iso(START)}`, allowed_mentions: { parse: [] } });
+    expect(discordBody).toEqual({ content: `⏰ north is overdue in Kursk <!channel\\> & <b\\> \\(${game.gameId.replace(/_/g, '\\_')}\\): on this move since ${iso(START)}`, allowed_mentions: { parse: [] } });
     const slackBody = JSON.parse(slack.received[0]!.body);
     expect(slackBody.text).toBe(`⏰ north is overdue in Kursk &lt;!channel&gt; &amp; &lt;b&gt; (${game.gameId}): on this move since ${iso(START)}`);
     const mail = shared.mails[0]!;
