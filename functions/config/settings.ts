@@ -43,9 +43,10 @@ const urlOf = (protocols: readonly string[]) =>
     try {
       url = new URL(value.trim());
     } catch {
-      throw new Error(`${name} is a URL (${protocols.join(' or ')}): got ${JSON.stringify(value.slice(0, 64))}`);
+      // Not echoed: a URL setting may carry a password (smtps://user:password@host).
+      throw new Error(`${name} is a URL (${protocols.join(' or ')}): what it holds is not a URL (not shown, as it may hold a password; a "#", "/" or "@" in a password must be percent-encoded)`);
     }
-    if (!protocols.includes(url.protocol.slice(0, -1))) throw new Error(`${name} is a URL (${protocols.join(' or ')}): got ${JSON.stringify(value.slice(0, 64))}`);
+    if (!protocols.includes(url.protocol.slice(0, -1))) throw new Error(`${name} is a URL (${protocols.join(' or ')}): got a ${JSON.stringify(url.protocol.slice(0, 16))} URL`);
     return value.trim();
   });
 

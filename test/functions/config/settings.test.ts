@@ -204,6 +204,19 @@ describe('the notification settings', () => {
     expect(readSettings({ ARBITER_SMTP_URL: 'smtps://u:p@mail.example.org:465' }).settings.smtpUrl).toBe('smtps://u:p@mail.example.org:465');
     expect(() => readSettings({ ARBITER_SMTP_URL: 'http://mail.example.org' })).toThrow(/ARBITER_SMTP_URL is a URL \(smtp or smtps\)/);
   });
+
+  it('never repeat a URL setting that may hold a password, unparseable or of another scheme (found in review)', () => {
+    for (const value of ['smtps://arbiter:pa#ss@mail.example.org', 'smtp+tls://arbiter:s3cret-pw@mail.example.org']) {
+      let message = '';
+      try {
+        readSettings({ ARBITER_SMTP_URL: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^ARBITER_SMTP_URL is a URL/);
+      expect(message).not.toMatch(/pa#ss|s3cret-pw|arbiter:/);
+    }
+  });
 });
 
 describe('docs/settings.md', () => {
