@@ -29,6 +29,8 @@ export const MAX_RECEIVES = 5;
 export const NOTIFY_KEYS = { subscription: 'subscription#*', deadLetters: 'deadletters#*', indexes: 'subscriptions#*' } as const;
 /** What the engine writes: cursors (a PutItem under the subscription) and dead letters (put, and the oldest deleted). */
 export const NOTIFY_WRITABLE_KEYS = [NOTIFY_KEYS.subscription, NOTIFY_KEYS.deadLetters] as const;
+/** What it may only delete: a scope's index entries, when it removes a subscription whose grant ended (DynamoSubscriptions.remove). */
+export const NOTIFY_DELETABLE_KEYS = ['subscriptions#game#*', 'subscriptions#tournament#*'] as const;
 /** Sealed targets are sealed under `subscription:<id>` as the seed key's encryption context (part C's sealedTarget.ts). */
 export const SEALED_TARGET_CONTEXT = 'subscription:*';
 /** Partition keys it may never read nor write: seeds, token hashes, spectator links, idempotency records, the key ring. */
@@ -124,6 +126,13 @@ export class Notifications extends Construct {
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...NOTIFY_WRITABLE_KEYS] } },
+      }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...NOTIFY_DELETABLE_KEYS] } },
       }),
     );
     fn.addToRolePolicy(

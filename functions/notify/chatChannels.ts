@@ -21,22 +21,29 @@ export const discordEscaped = (text: string) => text.replace(/[\\[\]()*_~|>#`]/g
 
 const purposesOf = (notices: readonly Notice[]) => [...new Set(notices.flatMap((notice) => notice.purposes))];
 
+const DISCORD_CONTENT_MAX = 2000;
+const SLACK_TEXT_MAX = 3000;
+const discordText = (notices: readonly Notice[]) => discordEscaped(notices.flatMap(linesOf).join('\n'));
+const slackText = (notices: readonly Notice[]) => slackEscaped(`${headingOf(notices)}\n${notices.flatMap(linesOf).join('\n')}`);
+/** The embed's description (at most 4096) carries the same text as the content: the content's limit is the one that binds. */
+const discordFits = (notices: readonly Notice[]) => discordText(notices).length <= DISCORD_CONTENT_MAX;
+const slackFits = (notices: readonly Notice[]) => slackText(notices).length <= SLACK_TEXT_MAX;
+
 /**
  * Discord's incoming webhook: `{ content, embeds }`. Player text is sent as text with no
  * mention parsed (`allowed_mentions`), so a purpose reading "@everyone" pings nobody.
  */
 export function discordMessage(notices: readonly Notice[]) {
   const last = notices.at(-1)!;
-  const lines = notices.flatMap(linesOf);
   const purposes = purposesOf(notices);
   return {
-    content: cut(discordEscaped(lines.join('\n')), 2000),
+    content: cut(discordText(notices), DISCORD_CONTENT_MAX),
     allowed_mentions: { parse: [] as string[] },
     embeds: [
       {
         title: cut(headingOf(notices), 256),
         url: last.timelineUrl,
-        description: cut(discordEscaped(lines.join('\n')), 4096),
+        description: cut(discordText(notices), 4096),
         fields: [
           ...(last.turn ? [{ name: 'Turn', value: cut(discordEscaped(last.turn), 1024), inline: true }] : []),
           ...(purposes.length > 0 ? [{ name: 'Purpose', value: cut(discordEscaped(purposes.join('\n')), 1024), inline: true }] : []),
@@ -54,7 +61,7 @@ export function slackMessage(notices: readonly Notice[]) {
   const purposes = purposesOf(notices);
   const plain = (text: string, max = 3000) => ({ type: 'plain_text', text: cut(text, max), emoji: false });
   return {
-    text: cut(slackEscaped(`${headingOf(notices)}\n${lines.join('\n')}`), 3000),
+    text: cut(slackText(notices), SLACK_TEXT_MAX),
     blocks: [
       { type: 'header', text: plain(headingOf(notices), 150) },
       { type: 'section', text: plain(lines.join('\n')) },
@@ -77,7 +84,7 @@ export const slackReminder = (reminder: Reminder) => ({
   blocks: [{ type: 'section', text: { type: 'plain_text', text: reminderLine(reminder), emoji: false } }],
 });
 
-function chatChannel(format: (notices: readonly Notice[]) => unknown, formatReminder: (reminder: Reminder) => unknown, policy: TargetPolicy): Channel {
+function chatChannel(format: (notices: readonly Notice[]) => unknown, fits: (notices: readonly Notice[]) => boolean, formatReminder: (reminder: Reminder) => unknown, policy: TargetPolicy): Channel {
   const post = async (target: ChannelTarget, payload: unknown) => {
     if (!target.url) throw new DeliveryError(false, 'the subscription has no URL');
     await postJson(target.url, JSON.stringify(payload), {}, policy);
@@ -85,8 +92,9 @@ function chatChannel(format: (notices: readonly Notice[]) => unknown, formatRemi
   return {
     deliver: (target: ChannelTarget, notices: readonly Notice[], _attempt: DeliveryAttempt) => post(target, format(notices)),
     remind: (target: ChannelTarget, reminder: Reminder, _attempt: DeliveryAttempt) => post(target, formatReminder(reminder)),
+    fits,
   };
 }
 
-export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, discordReminder, policy);
-export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, slackReminder, policy);
+export const discordChannel = (policy: TargetPolicy) => chatChannel(discordMessage, discordFits, discordReminder, policy);
+export const slackChannel = (policy: TargetPolicy) => chatChannel(slackMessage, slackFits, slackReminder, policy);

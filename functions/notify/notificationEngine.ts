@@ -22,6 +22,8 @@ export const DIGEST_HOLD_MAX_MS = 24 * 3600_000;
 const PAGE = 100;
 /** Pages one run reads before it lets others go first (a wake-up takes the rest). */
 const PAGES_PER_RUN = 10;
+/** Games the minute's tick (and start-up) catches up side by side. */
+const GAMES_AT_ONCE = 8;
 
 export interface EngineDeps {
   subscriptions: SubscriptionStore;
@@ -55,10 +57,10 @@ const timerWait = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  */
 export class NotificationEngine {
   /** A game's pass (read its subscriptions and commits once, start each subscription's run), by game id. */
-  private readonly passes = new Map<string, Promise<Promise<void>[]>>();
+  private readonly passes = new Map<string, Promise<Promise<RunOutcome>[]>>();
   private readonly passAgain = new Set<string>();
   /** Each subscription catches up on its own, by `<gameId>\n<subscriptionId>`: a slow one holds no other back. */
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, Promise<RunOutcome>>();
   private readonly again = new Set<string>();
   private readonly wakeUps = new Map<string, NodeJS.Timeout>();
   /** Runs that threw in a row, by the same keys: how long the next wake-up waits. */
@@ -110,10 +112,13 @@ export class NotificationEngine {
    * Delivers what each subscription of the game (and of its tournament) has not had yet;
    * settles when each has. Idempotent; a second call while a subscription's run is under way
    * makes that run go once more after. Each subscription runs on its own: one whose receiver
-   * hangs or fails holds back none of the others.
+   * hangs or fails holds back none of the others. Rejects, once every run settled, if one
+   * threw (so that a queue's message is given again); the run is also retried in-process.
    */
   async catchUpGame(gameId: string): Promise<void> {
-    await Promise.all(await this.passOf(gameId));
+    const outcomes = await Promise.all(await this.passOf(gameId));
+    const failed = outcomes.find((outcome) => outcome !== undefined);
+    if (failed) throw failed.error;
   }
 
   /** Stops timers, ends the waits under way (back-off, rate) and waits for the runs under way. */
@@ -126,14 +131,14 @@ export class NotificationEngine {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  private passOf(gameId: string): Promise<Promise<void>[]> {
+  private passOf(gameId: string): Promise<Promise<RunOutcome>[]> {
     const running = this.passes.get(gameId);
     if (running) {
       this.passAgain.add(gameId);
       return running;
     }
     const pass = (async () => {
-      const runs: Promise<void>[] = [];
+      const runs: Promise<RunOutcome>[] = [];
       do {
         this.passAgain.delete(gameId);
         try {
@@ -155,9 +160,9 @@ export class NotificationEngine {
   }
 
   /** Reads the game's subscriptions and, once for all those idle, its commits after the earliest cursor; starts their runs. */
-  private async passGame(gameId: string): Promise<Promise<void>[]> {
+  private async passGame(gameId: string): Promise<Promise<RunOutcome>[]> {
     const subscriptions = (await this.activeSubscriptions(gameId)).filter((subscription) => this.deps.channels[subscription.kind]);
-    const runs: Promise<void>[] = [];
+    const runs: Promise<RunOutcome>[] = [];
     const idle: SubscriptionRecord[] = [];
     for (const subscription of subscriptions) {
       const running = this.running.get(runKey(gameId, subscription));
@@ -175,7 +180,7 @@ export class NotificationEngine {
   }
 
   /** A subscription's run: from the page its game's pass read, then on its own while there is more. */
-  private runOf(gameId: string, subscription: SubscriptionRecord, shared: SharedPage | undefined): Promise<void> {
+  private runOf(gameId: string, subscription: SubscriptionRecord, shared: SharedPage | undefined): Promise<RunOutcome> {
     const key = runKey(gameId, subscription);
     const running = this.running.get(key);
     if (running) {
@@ -196,10 +201,11 @@ export class NotificationEngine {
       this.wakeUpAt(key, gameId, this.nowMs() + this.retry.firstDelayMs);
     })()
       .then(
-        () => void this.failures.delete(key),
-        (error) => {
+        (): RunOutcome => void this.failures.delete(key),
+        (error: unknown): RunOutcome => {
           this.log(`notifications: subscription ${subscription.subscriptionId}, game ${gameId}: ${(error as Error).message}`);
           this.retryLater(key, gameId);
+          return { error };
         },
       )
       .finally(() => {
@@ -219,8 +225,13 @@ export class NotificationEngine {
   }
 
   private async eachSubscribedGame(run: (gameId: string) => Promise<void>): Promise<void> {
-    const games = new Set(await (this.deps.subscribedGames?.() ?? Promise.resolve([])));
-    await Promise.all([...games].map((gameId) => run(gameId).catch((error) => this.log(`notifications: game ${gameId}: ${(error as Error).message}`))));
+    const games = [...new Set(await (this.deps.subscribedGames?.() ?? Promise.resolve([])))];
+    const next = async () => {
+      for (let gameId = games.shift(); gameId !== undefined; gameId = games.shift()) {
+        await run(gameId).catch((error) => this.log(`notifications: game ${gameId}: ${(error as Error).message}`));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(GAMES_AT_ONCE, games.length) }, next));
   }
 
   /** The game's active subscriptions and its tournament's. */
@@ -274,7 +285,8 @@ export class NotificationEngine {
       if (this.closed) return 'done';
       let cursor = await subscriptions.cursor(subscription.subscriptionId, gameId);
       const after = cursor ?? subscription.afterSeq ?? 0;
-      const page = shared && shared.from <= after ? shared.page : await this.deps.source.read(gameId, after, PAGE);
+      // Read after an earlier cursor, the shared page may hold only this one's first commits: a held digest would miss its end.
+      const page = shared && shared.from === after ? shared.page : await this.deps.source.read(gameId, after, PAGE);
       const full = page !== undefined && page.notices.length >= PAGE;
       shared = undefined;
       if (!page) return 'done';
@@ -391,6 +403,9 @@ interface SharedPage {
   /** The seq it was read after. */
   from: number;
 }
+
+/** A run that threw: its error (a run logs it and is tried again later; catchUpGame rejects with it). */
+type RunOutcome = { error: unknown } | undefined;
 
 const runKey = (gameId: string, subscription: SubscriptionRecord) => `${gameId}\n${subscription.subscriptionId}`;
 

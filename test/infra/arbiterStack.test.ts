@@ -386,6 +386,7 @@ describe('the Arbiter stack', () => {
         ...logsAndTraces('NotificationsDeliveryLogs'),
         'Allow dynamodb:GetItem,dynamodb:Query → Commits.Arn',
         'Allow dynamodb:DeleteItem,dynamodb:PutItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*"]}}',
+        'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscriptions#game#*","subscriptions#tournament#*"]}}',
         'Deny dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets","*#tokens","*#viewers","tournament-token#*","idempotency#*","arbiter#keyring"]}}',
         'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"},"StringLike":{"kms:EncryptionContext:gameId":"subscription:*"}}',
         'Allow sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage → NotificationsQueue.Arn',
@@ -448,6 +449,12 @@ describe('the Arbiter stack', () => {
     expect(mayOnTable('PushStreamFunction', 'dynamodb:Query', GAME)).toBe(true);
     for (const pk of [SECRETS_ITEM, KEY_RING_ITEM]) expect(mayOnTable('PushStreamFunction', 'dynamodb:Query', pk), pk).toBe(false);
     expect(mayOnTable('PushStreamFunction', 'dynamodb:GetItem', GAME)).toBe(false);
+    // Notifications remove a subscription whose grant ended, its scope's index entry with it: delete only, never put there.
+    for (const pk of ['subscriptions#game#g-7kq2', 'subscriptions#tournament#t-1']) {
+      expect(mayOnTable(DELIVERY_FUNCTION, 'dynamodb:DeleteItem', pk), pk).toBe(true);
+      expect(mayOnTable(DELIVERY_FUNCTION, 'dynamodb:PutItem', pk), pk).toBe(false);
+    }
+    expect(mayOnTable(DELIVERY_FUNCTION, 'dynamodb:DeleteItem', 'subscriptions#games')).toBe(false);
     // The functions that serve files touch no item at all.
     for (const fn of ['CatalogueFunction', 'VerifierFunction', 'WebFunction', 'DocsFunction']) {
       for (const action of [...TABLE_READS, ...TABLE_WRITES]) expect(mayOnTable(fn, action, GAME), `${fn} ${action}`).toBe(false);

@@ -5,6 +5,7 @@ import { generateSigningKey, signerFromKey } from '../../../functions/applicatio
 import { composeNotifications } from '../../../functions/composeNotifications';
 import { startLocalService } from '../../../functions/local/localService';
 import type { Channel } from '../../../functions/notify/channel';
+import { discordChannel, discordEscaped } from '../../../functions/notify/chatChannels';
 import type { Notice } from '../../../functions/notify/notice';
 import type { NoticeSource } from '../../../functions/notify/noticeSource';
 import { NotificationEngine, type EngineDeps } from '../../../functions/notify/notificationEngine';
@@ -144,13 +145,13 @@ function bulkySource(purposeLengths: number[]): NoticeSource {
   };
 }
 
-async function oneSubscription(source: NoticeSource, channel: Channel, digest: Digest, engine: Partial<EngineDeps> = {}, url = 'http://127.0.0.1:9/') {
+async function oneSubscription(source: NoticeSource, channel: Channel, digest: Digest, engine: Partial<EngineDeps> = {}, url = 'http://127.0.0.1:9/', kind: 'webhook' | 'discord' = 'webhook') {
   const vault = aesSeedVault(newSeedKey());
   const subscriptions = new MemorySubscriptions();
   await subscriptions.add({
     subscriptionId: 's-one',
     scope: { gameId: 'g-bulky' },
-    kind: 'webhook',
+    kind,
     owner: 'organizer',
     grantedBy: 'creation',
     sealedTarget: await sealTarget(vault, 's-one', { url, secret: 'whsec_AAAA' }),
@@ -160,7 +161,7 @@ async function oneSubscription(source: NoticeSource, channel: Channel, digest: D
     createdAt: new Date(START).toISOString(),
     afterSeq: 1,
   });
-  const deps: EngineDeps = { subscriptions, vault, source, channels: { webhook: channel }, nowMs: () => START + 3600_000, wait: async () => undefined, log: () => undefined, ...engine };
+  const deps: EngineDeps = { subscriptions, vault, source, channels: { [kind]: channel }, nowMs: () => START + 3600_000, wait: async () => undefined, log: () => undefined, ...engine };
   const notifications = new NotificationEngine(deps);
   closers.push(() => notifications.close());
   return { engine: notifications, subscriptions };
@@ -175,6 +176,79 @@ describe('a digest larger than a delivery may be', () => {
     expect(seqsOf(hook.received)).toEqual([[2, 3], [4], [6]]);
     expect(hook.received.every((request) => Buffer.byteLength(request.body) <= 64 * 1024)).toBe(true);
     expect(await subscriptions.deadLetters('s-one')).toEqual([{ seq: 5, at: expect.any(String), error: 'the notification is larger than 64 KB' }]);
+  });
+});
+
+describe('a digest larger than a chat message may be', () => {
+  it('reaches Discord in several messages, each within 2000 characters once escaped, none cut, every commit there', async () => {
+    const hook = await receiver();
+    const source = bulkySource(Array(20).fill(1));
+    const read = source.read.bind(source);
+    // '_' doubles when escaped: the length measured must be the escaped one.
+    source.read = async (...args) => {
+      const page = (await read(...args))!;
+      return { ...page, notices: page.notices.map((notice) => ({ ...notice, lines: [`#${notice.seq} ${'_'.repeat(300)}`] })) };
+    };
+    const { engine } = await oneSubscription(source, discordChannel({ allowLoopback: true }), { everyMinutes: 5 }, {}, hook.url, 'discord');
+    await engine.catchUpGame('g-bulky');
+    const contents = hook.received.map((request) => JSON.parse(request.body).content as string);
+    expect(contents.length).toBeGreaterThan(1);
+    expect(contents.every((content) => content.length <= 2000)).toBe(true);
+    expect(contents.join('\n')).toBe(Array.from({ length: 20 }, (_, i) => discordEscaped(`#${i + 2} ${'_'.repeat(300)}`)).join('\n'));
+  });
+});
+
+describe('a turn digest of a subscription whose cursor is later than another\'s', () => {
+  it('reads its own page, so it sees where its turn ends', async () => {
+    // Seqs 2–130; north to move until #120, south from #121 on.
+    const toMove = (seq: number) => (seq < 121 ? 'north' : 'south');
+    const notice = (seq: number): Notice => ({
+      gameId: 'g-turns', gameTitle: 'turns', seq, commitId: `g-turns/${seq}`, recordedAt: new Date(START + seq * 1000).toISOString(),
+      actor: 'north', type: 'Roll', lines: [`#${seq}`], purposes: [], turn: '', toMove: toMove(seq), timelineUrl: 'https://arbiter.example.org/#/games/g-turns',
+    });
+    const source: NoticeSource = {
+      tournamentOf: async () => undefined,
+      read: async (_gameId, after, limit) => ({
+        notices: Array.from({ length: Math.max(0, 130 - after) }, (_, i) => notice(after + i + 1)).slice(0, limit),
+        toMoveBefore: after >= 2 ? toMove(after) : null,
+        gameTitle: 'turns',
+        granted: () => true,
+      }),
+    };
+    const vault = aesSeedVault(newSeedKey());
+    const subscriptions = new MemorySubscriptions();
+    for (const [subscriptionId, afterSeq] of [['s-early', 1], ['s-late', 90]] as const) {
+      await subscriptions.add({
+        subscriptionId, scope: { gameId: 'g-turns' }, kind: 'webhook', owner: 'organizer', grantedBy: 'creation',
+        sealedTarget: await sealTarget(vault, subscriptionId, { url: 'http://127.0.0.1:9/', secret: 'whsec_AAAA' }), maskedTarget: 'http://127.0.0.1/',
+        digest: 'turn', status: 'active', createdAt: new Date(START).toISOString(), afterSeq,
+      });
+    }
+    const late: number[][] = [];
+    const channel: Channel = { deliver: async (target, notices) => void (target.subscriptionId === 's-late' && late.push(notices.map((n) => n.seq))) };
+    const engine = new NotificationEngine({ subscriptions, vault, source, channels: { webhook: channel }, nowMs: () => START + 3600_000, wait: async () => undefined, log: () => undefined });
+    closers.push(() => engine.close());
+    await engine.catchUpGame('g-turns');
+    expect(late).toEqual([Array.from({ length: 31 }, (_, i) => 91 + i)]);
+  });
+});
+
+describe('the minute\'s tick', () => {
+  it('catches up at most 8 games at once', async () => {
+    const games = Array.from({ length: 20 }, (_, i) => `g-${i}`);
+    const engine = new NotificationEngine({
+      subscriptions: new MemorySubscriptions(), vault: aesSeedVault(newSeedKey()), source: bulkySource([]), channels: {}, subscribedGames: async () => games, log: () => undefined,
+    });
+    closers.push(() => engine.close());
+    const gates: (() => void)[] = [];
+    vi.spyOn(engine, 'catchUpGame').mockImplementation(() => new Promise<void>((resolve) => gates.push(resolve)));
+    const ticked = engine.tick(new Date(START).toISOString());
+    for (let released = 0; released < games.length; released++) {
+      await expect.poll(() => gates.length).toBe(Math.min(8, games.length - released));
+      gates.shift()!();
+    }
+    await ticked;
+    expect(engine.catchUpGame).toHaveBeenCalledTimes(20);
   });
 });
 
@@ -212,6 +286,21 @@ describe('a run that throws', () => {
     engine.stored('g-bulky');
     // #2 was delivered, its cursor not moved: it is delivered again (same message id), then #3.
     await expect.poll(() => seqs).toEqual([[2], [2], [3]]);
+  });
+
+  it('makes catchUpGame reject once its runs settled (the queue gives the message again); the next call delivers', async () => {
+    const { seqs, channel } = delivered();
+    // A back-off longer than the test: only the calls below run it.
+    const { engine, subscriptions } = await oneSubscription(bulkySource([10, 10]), channel, 'commit', { retry: { attempts: 3, firstDelayMs: 3600_000, maxDelayMs: 3600_000 } });
+    const advance = subscriptions.advance.bind(subscriptions);
+    let failures = 1;
+    subscriptions.advance = async (...args) => {
+      if (failures-- > 0) throw new Error('the store is busy');
+      return advance(...args);
+    };
+    await expect(engine.catchUpGame('g-bulky')).rejects.toThrow('the store is busy');
+    await engine.catchUpGame('g-bulky');
+    expect(seqs).toEqual([[2], [2], [3]]);
   });
 });
 
