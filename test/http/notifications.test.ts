@@ -1,15 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 import { TestClient } from '../support/httpClient';
-import { startReceiver, type Received } from '../support/webhookReceiver';
-
-/** The Standard Webhooks check as a receiver writes it, from the scheme's text. */
-function signatureValid(secret: string, request: Received): boolean {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const signed = `${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`;
-  return String(request.headers['webhook-signature']).split(' ').includes(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`);
-}
+import { signatureValid, startReceiver } from '../support/webhookReceiver';
 
 describe('a game played over HTTP with notifications', () => {
   let local: LocalService;

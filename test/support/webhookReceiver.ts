@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -32,4 +33,11 @@ export async function startReceiver(answer?: (request: Received, response: Serve
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The Standard Webhooks check a receiver makes (HMAC-SHA256 of `id.timestamp.body`, keyed by the base64 after whsec_), written apart from the signer. */
+export function signatureValid(secret: string, request: Received): boolean {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const signed = `${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`;
+  return String(request.headers['webhook-signature']).split(' ').includes(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`);
 }

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
@@ -7,7 +6,7 @@ import { composeNotifications } from '../../../functions/composeNotifications';
 import type { NotificationEngine } from '../../../functions/notify/notificationEngine';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { MemorySubscriptions } from '../../../functions/store/memorySubscriptions';
-import { startReceiver, type Received } from '../../support/webhookReceiver';
+import { signatureValid, startReceiver } from '../../support/webhookReceiver';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -49,13 +48,6 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
   const started = await startReceiver(...args);
   closers.push(started.close);
   return started;
-}
-
-/** The Standard Webhooks check a receiver makes, written apart from the signer. */
-function signatureValid(secret: string, request: Received): boolean {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`).digest('base64');
-  return String(request.headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
 }
 
 const settled = (engine: NotificationEngine, gameId: string) => engine.catchUpGame(gameId);

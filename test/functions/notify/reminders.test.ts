@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
@@ -8,7 +7,7 @@ import { emailChannel } from '../../../functions/notify/email/emailChannel';
 import type { MailTransport, OutgoingMail } from '../../../functions/notify/email/outgoingMail';
 import { MemoryEventStore } from '../../../functions/store/memoryStore';
 import { MemorySubscriptions } from '../../../functions/store/memorySubscriptions';
-import { startReceiver, type Received } from '../../support/webhookReceiver';
+import { signatureValid, startReceiver } from '../../support/webhookReceiver';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -46,12 +45,6 @@ async function receiver() {
   const started = await startReceiver();
   closers.push(started.close);
   return started;
-}
-
-function signatureValid(secret: string, request: Received): boolean {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`).digest('base64');
-  return String(request.headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
 }
 
 describe('reminders of an overdue side', () => {
