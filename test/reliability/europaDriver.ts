@@ -1,6 +1,7 @@
 import { ORGANIZER, type CommandDriver, type RulesetDriver, type Step, type View } from './hostileDrivers';
 import type { Path } from './hostileMutations';
 import { p47Fire } from '../domain/rulesets/europa/harness';
+import { withGameCommands } from './gameCommandDrivers';
 
 /**
  * How to play europa (domain/rulesets/europa, docs/rulesets/europa.md) so that hostile
@@ -10,11 +11,6 @@ import { p47Fire } from '../domain/rulesets/europa/harness';
 
 const step = (actor: string, type: string, payload: Record<string, unknown> = {}, extra: Partial<Step> = {}): Step => ({ actor, type, payload, ...extra });
 
-/** Commands every game has (fairness-v1): entropy before the first die, and the seal (sent last, by the test). */
-const gameCommands: Record<string, CommandDriver> = {
-  ContributeEntropy: { shapes: (_v, fresh) => [{ actor: ORGANIZER, payload: { entropy: `table ${fresh()}` } }] },
-  Seal: { shapes: () => [{ actor: ORGANIZER, payload: {} }] },
-};
 
 // ---- the AA fire table ----
 
@@ -286,12 +282,11 @@ const counter = () => {
   return () => `e${++n}`;
 };
 
-export const europaDriver: RulesetDriver = {
+export const europaDriver: RulesetDriver = withGameCommands({
   ruleset: 'europa',
   options: { aaTable: HOSTILE_AA_TABLE, otherEuropaGames: true },
   optionMirrors: aaMirrors('aaTable', ['aaTable']),
   commands: {
-    ...gameCommands,
     AAFire: {
       // Every refusal comes before the first die, and a fire needs no turn or phase: any game state will do.
       shapes: (_v, fresh) => [
@@ -326,4 +321,4 @@ export const europaDriver: RulesetDriver = {
     },
   },
   proceed: (v) => [nextTurn(v), step('axis', 'AAFire', p47Fire({ fireId: 'after the fuzzing' }))],
-};
+});

@@ -1,6 +1,7 @@
 import type { Path } from './hostileMutations';
 import { europaDriver } from './europaDriver';
 import { warsAndBattlesDriver } from './warsAndBattlesDriver';
+import { withGameCommands } from './gameCommandDrivers';
 
 /**
  * How to play each ruleset so that hostile values reach its rules: for every command a
@@ -68,19 +69,13 @@ export interface RulesetDriver {
 
 const step = (actor: string, type: string, payload: Record<string, unknown> = {}, extra: Partial<Step> = {}): Step => ({ actor, type, payload, ...extra });
 
-/** Commands every game has (fairness-v1): entropy before the first die, and the seal (sent last, by the test). */
-const gameCommands: Record<string, CommandDriver> = {
-  ContributeEntropy: { shapes: (_v, fresh) => [{ actor: ORGANIZER, payload: { entropy: `table ${fresh()}` } }] },
-  Seal: { shapes: () => [{ actor: ORGANIZER, payload: {} }] },
-};
 
 // ---- dice ----
 
-export const diceDriver: RulesetDriver = {
+export const diceDriver: RulesetDriver = withGameCommands({
   ruleset: 'dice',
   options: { sides: ['red', 'blue'] },
   commands: {
-    ...gameCommands,
     Roll: {
       diceExpressionSlots: ['dice'],
       shapes: (view, fresh) => [
@@ -101,7 +96,7 @@ export const diceDriver: RulesetDriver = {
     step(view.sides[0], 'Roll', { dice: '1d6', purpose: 'after the fuzzing' }),
     step(ORGANIZER, 'Roll', { dice: '2d10', purpose: 'for the other side' }, { as: view.sides[1] }),
   ],
-};
+});
 
 // ---- France 1944 ----
 
@@ -143,11 +138,10 @@ const f44DeclaredFirst = (fresh: () => string, combatId: string) => (ref?: strin
   step('allied', 'DeclareCombat', f44Combat(fresh, combatId), ref === 'combatId' ? { hostileAt: ['combatId'] } : {}),
 ];
 
-export const france44Driver: RulesetDriver = {
+export const france44Driver: RulesetDriver = withGameCommands({
   ruleset: 'france44',
   options: { hexGrid: 'odd-q', cAttackerLoss: true, airPowerMoraleModifier: -1, rulesVersion: 2 },
   commands: {
-    ...gameCommands,
     StartTurn: {
       arm: (v) => [...f44CloseSegment(v), ...f44CloseIncrement(v)],
       shapes: (v) => [{ actor: ORGANIZER, payload: { turn: v.state.turn + 1, reactionPoints: { allied: 6, german: 4 } } }],
@@ -243,7 +237,7 @@ export const france44Driver: RulesetDriver = {
     'air-power': { inputs: [{ availability: 2 }] },
   },
   proceed: (v) => [...f44NextTurn(v), step('german', 'ActivateHQ', { hqId: 'after-the-fuzzing' })],
-};
+});
 
 // ---- Normandy '44 ----
 
@@ -264,11 +258,10 @@ const n44AttackFirst = (fresh: () => string, attackId: string, leadUnitId: strin
   ];
 };
 
-export const normandy44Driver: RulesetDriver = {
+export const normandy44Driver: RulesetDriver = withGameCommands({
   ruleset: 'normandy44',
   options: {},
   commands: {
-    ...gameCommands,
     StartTurn: { shapes: (v) => [{ actor: ORGANIZER, payload: { turn: v.state.turn + 1, reinforcementPoints: 7 } }] },
     DeclareAttack: { shapes: (_v, fresh) => [{ actor: 'allied', payload: n44Attack(fresh, fresh()) }] },
     ResolveAttack: {
@@ -337,7 +330,7 @@ export const normandy44Driver: RulesetDriver = {
     isolation: { inputs: [{ canTraceSupply: false, troopQuality: 0 }] },
   },
   proceed: (v) => [step(ORGANIZER, 'StartTurn', { turn: v.state.turn + 1, reinforcementPoints: 4 }), step('allied', 'Strafe', { targetUnitId: 'after-the-fuzzing', flak: false })],
-};
+});
 
 // ---- Memoir '44 (d6) ----
 
@@ -360,11 +353,10 @@ const m44Assault = (unitId: string, targetId: string) => ({
   starsHit: false,
 });
 
-export const memoir44Driver: RulesetDriver = {
+export const memoir44Driver: RulesetDriver = withGameCommands({
   ruleset: 'memoir44-d6',
   options: { firstSide: 'axis', rulesVersion: 2 },
   commands: {
-    ...gameCommands,
     Battle: {
       // A unit battles once a turn: after a battle, the turn passes, so that a name may battle again.
       arm: (v, lastAccepted) => (lastAccepted ? [step(v.state.activeSide, 'EndTurn')] : []),
@@ -409,7 +401,7 @@ export const memoir44Driver: RulesetDriver = {
     const next = v.state.activeSide === 'allies' ? 'axis' : 'allies';
     return [step(v.state.activeSide, 'EndTurn'), step(next, 'Battle', { attacker: { unitId: 'after', type: 'infantry', figures: 4 }, target: { unitId: 'fuzzing', type: 'infantry', figures: 4 }, range: 1 })];
   },
-};
+});
 
 // ---- table (combat tables as data) ----
 
@@ -448,12 +440,11 @@ const oddsMirrors = (at: string, path: (string | number)[]): Record<string, Path
 const tableFight = (fresh: () => string) => ({ attack: 6, defence: 2, shifts: [{ source: `marsh ${fresh()}`, value: -1 }], modifiers: [{ source: `air ${fresh()}`, value: 1 }] });
 const tableOf = (view: View) => (view.state.tables[0]?.id as string | undefined) ?? 'odds';
 
-export const tableDriver: RulesetDriver = {
+export const tableDriver: RulesetDriver = withGameCommands({
   ruleset: 'table',
   options: { tables: [oddsTable], sides: ['red', 'blue'] },
   optionMirrors: oddsMirrors('tables[0]', ['tables', 0]),
   commands: {
-    ...gameCommands,
     Resolve: {
       // The tables are the game's from its creation: another name is an unknown table.
       namedAtCreation: ['table'],
@@ -472,6 +463,6 @@ export const tableDriver: RulesetDriver = {
   },
   procedures: { resolve: { inputs: [{ table: oddsTable, ...tableFight(() => 'x') }], mirrors: oddsMirrors('table', ['table']) } },
   proceed: (view) => [step(view.sides[1], 'Resolve', { table: tableOf(view), attack: 9, defence: 3, purpose: 'after the fuzzing' })],
-};
+});
 
 export const DRIVERS: readonly RulesetDriver[] = [diceDriver, france44Driver, normandy44Driver, memoir44Driver, tableDriver, warsAndBattlesDriver, europaDriver];

@@ -1,6 +1,7 @@
 import { TEST_COMMANDERS, TEST_TABLES, TEST_TERRAIN } from '../domain/rulesets/warsandbattles/harness';
 import type { CommandDriver, RulesetDriver, Step, View } from './hostileDrivers';
 import type { Path } from './hostileMutations';
+import { withGameCommands } from './gameCommandDrivers';
 
 /**
  * The hostile-input driver of wars-and-battles (hostileInput.test.ts). The units, the terrain
@@ -11,14 +12,10 @@ import type { Path } from './hostileMutations';
  * in the Axis impulse), so that no valid case ever depends on an earlier die.
  */
 
-// Copied from hostileDrivers.ts (step and gameCommands are not exported; ORGANIZER is copied so that this file
+// Copied from hostileDrivers.ts (step is not exported; ORGANIZER is copied so that this file
 // imports only types from it, and the two files make no import cycle at run time).
 const ORGANIZER = 'organizer';
 const step = (actor: string, type: string, payload: Record<string, unknown> = {}, extra: Partial<Step> = {}): Step => ({ actor, type, payload, ...extra });
-const gameCommands: Record<string, CommandDriver> = {
-  ContributeEntropy: { shapes: (_v, fresh) => [{ actor: ORGANIZER, payload: { entropy: `table ${fresh()}` } }] },
-  Seal: { shapes: () => [{ actor: ORGANIZER, payload: {} }] },
-};
 
 type Side = 'allied' | 'axis';
 const FIRST: Side = 'axis';
@@ -212,12 +209,11 @@ function activatable(v: View): string[] {
   return [...active, ...idle.slice(0, points)].slice(0, 50).map((u) => u.unitId);
 }
 
-export const warsAndBattlesDriver: RulesetDriver = {
+export const warsAndBattlesDriver: RulesetDriver = withGameCommands({
   ruleset: 'wars-and-battles',
   options: OPTIONS,
   optionMirrors: optionMirrors(),
   commands: {
-    ...gameCommands,
     Activate: {
       namedAtCreation: ['unitIds[0]'],
       arm: (v) => prepare(v, 'axis', ['ax-act']),
@@ -326,4 +322,4 @@ export const warsAndBattlesDriver: RulesetDriver = {
     const ids = activatable(v);
     return [...resolveOpen(v), ...(ids.length ? [step(v.state.phasing, 'Activate', { unitIds: ids })] : []), ...endImpulses(v), step(ORGANIZER, 'EndTurn', { inContact: ids.slice(0, 1) })];
   },
-};
+});
