@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pastLimit } from './timeLimits';
 
 const MIN_SECONDS = 60;
 const MAX_SECONDS = 90 * 24 * 60 * 60;
@@ -90,9 +91,7 @@ export function overdueSides(game: ClockedGame, nowIso: string): string[] {
   if (toMove === null || !control || Number.isNaN(now) || game.pending) return [];
   const moveMs = Math.max(0, now - Date.parse(since));
   const totalMs = (usedMs.get(toMove) ?? 0) + Math.max(0, now - Date.parse(game.lastRecordedAt));
-  const pastMove = control.perMoveSeconds !== undefined && moveMs > control.perMoveSeconds * 1000;
-  const pastTotal = control.totalSeconds !== undefined && totalMs > control.totalSeconds * 1000;
-  return pastMove || pastTotal ? [toMove] : [];
+  return pastLimit(control, moveMs, totalMs) ? [toMove] : [];
 }
 
 /** The time control commit 1 records, if it records a readable one (games created before time controls have none). */

@@ -31,7 +31,7 @@ export interface SesSendOptions {
 /**
  * SESv2 SendEmail as one SigV4-signed HTTPS request, with the function's credentials from its
  * environment: the commands function sends confirmation mails this way because the SESv2
- * client (about 80 KB with its protocol code) does not fit its bundle under the 850 KB guard.
+ * client (about 80 KB with its protocol code) does not fit its bundle under the Lambda size guard (infra/bundling.ts).
  * A refusal throws an error shaped as the SDK's (`name`, `$metadata.httpStatusCode`), which
  * sesDeliveryErrorOf reads.
  */

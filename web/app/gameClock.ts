@@ -2,6 +2,7 @@
 // side's time used, from GET /games/{id}/clock. The page reads it again whenever it reads the
 // game (a new commit, pushed or long-polled); between reads only the running side's time and
 // the "ago" tick here, once a second, with no request.
+import { pastLimit, type TimeLimits } from '../../domain/game/timeLimits';
 import { whenText } from './commitRow';
 import { clear, el } from './dom';
 
@@ -11,7 +12,7 @@ export interface ClockView {
   /** The recordedAt of the last commit: the sides' usedSeconds run to it. */
   asOf?: string;
   sides: Record<string, { usedSeconds: number }>;
-  timeControl?: { perMoveSeconds?: number; totalSeconds?: number };
+  timeControl?: TimeLimits;
   overdue?: string[];
 }
 
@@ -94,13 +95,12 @@ export function gameClock(now: () => number = Date.now): GameClock {
       set(cell.used, hms(used));
       if (moving) {
         const onMove = since === undefined ? 0 : Math.max(0, at - since) / 1000;
-        if (control?.perMoveSeconds !== undefined && onMove > control.perMoveSeconds) overdue.add(side);
-        if (control?.totalSeconds !== undefined && used > control.totalSeconds) overdue.add(side);
-        if (overdue.has(side)) {
-          if (control?.perMoveSeconds !== undefined && onMove > control.perMoveSeconds) reasons.push(`${side} has been on this move for ${hms(onMove)}, past the ${hms(control.perMoveSeconds)} a move may take`);
-          else if (control?.totalSeconds !== undefined && used > control.totalSeconds) reasons.push(`${side} has used ${hms(used)}, past the ${hms(control.totalSeconds)} in all`);
-          else reasons.push(`${side} is past the game’s time control`);
-        }
+        // The server's rule (domain/game/clock.ts), read on again as the clock runs here.
+        const past = pastLimit(control, onMove * 1000, used * 1000);
+        if (past) overdue.add(side);
+        if (past === 'move') reasons.push(`${side} has been on this move for ${hms(onMove)}, past the ${hms(control!.perMoveSeconds!)} a move may take`);
+        else if (past === 'total') reasons.push(`${side} has used ${hms(used)}, past the ${hms(control!.totalSeconds!)} in all`);
+        else if (overdue.has(side)) reasons.push(`${side} is past the game’s time control`);
       } else if (overdue.has(side)) reasons.push(`${side} is past the game’s time control`);
       set(cell.state, [moving ? 'to move' : '', overdue.has(side) ? 'OVERDUE' : ''].filter(Boolean).join(', '));
       cell.row.classList.toggle('moving', moving);

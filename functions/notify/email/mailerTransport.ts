@@ -2,15 +2,15 @@ import type { Transporter } from 'nodemailer';
 import { DeliveryError } from '../channel';
 import type { MailTransport, OutgoingMail } from './outgoingMail';
 import { isPlainAddress } from './mailText';
+import { settingName } from '../../config/settingNames';
 
-export const SMTP_FROM_SETTING = 'ARBITER_SMTP_FROM';
 export const DEFAULT_FROM = 'arbiter@localhost';
 
 /** The From setting as a header and as the envelope's address; refused when it is not one address. */
 export function fromOf(from: string | undefined): { header: string; address: string } {
   const header = (from ?? DEFAULT_FROM).trim();
   const address = /<([^<>]+)>$/.exec(header)?.[1] ?? header;
-  if (/[\r\n]/.test(header) || !isPlainAddress(address)) throw new Error(`${SMTP_FROM_SETTING} is one address, name@domain or Name <name@domain>: got ${JSON.stringify(header.slice(0, 64))}`);
+  if (/[\r\n]/.test(header) || !isPlainAddress(address)) throw new Error(`${settingName('smtpFrom')} is one address, name@domain or Name <name@domain>: got ${JSON.stringify(header.slice(0, 64))}`);
   return { header, address };
 }
 

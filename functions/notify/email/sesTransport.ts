@@ -31,7 +31,7 @@ export type SesSend = (input: SendEmailCommandInput) => Promise<unknown>;
 /**
  * Mails through Amazon SES on AWS: SESv2 SendEmail with simple content (subject, text and the
  * same headers as over SMTP), which SES builds into MIME itself, so the Lambda bundles carry
- * no MIME library (nodemailer alone is 236 KB of a bundle guarded at 850 KB). SES sets the
+ * no MIME library (nodemailer alone is 236 KB, against the Lambda size guard of infra/bundling.ts). SES sets the
  * Message-ID. The From address's identity must be verified in SES first.
  */
 export function sesTransport(send: SesSend, from: string | undefined): MailTransport {

@@ -2,8 +2,7 @@ import { createTransport } from 'nodemailer';
 import { DeliveryError } from '../channel';
 import type { MailTransport } from './outgoingMail';
 import { mailerTransport } from './mailerTransport';
-
-export const SMTP_URL_SETTING = 'ARBITER_SMTP_URL';
+import { settingName } from '../../config/settingNames';
 
 /** Bounded waits: a mail server that hangs holds a delivery ~10 s at most per step, not nodemailer's minutes. */
 export const SMTP_TIMEOUTS_MS = { connection: 10_000, greeting: 10_000, socket: 20_000, dns: 10_000 } as const;
@@ -20,11 +19,11 @@ function serverOf(url: string) {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`${SMTP_URL_SETTING} is an smtp:// or smtps:// URL (e.g. smtp://127.0.0.1:2525)`);
+    throw new Error(`${settingName('smtpUrl')} is an smtp:// or smtps:// URL (e.g. smtp://127.0.0.1:2525)`);
   }
   const secure = parsed.protocol === 'smtps:';
   if ((!secure && parsed.protocol !== 'smtp:') || !parsed.hostname || (parsed.pathname && parsed.pathname !== '/') || parsed.search || parsed.hash) {
-    throw new Error(`${SMTP_URL_SETTING} is an smtp:// or smtps:// URL with a host and nothing after it (e.g. smtp://127.0.0.1:2525)`);
+    throw new Error(`${settingName('smtpUrl')} is an smtp:// or smtps:// URL with a host and nothing after it (e.g. smtp://127.0.0.1:2525)`);
   }
   const user = decodeURIComponent(parsed.username);
   return {
