@@ -11,6 +11,7 @@ import VASSAL.build.module.Chatter;
 import VASSAL.command.Command;
 import VASSAL.command.CommandEncoder;
 import VASSAL.launch.PlayerWindow;
+import VASSAL.preferences.Prefs;
 
 public class GameModule {
   public PlayerWindow getPlayerWindow() {
@@ -34,6 +35,14 @@ public class GameModule {
   }
 
   public void sendAndLog(Command c) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Prefs getPrefs() {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Object getProperty(Object key) {
     throw new UnsupportedOperationException("stand-in");
   }
 

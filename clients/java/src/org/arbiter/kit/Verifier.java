@@ -128,6 +128,13 @@ public final class Verifier {
         return out;
     }
 
+    /** The games whose receipts this log showed (a VASSAL game normally shows one), sorted. */
+    public synchronized List<String> gameIds() {
+        List<String> out = new ArrayList<>(seen.keySet());
+        out.sort(null);
+        return out;
+    }
+
     /** The last receipt seen of a game, or null. */
     public synchronized Receipt last(String gameId) {
         TreeMap<Long, Receipt> chain = seen.get(gameId);

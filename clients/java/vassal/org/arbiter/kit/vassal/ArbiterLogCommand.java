@@ -8,7 +8,7 @@ import org.arbiter.kit.ModuleLog;
  * One line of the Arbiter kit in VASSAL's game log: a receipt ({@code ARB<TAB>…}), the
  * server's keys and key log ({@code ARBKEYS<TAB>…}), or, in a saved game or at the start of a
  * log file, everything read before ({@code ARBSTATE<TAB>…}, from
- * {@link ArbiterDiceButton#getRestoreCommand}). Executing it — on the roller's client, on every
+ * {@link ArbiterButton#getRestoreCommand}). Executing it — on the roller's client, on every
  * opponent's client when it arrives, and on every replay — reads it with the module's
  * {@link ModuleLog}: a receipt is checked (hash, signature by a pinned key or one the pins
  * reach through the key log, seq and prevHash against the receipts this log showed before), a

@@ -1,0 +1,15 @@
+/*
+ * A stand-in, not VASSAL code: our own minimal declaration with the signature VASSAL has
+ * (checked against VASSAL 3.7.26 and 3.8.0-beta1-14-g17fb917c5 by StandInCheck, see
+ * docs/vassal.md), so that `npm run test:java` compiles the adapter in clients/java/vassal on
+ * every run. Only what the adapter uses, overrides or must implement is declared; bodies only
+ * throw. Never on a module's class path: in VASSAL the real class is used.
+ */
+package VASSAL.counters;
+
+import VASSAL.build.module.properties.PropertySource;
+
+public interface GamePiece extends PropertySource {
+  @Override
+  Object getProperty(Object key);
+}
