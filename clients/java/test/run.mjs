@@ -15,6 +15,8 @@
  * VASSAL_SRC=/path/to/a/vassal/checkout (with VASSAL_DEPS=its third-party jars) is given; with
  * VASSAL_SRC, StandInCheck also compares every stand-in declaration with VASSAL's.
  *
+ * It also runs `npm run build:vassal` (clients/java/build.mjs) and opens what it wrote: VassalExtensionTests.
+ *
  * Run with tsx (node --import tsx) so that the TypeScript sources can be imported.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -96,6 +98,9 @@ if (process.env.VASSAL_SRC) {
   if (result.status !== 0) fail(`the VASSAL adapter does not compile against the sources in ${src}`);
   console.log(`compiled the VASSAL adapter (${adapter.length} files) against VASSAL's sources in ${src}`);
 }
+
+// 1b. `npm run build:vassal`: the extension and the kit jar, which VassalExtensionTests opens.
+if (spawnSync(process.execPath, [join(kit, 'build.mjs')], { stdio: 'inherit' }).status !== 0) fail('build:vassal failed');
 
 // 2. Vectors from the TypeScript implementation.
 function prng(seed) {
@@ -371,6 +376,8 @@ try {
     results.push(await runJava('StandInCheck', [join(kit, 'vassal-standins'), join(kit, 'vassal'), join(process.env.VASSAL_SRC, 'vassal-app/src/main/java')]));
   }
   results.push(await runJava('OfflineTests', []));
+  results.push(await runJava('TemplateAndLinkTests', []));
+  results.push(await runJava('VassalExtensionTests', [join(root, 'dist/vassal/Arbiter.vmdx'), join(root, 'dist/vassal/arbiter-vassal-kit.jar'), standInClasses]));
   results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
   results.push(await runJava('BeaconTests', [beaconVectorFile, beaconGamesFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));

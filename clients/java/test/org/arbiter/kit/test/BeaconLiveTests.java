@@ -6,6 +6,7 @@ import java.util.Map;
 import org.arbiter.kit.ArbiterClient;
 import org.arbiter.kit.BeaconChain;
 import org.arbiter.kit.BeaconVerifier;
+import org.arbiter.kit.CommandTemplate;
 import org.arbiter.kit.LogLine;
 import org.arbiter.kit.ModuleLog;
 import org.arbiter.kit.Receipt;
@@ -98,9 +99,10 @@ public final class BeaconLiveTests {
         ArbiterClient.CommandAnswer retried = client.submit(gameId, allied, airId, "RollAirPower", "{\"combatId\":\"c1\",\"availability\":4}", null);
         T.check(retried.status == 200 && retried.reveal != null && retried.reveal.hash.equals(airReveal.hash) && retried.commit.hash.equals(air.commit.hash), "the retried commandId: 200 with the pair");
 
-        // The combat through a seat, as the VASSAL button does it.
+        // The combat through a seat, from a command template, as ArbiterCommandButton sends it (202, then the reveal).
         lines.addAll(seat.history(air.commit.seq - 1));
-        RollSession.Outcome resolve = seat.send("ResolveCombat", "{\"combatId\":\"c1\"}", "combat c1");
+        CommandTemplate.Filled command = CommandTemplate.parse("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}").fill(Map.of("CombatId", "c1")::get);
+        RollSession.Outcome resolve = seat.send(command.type, command.payloadJson, "ResolveCombat c1");
         T.check(resolve.ok() && resolve.awaitingReveal, "ResolveCombat: accepted, waiting for its beacon");
         T.check(resolve.chatLines.size() == 1 && resolve.chatLines.get(0).endsWith("was still in the future when the server accepted ✓"), "the sender's line: " + resolve.chatLines);
         RollSession.Outcome revealed = seat.awaitReveal();

@@ -14,9 +14,12 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.arbiter.kit.ArbiterClient;
 import org.arbiter.kit.Canonical;
+import org.arbiter.kit.CommandTemplate;
 import org.arbiter.kit.Crypto;
 import org.arbiter.kit.Json;
 import org.arbiter.kit.LogLine;
+import org.arbiter.kit.ModuleLog;
+import org.arbiter.kit.PlayerLink;
 import org.arbiter.kit.Receipt;
 import org.arbiter.kit.RollSession;
 import org.arbiter.kit.TextLine;
@@ -72,6 +75,7 @@ public final class LiveTests {
         T.section("GET /keys: the served fingerprint is the one computed from x", LiveTests::keys);
         T.section("a dice game through ArbiterClient, checked by both players", LiveTests::diceGame);
         T.section("a France 1944 combat through ArbiterClient", LiveTests::france44);
+        T.section("the player's link and a command template: a France 1944 combat as ArbiterCommandButton sends it", LiveTests::templateThroughLink);
         T.section("a command retried after a read timeout gets the same dice", LiveTests::timeoutRetry);
         T.section("RollSession: a roll without an answer is fetched again before the next one, and reaches the log", LiveTests::rollSession);
         T.section("503 with Retry-After: waited for, bounded", LiveTests::unavailableRetry);
@@ -273,8 +277,8 @@ public final class LiveTests {
         return "{\"unitId\":\"" + id + "\",\"hex\":\"" + hex + "\",\"strength\":" + strength + "}";
     }
 
-    static void france44() throws Exception {
-        Map<String, Object> game = client.createGame("france44", null);
+    /** A France 1944 game up to the allied declaration of combat c1, every receipt shown in the returned log. */
+    static GameLog declaredCombat(Map<String, Object> game) throws Exception {
         String gameId = (String) game.get("gameId");
         String allied = gameToken(game, "allied"), german = gameToken(game, "german"), org = gameToken(game, "organizer");
         GameLog log = new GameLog();
@@ -288,6 +292,14 @@ public final class LiveTests {
         String c1 = "{\"combatId\":\"c1\",\"kind\":\"set-piece\",\"attackers\":[" + unit("1Inf", "2708", 4) + "," + unit("29Inf", "2709", 3) + "," + unit("2Arm", "2709", 3)
                 + "],\"defenders\":[" + unit("352", "2809", 7) + "],\"attackerMorale\":4,\"defenderMorale\":3,\"terrainMoraleModifiers\":[1]}";
         log.show(client.command(gameId, allied, ArbiterClient.newCommandId(), "DeclareCombat", c1), "DeclareCombat c1");
+        return log;
+    }
+
+    static void france44() throws Exception {
+        Map<String, Object> game = client.createGame("france44", null);
+        String gameId = (String) game.get("gameId");
+        String allied = gameToken(game, "allied"), german = gameToken(game, "german");
+        GameLog log = declaredCombat(game);
         try {
             client.command(gameId, german, ArbiterClient.newCommandId(), "RollAirPower", "{\"combatId\":\"c1\",\"availability\":4}");
             T.check(false, "the german side may not roll allied air power");
@@ -317,6 +329,76 @@ public final class LiveTests {
         List<Receipt> all = client.events(gameId, german, 0, 1000);
         T.equal(all.get(all.size() - 1).hash, resolve.hash, "the timeline ends with the combat");
         T.equal(log.opponent.missing(gameId), List.of(), "the opponent's log has no gap");
+    }
+
+    static String percent(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /**
+     * What the adapter does on a press (ArbiterButton.seat, ArbiterCommandButton.pressed), without VASSAL: the
+     * seat from the link the web app gives the allied player, the template filled from properties, the lines
+     * read by a module log as every screen reads them. The token reaches no line, no chat, no saved state.
+     */
+    static void templateThroughLink() throws Exception {
+        Map<String, Object> game = client.createGame("france44", null);
+        String gameId = (String) game.get("gameId");
+        String allied = gameToken(game, "allied");
+        declaredCombat(game);
+        PlayerLink link = PlayerLink.parse(url + "/#/games/" + percent(gameId) + "?token=" + percent(allied));
+        T.equal(link.serverUrl + " " + link.gameId, url + " " + gameId, "the link gives the server and the game");
+        RollSession seat = new RollSession(new ArbiterClient(link.serverUrl).timeouts(2_000, 10_000).retries(3, 5, 100), link.gameId, link.token());
+        ModuleLog module = new ModuleLog(new TrustedKeys(List.of(pinned)));
+        List<String> lines = new ArrayList<>();
+        lines.add(seat.keysLine());
+        lines.addAll(seat.history(0));
+        Map<String, String> properties = Map.of("CombatId", "c1", "AirPowerAvailability", "4");
+        int before = client.events(gameId, allied, 0, 1000).size();
+        T.throwsLike(CommandTemplate.TemplateException.class, "no property named Combat", "an unknown property: an error before anything is sent",
+                () -> CommandTemplate.parse("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$Combat$\"}}").fill(properties::get));
+        T.equal(client.events(gameId, allied, 0, 1000).size(), before, "... and the server received nothing");
+        CommandTemplate.Filled air = CommandTemplate.parse("{\"type\":\"RollAirPower\",\"payload\":{\"combatId\":\"$CombatId$\",\"availability\":$AirPowerAvailability$}}").fill(properties::get);
+        RollSession.Outcome airOutcome = seat.send(air.type, air.payloadJson, "RollAirPower c1");
+        T.check(airOutcome.ok(), "RollAirPower from a template: " + airOutcome.failureChatLine);
+        CommandTemplate.Filled resolve = CommandTemplate.parse("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}").fill(properties::get);
+        RollSession.Outcome outcome = seat.send(resolve.type, resolve.payloadJson, "ResolveCombat c1");
+        T.check(outcome.ok() && outcome.receipts.size() == 1, "ResolveCombat from a template: " + outcome.failureChatLine);
+        lines.addAll(airOutcome.logLines);
+        lines.addAll(outcome.logLines);
+        List<String> chat = new ArrayList<>();
+        for (String line : lines) chat.add(module.read(line));
+        for (String c : chat) T.check(c.startsWith("✓") && safe(c), "every line checks on the reader's screen: " + c);
+        String last = chat.get(chat.size() - 1);
+        T.check(last.matches("✓ #" + outcome.receipts.get(0).seq + " allied ResolveCombat c1 .*die [1-6] -> [A-F].*"), "the combat's result with its verified marker: " + last);
+        System.out.println("   " + last);
+        T.equal(module.verifier().missing(gameId), List.of(), "the log holds the chain from #1: no gap");
+        List<String> everything = new ArrayList<>(lines);
+        everything.addAll(chat);
+        everything.add(module.stateLine());
+        everything.add(link.toString());
+        RollSession down = new RollSession(new ArbiterClient("http://127.0.0.1:" + unusedPort()).timeouts(300, 300).retries(1, 1, 10), link.gameId, link.token());
+        RollSession.Outcome unreachable = down.send(resolve.type, resolve.payloadJson, "ResolveCombat c1");
+        T.check(!unreachable.ok() && unreachable.failureChatLine.startsWith("✗ Arbiter server unreachable"), "the server down: " + unreachable.failureChatLine);
+        everything.add(unreachable.failureChatLine);
+        try {
+            down.keysLine();
+        } catch (ArbiterClient.ArbiterException e) {
+            everything.add(String.valueOf(e.getMessage()));
+        }
+        try {
+            new ArbiterClient(url).command(gameId, allied, ArbiterClient.newCommandId(), "ResolveCombat", "{\"combatId\":\"c9\"}");
+        } catch (ArbiterClient.ArbiterException e) {
+            everything.add(e.status + " " + e.code + " " + e.getMessage()); // a refusal's message
+        }
+        for (String text : everything) T.check(!text.contains(allied), "the token is in no log line, chat line, saved state or message: " + text.substring(0, Math.min(60, text.length())));
+        T.check(everything.size() > lines.size() + 4, "checked " + everything.size() + " texts");
+    }
+
+    static int unusedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return s.getLocalPort();
+        }
     }
 
     static void timeoutRetry() throws Exception {
