@@ -66,7 +66,8 @@ function fail(message) {
 rmSync(build, { recursive: true, force: true });
 mkdirSync(classes, { recursive: true });
 if (spawnSync('javac', ['-version'], { stdio: 'ignore' }).status !== 0) fail('javac not found (install a JDK 17 or later, e.g. Debian default-jdk-headless)');
-const sources = [...javaFiles(join(kit, 'src')), ...javaFiles(join(kit, 'test'))];
+// The adapter's headless tests (test/adapter) and the VASSAL fakes they run on (test/vassal-fakes) are compiled apart, below.
+const sources = [...javaFiles(join(kit, 'src')), ...javaFiles(join(kit, 'test')).filter((f) => !f.startsWith(join(kit, 'test', 'adapter')) && !f.startsWith(join(kit, 'test', 'vassal-fakes')))];
 const javac = spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', classes, ...sources], { stdio: 'inherit' });
 if (javac.status !== 0) fail('javac failed on the kit or its tests');
 console.log(`compiled ${sources.length} Java files (--release 17) into ${relative(process.cwd(), classes)}`);
@@ -84,6 +85,10 @@ const standInClasses = join(build, 'standin-classes');
 mkdirSync(standInClasses, { recursive: true });
 if (spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-d', standInClasses, ...standIns], { stdio: 'inherit' }).status !== 0) fail('the VASSAL stand-ins do not compile');
 compileAdapter(`the VASSAL stand-ins (${standIns.length} classes in clients/java/vassal-standins)`, join(build, 'vassal-classes-standins'), ['-cp', [standInClasses, classes].join(pathSep)]);
+// The adapter once more, on fakes of VASSAL's classes that behave (test/vassal-fakes), with AdapterTests: run headless below.
+const adapterTestClasses = join(build, 'adapter-test-classes');
+mkdirSync(adapterTestClasses, { recursive: true });
+if (spawnSync('javac', ['--release', '17', '-Xlint:all', '-Werror', '-encoding', 'UTF-8', '-cp', classes, '-d', adapterTestClasses, ...javaFiles(join(kit, 'test', 'vassal-fakes')), ...adapter, ...javaFiles(join(kit, 'test', 'adapter'))], { stdio: 'inherit' }).status !== 0) fail('the adapter does not compile against the VASSAL fakes of AdapterTests');
 if (process.env.VASSAL_JAR) {
   // -Xlint:-path: a Class-Path entry of Vengine.jar's manifest that is not there is no fault of the adapter.
   compileAdapter(process.env.VASSAL_JAR, join(build, 'vassal-classes'), ['-Xlint:-path', '-cp', [process.env.VASSAL_JAR, classes].join(pathSep)]);
@@ -353,9 +358,9 @@ const fingerprint = local.service.signer.fingerprint;
 console.log(`local server ${local.url}, signing key ${fingerprint}`);
 
 // 4. The Java programs.
-function runJava(main, args) {
+function runJava(main, args, classPath = classes) {
   return new Promise((resolve) => {
-    const child = spawn('java', ['-cp', classes, `org.arbiter.kit.test.${main}`, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('java', ['-Djava.awt.headless=true', '-cp', classPath, `org.arbiter.kit.test.${main}`, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
@@ -381,6 +386,7 @@ try {
   results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
   results.push(await runJava('BeaconTests', [beaconVectorFile, beaconGamesFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));
+  results.push(await runJava('AdapterTests', ['live', local.url, fingerprint], [adapterTestClasses, classes].join(pathSep)));
 } finally {
   await local.close();
 }
@@ -400,6 +406,7 @@ try {
   try {
     console.log(`local server ${beaconServer.url} with beacon games on the test chain ${liveChain.chain.chainHash} from the relay ${relay.url}`);
     results.push(await runJava('BeaconLiveTests', [beaconServer.url, beaconServer.service.signer.fingerprint, liveChain.chain.chain, liveChain.chain.chainHash]));
+    results.push(await runJava('AdapterTests', ['beacon', beaconServer.url, beaconServer.service.signer.fingerprint, liveChain.chain.chain], [adapterTestClasses, classes].join(pathSep)));
   } finally {
     await beaconServer.close();
   }

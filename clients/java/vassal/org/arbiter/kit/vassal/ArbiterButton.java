@@ -163,6 +163,16 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
     }
 
+    /** On the Swing event thread: asks the player for a line of text; null when cancelled. */
+    protected String ask(String question, String title) {
+        return JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(), question, title, JOptionPane.QUESTION_MESSAGE);
+    }
+
+    /** On the Swing event thread: asks the player to confirm. */
+    protected boolean confirm(String question, String title) {
+        return JOptionPane.showConfirmDialog(GameModule.getGameModule().getPlayerWindow(), question, title, JOptionPane.OK_CANCEL_OPTION, JOptionPane.QUESTION_MESSAGE) == JOptionPane.OK_OPTION;
+    }
+
     protected static void say(String text) {
         GameModule.getGameModule().getChatter().show(TextLine.escape(text));
     }
@@ -180,9 +190,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         List<String> games = log.verifier().gameIds();
         PlayerLink link = games.size() == 1 ? rememberedLink(games.get(0)) : null;
         if (link == null) {
-            String text = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(),
-                    "Paste your Arbiter game link (…/#/games/…?token=…).\nIt is kept in this module's preferences on this computer, never in the game, its log or chat.",
-                    "Arbiter", JOptionPane.QUESTION_MESSAGE);
+            String text = ask("Paste your Arbiter game link (…/#/games/…?token=…).\nIt is kept in this module's preferences on this computer, never in the game, its log or chat.", "Arbiter");
             if (text == null || text.isBlank()) return null;
             try {
                 link = PlayerLink.parse(text);

@@ -4,7 +4,6 @@ import VASSAL.build.GameModule;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.KeyBuffer;
 import java.util.List;
-import javax.swing.JOptionPane;
 import org.arbiter.kit.CommandTemplate;
 
 /**
@@ -27,7 +26,7 @@ public class ArbiterCommandButton extends ArbiterButton {
 
     private String templateText = "";
     private String label = "";
-    private boolean confirm = true;
+    private boolean askFirst = true;
 
     public ArbiterCommandButton() {
         super("Send a command of the game through Arbiter", "Arbiter command");
@@ -41,9 +40,7 @@ public class ArbiterCommandButton extends ArbiterButton {
     protected void pressed() {
         String text = templateText;
         if (text.isEmpty()) { // the extension's generic button: the player writes the command
-            text = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(),
-                    "Command to send (JSON, e.g. {\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"c1\"}}; $property$ for a VASSAL property):",
-                    "Arbiter command", JOptionPane.QUESTION_MESSAGE);
+            text = ask("Command to send (JSON, e.g. {\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"c1\"}}; $property$ for a VASSAL property):", "Arbiter command");
             if (text == null || text.isBlank()) return;
         }
         CommandTemplate template;
@@ -71,10 +68,7 @@ public class ArbiterCommandButton extends ArbiterButton {
             return;
         }
         String what = label.isEmpty() ? command.type : command.type + " " + label;
-        if (confirm && JOptionPane.showConfirmDialog(GameModule.getGameModule().getPlayerWindow(), "Send " + command.type + " " + command.payloadJson + " to Arbiter?\nThe server resolves it and everyone sees the result.",
-                "Arbiter command", JOptionPane.OK_CANCEL_OPTION, JOptionPane.QUESTION_MESSAGE) != JOptionPane.OK_OPTION) {
-            return;
-        }
+        if (askFirst && !confirm("Send " + command.type + " " + command.payloadJson + " to Arbiter?\nThe server resolves it and everyone sees the result.", "Arbiter command")) return;
         Seat s = seat();
         if (s == null) return;
         send(s, command.type, command.payloadJson, what);
@@ -99,7 +93,7 @@ public class ArbiterCommandButton extends ArbiterButton {
     protected boolean setOwnAttribute(String key, String value) {
         if (TEMPLATE.equals(key)) templateText = value.strip();
         else if (LABEL.equals(key)) label = value.strip();
-        else if (CONFIRM.equals(key)) confirm = !"false".equalsIgnoreCase(value.strip());
+        else if (CONFIRM.equals(key)) askFirst = !"false".equalsIgnoreCase(value.strip());
         else return false;
         return true;
     }
@@ -108,7 +102,7 @@ public class ArbiterCommandButton extends ArbiterButton {
     protected String ownAttribute(String key) {
         if (TEMPLATE.equals(key)) return templateText;
         if (LABEL.equals(key)) return label;
-        if (CONFIRM.equals(key)) return String.valueOf(confirm);
+        if (CONFIRM.equals(key)) return String.valueOf(askFirst);
         return null;
     }
 }

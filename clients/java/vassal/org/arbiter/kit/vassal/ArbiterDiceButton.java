@@ -1,7 +1,5 @@
 package org.arbiter.kit.vassal;
 
-import VASSAL.build.GameModule;
-import javax.swing.JOptionPane;
 import org.arbiter.kit.Canonical;
 
 /**
@@ -35,7 +33,7 @@ public class ArbiterDiceButton extends ArbiterButton {
     protected void pressed() {
         Seat s = seat();
         if (s == null) return;
-        String purpose = JOptionPane.showInputDialog(GameModule.getGameModule().getPlayerWindow(), "What is this roll for?", "Arbiter roll", JOptionPane.QUESTION_MESSAGE);
+        String purpose = ask("What is this roll for?", "Arbiter roll");
         if (purpose == null || purpose.isBlank()) return;
         String payload;
         try {

@@ -1,0 +1,269 @@
+package org.arbiter.kit.test;
+
+import VASSAL.build.GameModule;
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.KeyBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import javax.swing.SwingUtilities;
+import org.arbiter.kit.ArbiterClient;
+import org.arbiter.kit.LogLine;
+import org.arbiter.kit.Receipt;
+import org.arbiter.kit.vassal.ArbiterButton;
+import org.arbiter.kit.vassal.ArbiterCommandButton;
+import org.arbiter.kit.vassal.ArbiterDiceButton;
+
+/**
+ * The VASSAL adapter itself (clients/java/vassal), run headless on fakes of the VASSAL classes it uses
+ * (clients/java/test/vassal-fakes), against the local server: presses on the Swing event thread, as VASSAL
+ * makes them; the dialogs answered by a script. The command button: an unknown property, several pieces
+ * selected, a wrong link — nothing sent; the piece's property before the module's; the player's link pasted
+ * once and found again per game; a refused token forgotten; the dice button; the lines replayed as a log; the
+ * token in no log line, chat line or warning. With "beacon": a France 1944 beacon game, the pending line, the
+ * sender's check and the reveal through the command button.
+ * Usage: AdapterTests live URL FINGERPRINT | AdapterTests beacon URL FINGERPRINT CHAIN_NAME
+ */
+public final class AdapterTests {
+    static GameModule module;
+    static final List<String> secrets = new ArrayList<>();
+
+    /** A button whose dialogs are answered by the test. */
+    static final class ScriptedCommandButton extends ArbiterCommandButton {
+        final Deque<String> answers = new ArrayDeque<>();
+        int asked;
+        final List<String> confirmed = new ArrayList<>();
+
+        @Override
+        protected String ask(String question, String title) {
+            asked++;
+            return answers.poll();
+        }
+
+        @Override
+        protected boolean confirm(String question, String title) {
+            confirmed.add(question);
+            return true;
+        }
+    }
+
+    static final class ScriptedDiceButton extends ArbiterDiceButton {
+        final Deque<String> answers = new ArrayDeque<>();
+        int asked;
+
+        @Override
+        protected String ask(String question, String title) {
+            asked++;
+            return answers.poll();
+        }
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        LiveTests.url = args[1];
+        LiveTests.pinned = args[2];
+        LiveTests.client = new ArbiterClient(args[1]).timeouts(2_000, 25_000).retries(3, 5, 100).beaconPendingWait(30);
+        module = new GameModule();
+        GameModule.init(module);
+        if (args[0].equals("beacon")) {
+            T.section("a France 1944 beacon game through the command button: pending, the sender's check, the reveal", () -> beacon(args[3]));
+        } else {
+            T.section("the command button: nothing sent on a missing property, several pieces or a wrong link; a combat from the player's link", AdapterTests::commandButton);
+            T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
+        }
+        T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
+        System.exit(T.finish());
+    }
+
+    static void onEdt(Runnable r) throws Exception {
+        SwingUtilities.invokeAndWait(r);
+    }
+
+    static void press(ArbiterButton button) throws Exception {
+        onEdt(() -> button.getLaunchButton().press());
+    }
+
+    /** Bounded wait for what the network thread hands back to the event thread. */
+    static boolean until(String what, BooleanSupplier condition) throws Exception {
+        long deadline = System.nanoTime() + 45_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            boolean[] ok = new boolean[1];
+            onEdt(() -> ok[0] = condition.getAsBoolean());
+            if (ok[0]) return true;
+            Thread.sleep(50);
+        }
+        return T.check(false, "waited 45 s for " + what);
+    }
+
+    static boolean idle(ArbiterButton b) throws Exception {
+        return until("the button to be enabled again", () -> b.getLaunchButton().isEnabled());
+    }
+
+    static List<Receipt> receipts() {
+        List<Receipt> out = new ArrayList<>();
+        for (String line : module.logged) {
+            if (line.startsWith("ARB\t")) {
+                try {
+                    out.add(LogLine.decode(line));
+                } catch (Exception e) {
+                    T.check(false, "a logged line decodes: " + e);
+                }
+            }
+        }
+        return out;
+    }
+
+    static boolean shownStartsWith(String prefix) {
+        return module.chatter.shown.stream().anyMatch(s -> s.startsWith(prefix));
+    }
+
+    static String link(String gameId, String token) {
+        secrets.add(token);
+        return LiveTests.url + "/#/games/" + LiveTests.percent(gameId) + "?token=" + LiveTests.percent(token);
+    }
+
+    static ScriptedCommandButton commandButton(String template) {
+        ScriptedCommandButton b = new ScriptedCommandButton();
+        b.setAttribute("name", "Resolve combat");
+        b.setAttribute(ArbiterButton.PINNED, LiveTests.pinned);
+        b.setAttribute(ArbiterCommandButton.TEMPLATE, template);
+        b.setAttribute(ArbiterCommandButton.LABEL, "combat");
+        b.addTo(null);
+        return b;
+    }
+
+    static GamePiece piece(Map<String, String> properties) {
+        return key -> properties.get(String.valueOf(key));
+    }
+
+    static void commandButton() throws Exception {
+        ArbiterClient client = LiveTests.client;
+        LiveTests.keysDoc = client.keys();
+        ScriptedCommandButton button = commandButton("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}");
+        T.equal(module.encoders.size(), 1, "the module's encoder is registered once");
+        T.equal(module.prefs.categories.get(ArbiterButton.PREF_PINNED), "Arbiter", "the pinned-fingerprints preference is on the Arbiter tab");
+        Map<String, Object> game = client.createGame("france44", null);
+        String gameId = (String) game.get("gameId");
+        String allied = LiveTests.gameToken(game, "allied");
+        LiveTests.declaredCombat(game);
+        int commits = client.events(gameId, allied, 0, 1000).size();
+
+        press(button);
+        T.check(module.chatter.shown.stream().anyMatch(s -> s.contains("no property named CombatId is set") && s.contains("nothing was sent")), "an unknown property: said in chat, nothing sent: " + module.chatter.shown);
+        T.equal(button.asked, 0, "... and no link asked for");
+        KeyBuffer.getBuffer().selected.addAll(List.of(piece(Map.of("CombatId", "c1")), piece(Map.of("CombatId", "c2"))));
+        press(button);
+        T.check(shownStartsWith("✗ Arbiter: 2 pieces are selected"), "two pieces selected: said in chat, nothing sent");
+        KeyBuffer.getBuffer().selected.clear();
+        KeyBuffer.getBuffer().selected.add(piece(Map.of("CombatId", "c1")));
+        module.properties.put("CombatId", "c-module");
+        secrets.add(allied);
+        button.answers.add("http://arbiter.example.org/#/games/" + gameId + "?token=" + allied);
+        press(button);
+        T.check(module.chatter.shown.stream().anyMatch(s -> s.startsWith("✗ Arbiter: That is not your Arbiter game link: it must start with https://")), "a wrong link: said in chat");
+        T.equal(module.logged, List.of(), "nothing was logged so far");
+        T.equal(client.events(gameId, allied, 0, 1000).size(), commits, "and the server received nothing");
+
+        button.answers.add(link(gameId, allied));
+        press(button);
+        T.check(button.confirmed.size() == 2 && button.confirmed.get(1).startsWith("Send ResolveCombat {\"combatId\":\"c1\"}"), "the player confirms the filled-in command (the piece's c1, not the module's): " + button.confirmed);
+        until("the combat's receipt in the log", () -> receipts().stream().anyMatch(r -> "ResolveCombat".equals(r.commandType)));
+        idle(button);
+        List<Receipt> logged = receipts();
+        T.check(module.logged.get(0).startsWith("ARBKEYS\t"), "the keys line first");
+        T.equal(logged.size(), commits + 1, "then the game's history from #1, then the combat");
+        Receipt combat = logged.get(logged.size() - 1);
+        T.check("ResolveCombat".equals(combat.commandType) && "allied".equals(combat.actor) && combat.dice.size() == 1, "the combat: allied, one die");
+        T.check(shownStartsWith("✓ #" + combat.seq + " allied ResolveCombat c1 "), "chat: the result with its ✓: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+        T.check(module.chatter.shown.stream().noneMatch(s -> s.startsWith("✗✗") || s.startsWith("⚠")), "no check failed, no gap");
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), link(gameId, allied), "the link is kept in the module's preferences, under the game's id");
+
+        // A saved game opened again: a new game, the log replayed, then a press: no link asked.
+        onEdt(() -> button.setup(false));
+        List<String> log = new ArrayList<>(module.logged);
+        int shownBefore = module.chatter.shown.size();
+        onEdt(() -> log.forEach(line -> module.encoders.get(0).decode(line).execute()));
+        List<String> replayed = module.chatter.shown.subList(shownBefore, module.chatter.shown.size());
+        T.check(replayed.size() == log.size() && replayed.stream().allMatch(s -> s.startsWith("✓")), "the replayed log: every line ✓");
+        int asked = button.asked;
+        press(button);
+        until("the answer to the second ResolveCombat", () -> module.chatter.sent.stream().anyMatch(s -> s.startsWith("✗ Arbiter refused ResolveCombat combat")));
+        idle(button);
+        T.equal(button.asked, asked, "the link was found in the preferences: not asked again");
+
+        // A link whose token the server refuses: said, forgotten, asked again at the next press.
+        onEdt(() -> button.setup(false));
+        KeyBuffer.getBuffer().selected.clear();
+        Map<String, Object> other = client.createGame("france44", null);
+        String otherId = (String) other.get("gameId");
+        button.answers.add(link(otherId, "not-" + LiveTests.gameToken(other, "allied")));
+        press(button);
+        until("the refusal of the token", () -> module.chatter.shown.stream().anyMatch(s -> s.contains("cannot read the game's keys and history") && s.contains("check your link")));
+        idle(button);
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + otherId), "", "the refused link is forgotten");
+        int before = button.asked;
+        press(button);
+        T.equal(button.asked, before + 1, "the next press asks for the link again");
+    }
+
+    static void diceButton() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.setAttribute(ArbiterDiceButton.DICE, "3d6");
+        dice.addTo(null);
+        onEdt(() -> dice.setup(false));
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        dice.answers.add(link(gameId, LiveTests.gameToken(game, "player1")));
+        dice.answers.add("assault on 2708");
+        press(dice);
+        until("the roll's receipt", () -> receipts().stream().anyMatch(r -> "Roll".equals(r.commandType)));
+        idle(dice);
+        T.equal(dice.asked, 2, "the link, then the purpose");
+        T.check(shownStartsWith("✓ #2 player1 Roll \"assault on 2708\" 3d6, dice "), "chat: the roll with its purpose and ✓ (pinned by the other button): " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+    }
+
+    static void beacon(String chainName) throws Exception {
+        ArbiterClient client = LiveTests.client;
+        ScriptedCommandButton air = commandButton("{\"type\":\"RollAirPower\",\"payload\":{\"combatId\":\"$CombatId$\",\"availability\":$AirPowerAvailability$}}");
+        air.setAttribute(ArbiterCommandButton.CONFIRM, "false");
+        Map<String, Object> game = client.createGame("france44", null, chainName);
+        String gameId = (String) game.get("gameId");
+        String allied = LiveTests.gameToken(game, "allied"), german = LiveTests.gameToken(game, "german"), org = LiveTests.gameToken(game, "organizer");
+        client.command(gameId, org, ArbiterClient.newCommandId(), "StartTurn", "{\"turn\":1,\"reactionPoints\":{\"allied\":10,\"german\":6}}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"7\"}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"1US\"}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "BeginReactionSegment", "{}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "EndReactionSegment", "{}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "BeginAttackIncrement", "{}");
+        String c1 = "{\"combatId\":\"c1\",\"kind\":\"set-piece\",\"attackers\":[" + LiveTests.unit("1Inf", "2708", 4) + "],\"defenders\":[" + LiveTests.unit("352", "2809", 7) + "],\"attackerMorale\":4,\"defenderMorale\":3}";
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "DeclareCombat", c1);
+        module.properties.put("CombatId", "c1");
+        module.properties.put("AirPowerAvailability", "4");
+        air.answers.add(link(gameId, allied));
+        press(air);
+        until("the reveal in the log", () -> receipts().stream().anyMatch(r -> "RevealBeacon".equals(r.commandType)));
+        idle(air);
+        T.equal(air.confirmed, List.of(), "Ask before sending off: no confirmation");
+        List<Receipt> logged = receipts();
+        Receipt pending = logged.get(logged.size() - 2), reveal = logged.get(logged.size() - 1);
+        T.check("RollAirPower".equals(pending.commandType) && pending.dice.isEmpty(), "the acceptance: RollAirPower, no dice yet");
+        T.check("RevealBeacon".equals(reveal.commandType) && reveal.dice.size() == 1 && reveal.seq == pending.seq + 1, "then its reveal, one die");
+        T.check(shownStartsWith("✓ #" + pending.seq + " allied RollAirPower c1 waits for drand round "), "chat: pending round r");
+        T.check(module.chatter.sent.stream().anyMatch(s -> s.endsWith("was still in the future when the server accepted ✓")), "the sender's check, sent to everyone: " + module.chatter.sent);
+        T.check(shownStartsWith("✓ #" + reveal.seq + " server RevealBeacon of #" + pending.seq), "chat: the reveal with its ✓");
+    }
+
+    static void noToken() {
+        List<String> texts = new ArrayList<>(module.logged);
+        texts.addAll(module.chatter.shown);
+        texts.addAll(module.chatter.sent);
+        texts.addAll(module.warnings);
+        T.check(!secrets.isEmpty() && texts.size() > 10, texts.size() + " texts checked");
+        for (String text : texts) {
+            for (String secret : secrets) T.check(!text.contains(secret), "no token in: " + text.substring(0, Math.min(70, text.length())));
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/*
+ * A fake, not VASSAL code: the VASSAL types the adapter uses, with the stand-ins' signatures and just enough
+ * behaviour to run the adapter headless in AdapterTests (chat and log recorded, preferences in memory, the
+ * selection a list). Test-only: never in the build outputs, never on a module's class path.
+ */
+package VASSAL.build;
+
+import VASSAL.build.module.documentation.HelpFile;
+import VASSAL.i18n.Translatable;
+
+public interface Configurable extends Translatable {
+  void removeFrom(Buildable parent);
+
+  String getConfigureName();
+
+  HelpFile getHelpFile();
+
+  @SuppressWarnings("rawtypes")
+  Class[] getAllowableConfigureComponents();
+}
