@@ -13,7 +13,7 @@
  * key pinned in the extension itself builds it with ARBITER_PINNED="ed25519:…" (and ARBITER_KEYS_FILE=
  * a saved GET /keys); without them, each player pins the key in VASSAL's Preferences (docs/vassal.md).
  * ARBITER_COMMAND_TEMPLATE (and ARBITER_COMMAND_LABEL) give the command button its template; without it,
- * the button asks the player for the command.
+ * the button asks the player for the command. ARBITER_COMMAND_CONFIRM=false turns off its "Ask before sending".
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -60,7 +60,7 @@ const element = (name, attributes) =>
  * in the DOM's alphabetical order: anyModule first, so that module/moduleVersion are not checked), then builds
  * each ExtensionElement, whose only child is added to its target ("" = the module itself).
  */
-export function extensionBuildFile({ pinned = '', keysJson = '', commandTemplate = '', commandLabel = '' } = {}) {
+export function extensionBuildFile({ pinned = '', keysJson = '', commandTemplate = '', commandLabel = '', commandConfirm = true } = {}) {
   const trust = { arbiterPinnedFingerprints: pinned, arbiterKeys: keysJson };
   const dice = element('org.arbiter.kit.vassal.ArbiterDiceButton', {
     name: 'Arbiter roll', text: 'Arbiter roll', tooltip: 'Roll through Arbiter (verified dice)',
@@ -68,7 +68,7 @@ export function extensionBuildFile({ pinned = '', keysJson = '', commandTemplate
   });
   const command = element('org.arbiter.kit.vassal.ArbiterCommandButton', {
     name: 'Arbiter command', text: 'Arbiter command', tooltip: 'Send a command of the game through Arbiter (verified)',
-    ...trust, arbiterCommandTemplate: commandTemplate, arbiterLabel: commandLabel, arbiterConfirm: 'true',
+    ...trust, arbiterCommandTemplate: commandTemplate, arbiterLabel: commandLabel, arbiterConfirm: String(commandConfirm),
   });
   const wrap = (child) => `  <VASSAL.build.module.ExtensionElement target="">\n    ${child}\n  </VASSAL.build.module.ExtensionElement>`;
   return [
@@ -113,10 +113,14 @@ function main() {
   if (existsSync(join(classes, 'VASSAL'))) fail('a stand-in class reached the output');
 
   const pinned = (process.env.ARBITER_PINNED ?? '').trim();
+  for (const fp of pinned.split(/[,\s]+/).filter(Boolean)) {
+    if (!/^ed25519:[A-Za-z0-9_-]{43}$/.test(fp)) fail(`ARBITER_PINNED: "${fp}" is not a key fingerprint (ed25519: and 43 characters, as npm start prints it)`);
+  }
   const keysJson = process.env.ARBITER_KEYS_FILE ? JSON.stringify(JSON.parse(readFileSync(process.env.ARBITER_KEYS_FILE, 'utf8'))) : '';
   const commandTemplate = (process.env.ARBITER_COMMAND_TEMPLATE ?? '').trim();
   const commandLabel = (process.env.ARBITER_COMMAND_LABEL ?? '').trim();
-  writeFileSync(join(ext, 'buildFile.xml'), extensionBuildFile({ pinned, keysJson, commandTemplate, commandLabel }));
+  const commandConfirm = process.env.ARBITER_COMMAND_CONFIRM !== 'false';
+  writeFileSync(join(ext, 'buildFile.xml'), extensionBuildFile({ pinned, keysJson, commandTemplate, commandLabel, commandConfirm }));
   const epoch = Number(process.env.SOURCE_DATE_EPOCH);
   writeFileSync(join(ext, 'extensiondata'), extensionData(Number.isFinite(epoch) && epoch > 0 ? epoch * 1000 : Date.now()));
 
