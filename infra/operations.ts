@@ -42,7 +42,11 @@ export const OPERATIONS_DEFAULTS = {
   throttled429Per5Minutes: 10,
   /** WebSocket execution and integration errors in 5 minutes that raise WebSocketErrors. */
   webSocketErrorsPer5Minutes: 5,
-  /** Daily backups of the retained tables, kept this long (on top of point-in-time recovery's 35 days). */
+  /**
+   * Weekly backups of the retained tables, kept this long: point-in-time recovery already
+   * restores any second of the last 35 days; these copies, in a vault of their own, outlive a
+   * deleted table or a broken recovery window. Five full copies a month (bench/costModel.ts).
+   */
   backupRetention: Duration.days(35),
 } as const;
 
@@ -54,7 +58,7 @@ const DEPENDENCIES: Dependency[] = ['DynamoDB', 'KMS', 'S3', 'ApiGatewayManageme
 /**
  * What running the stack needs beyond its first alarms (arbiterStack.ts): the X-Ray setting,
  * alarms on the gaps (WebSocket errors, HTTP 429s, durations near the timeout, the latency
- * objective of commands), one dashboard, and daily backups of the retained tables. Called
+ * objective of commands), one dashboard, and weekly backups of the retained tables. Called
  * once, last, from the stack's constructor: the tables and queues it looks for exist by then;
  * the functions are found by an aspect, those added later too.
  */
@@ -109,18 +113,18 @@ export function addOperations(stack: ArbiterStack, props: OperationsProps = {}):
     description: `The p99 latency of accepted commands was ${commandP99Ms} ms or more for 15 minutes (the objective is below it). docs/deploy.md#commandlatency`,
   });
 
-  // ---- backups: the retained tables (the game record), every day, beside point-in-time recovery ----
+  // ---- backups: the retained tables (the game record), every week, beside point-in-time recovery ----
   const retainedTables = stack.node
     .findAll()
     .filter((c): c is Table => c instanceof Table && Stack.of(c) === stack && (c.node.defaultChild as CfnTable).cfnOptions.deletionPolicy === CfnDeletionPolicy.RETAIN);
   const vault = new BackupVault(stack, 'BackupVault', { removalPolicy: RemovalPolicy.RETAIN });
   const plan = new BackupPlan(stack, 'BackupPlan', {
     backupVault: vault,
-    backupPlanRules: [new BackupPlanRule({ ruleName: 'Daily', scheduleExpression: Schedule.cron({ hour: '3', minute: '0' }), deleteAfter: OPERATIONS_DEFAULTS.backupRetention })],
+    backupPlanRules: [new BackupPlanRule({ ruleName: 'Weekly', scheduleExpression: Schedule.cron({ weekDay: 'SUN', hour: '3', minute: '0' }), deleteAfter: OPERATIONS_DEFAULTS.backupRetention })],
   });
   const backupRole = new Role(stack, 'BackupRole', {
     assumedBy: new ServicePrincipal('backup.amazonaws.com'),
-    description: 'Arbiter: AWS Backup takes the daily backups of the tables',
+    description: 'Arbiter: AWS Backup takes the weekly backups of the tables',
     managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSBackupServiceRolePolicyForBackup')],
   });
   Validations.of(backupRole).acknowledge({

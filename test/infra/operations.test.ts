@@ -108,9 +108,9 @@ describe('operations: the dashboard', () => {
 });
 
 describe('operations: backups', () => {
-  it('backs up every retained table daily, kept 35 days, in a retained vault, beside point-in-time recovery; never the push connections', () => {
+  it('backs up every retained table weekly, kept 35 days, in a retained vault, beside point-in-time recovery; never the push connections', () => {
     const [plan] = Object.values(ofType(template, 'AWS::Backup::BackupPlan'));
-    expect(plan.Properties.BackupPlan.BackupPlanRule).toMatchObject([{ RuleName: 'Daily', ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } }]);
+    expect(plan.Properties.BackupPlan.BackupPlanRule).toMatchObject([{ RuleName: 'Weekly', ScheduleExpression: 'cron(0 3 ? * SUN *)', Lifecycle: { DeleteAfterDays: 35 } }]);
     const [vaultId, vault] = Object.entries(ofType(template, 'AWS::Backup::BackupVault'))[0];
     expect(vault.DeletionPolicy).toBe('Retain');
     expect(plan.Properties.BackupPlan.BackupPlanRule[0].TargetBackupVault).toEqual({ 'Fn::GetAtt': [vaultId, 'BackupVaultName'] });
