@@ -1,4 +1,4 @@
-import { Aspects, CfnDeletionPolicy, Duration, RemovalPolicy, Stack, Validations, type IAspect } from 'aws-cdk-lib';
+import { Aspects, CfnDeletionPolicy, Duration, Fn, RemovalPolicy, Stack, Validations, type IAspect } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import { Dashboard, GraphWidget, MathExpression, Metric, TextWidget, type HorizontalAnnotation, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
@@ -117,7 +117,9 @@ export function addOperations(stack: ArbiterStack, props: OperationsProps = {}):
   const retainedTables = stack.node
     .findAll()
     .filter((c): c is Table => c instanceof Table && Stack.of(c) === stack && (c.node.defaultChild as CfnTable).cfnOptions.deletionPolicy === CfnDeletionPolicy.RETAIN);
-  const vault = new BackupVault(stack, 'BackupVault', { removalPolicy: RemovalPolicy.RETAIN });
+  // Kept when the stack goes (its copies outlive it), so its name is new for each creation of the stack: a retry after a failed first deploy never meets the old one.
+  const creation = Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', stack.stackId))));
+  const vault = new BackupVault(stack, 'BackupVault', { backupVaultName: Fn.join('-', ['arbiter-backups', creation]), removalPolicy: RemovalPolicy.RETAIN });
   const plan = new BackupPlan(stack, 'BackupPlan', {
     backupVault: vault,
     backupPlanRules: [new BackupPlanRule({ ruleName: 'Weekly', scheduleExpression: Schedule.cron({ weekDay: 'SUN', hour: '3', minute: '0' }), deleteAfter: OPERATIONS_DEFAULTS.backupRetention })],

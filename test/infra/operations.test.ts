@@ -113,6 +113,8 @@ describe('operations: backups', () => {
     expect(plan.Properties.BackupPlan.BackupPlanRule).toMatchObject([{ RuleName: 'Weekly', ScheduleExpression: 'cron(0 3 ? * SUN *)', Lifecycle: { DeleteAfterDays: 35 } }]);
     const [vaultId, vault] = Object.entries(ofType(template, 'AWS::Backup::BackupVault'))[0];
     expect(vault.DeletionPolicy).toBe('Retain');
+    // Named after this creation of the stack (its id's GUID): a deploy after a failed first one makes a vault of its own.
+    expect(JSON.stringify(vault.Properties.BackupVaultName)).toContain('"Ref":"AWS::StackId"');
     expect(plan.Properties.BackupPlan.BackupPlanRule[0].TargetBackupVault).toEqual({ 'Fn::GetAtt': [vaultId, 'BackupVaultName'] });
     const [selection] = Object.values(ofType(template, 'AWS::Backup::BackupSelection'));
     const tables = ofType(template, 'AWS::DynamoDB::Table');
