@@ -104,6 +104,7 @@ export function templateFacts(template: Template) {
     wafWebAcls: webAcls.length,
     wafRules: webAcls.reduce((sum, acl) => sum + ((acl.Properties.Rules as unknown[] | undefined)?.length ?? 0), 0),
     cloudFrontDistributions: all('AWS::CloudFront::Distribution').length,
+    minuteSchedules: all('AWS::Events::Rule').filter((r) => r.Properties.ScheduleExpression === 'rate(1 minute)').length,
     /** Each metric filter is a series that receives data only when its pattern matches (a 429, a forbidden key use). */
     metricFilters: all('AWS::Logs::MetricFilter').length,
   };

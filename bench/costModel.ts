@@ -100,6 +100,8 @@ export interface StackFacts {
   wafWebAcls: number;
   wafRules: number;
   cloudFrontDistributions: number;
+  /** Functions started every minute by a schedule (the notifications' tick, the beacon reveals' schedule). */
+  minuteSchedules: number;
 }
 
 export interface CostLine {
@@ -174,6 +176,12 @@ export function monthlyCost(scenario: Scenario, stack: StackFacts): { usage: Cos
     line('KMS keys', `${stack.kmsKeys} keys`, `${stack.kmsKeys} × $1.00`, stack.kmsKeys * p.kmsKeyMonth),
     line('CloudWatch alarms', `${stack.alarms} alarms, ${stack.alarmMetrics} alarm metrics`, `${stack.alarmMetrics} × $0.10`, stack.alarmMetrics * p.alarmMetricMonth),
     line('CloudWatch dashboard', `${stack.dashboards}`, `${stack.dashboards} × $3.00`, stack.dashboards * p.dashboardMonth),
+    line(
+      'Functions run every minute',
+      `${stack.minuteSchedules} × 43,200 invocations of ~0.1 s at 512 MB, ~0.5 KB of logs each`,
+      `${stack.minuteSchedules} × 43,200 × ($0.20 / 1,000,000 + 0.05 GB-s × $0.0000133334 + 0.5 KB × $0.50 / GB)`,
+      stack.minuteSchedules * 43_200 * (p.lambdaRequest + 0.05 * p.lambdaArmGbSecond + (0.5 / 1e6) * p.logsIngestedGb),
+    ),
   ];
   if (stack.wafWebAcls > 0) standing.push(line('AWS WAF web ACLs and rules', `${stack.wafWebAcls} ACLs, ${stack.wafRules} rules`, `${stack.wafWebAcls} × $5.00 + ${stack.wafRules} × $1.00`, stack.wafWebAcls * p.wafWebAclMonth + stack.wafRules * p.wafRuleMonth));
   return { usage, standing, commands };

@@ -24,7 +24,8 @@ describe('the cost of 200 PBEM games a month', () => {
       expect(bill.usage.map((l) => l.item).join('\n')).toContain(item);
     }
     // The standing costs are reported beside it, never hidden: keys, alarms, the dashboard.
-    expect(bill.standing.map((l) => l.item)).toEqual(['KMS keys', 'CloudWatch alarms', 'CloudWatch dashboard']);
+    expect(bill.standing.map((l) => l.item)).toEqual(['KMS keys', 'CloudWatch alarms', 'CloudWatch dashboard', 'Functions run every minute']);
+    expect(facts.minuteSchedules).toBeGreaterThanOrEqual(2);
     const table = costTable(PBEM_200, facts);
     expect(table).toContain(`${facts.alarms} alarms, ${facts.alarmMetrics} alarm metrics`);
     expect(table).toMatch(/All in, standing costs included: \$[0-9.]+ a month, \$0\.[0-9]{4} per 1,000 commands\./);
