@@ -1,6 +1,7 @@
 import { Aspects, CfnDeletionPolicy, Duration, Fn, RemovalPolicy, Stack, Validations, type IAspect } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
-import { Dashboard, GraphWidget, MathExpression, Metric, TextWidget, type HorizontalAnnotation, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Dashboard, GraphWidget, MathExpression, Metric, TextWidget, type Alarm, type HorizontalAnnotation, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Table, type CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -10,7 +11,6 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { METRICS } from '../functions/http/observe';
 import type { Dependency } from '../functions/lambda/powertools';
-import type { ArbiterStack } from './arbiterStack';
 import { PUSH_STAGE, type ArbiterPush } from './push';
 
 /** X-Ray tracing of the stack's functions (`-c tracing=`): see TRACING_MODES. */
@@ -53,6 +53,13 @@ export const OPERATIONS_DEFAULTS = {
 /** The metric the access logs feed: HTTP answers 429, which never reach a function. */
 export const HTTP_THROTTLED_METRIC = 'HttpThrottled';
 
+/** What this module needs of the Arbiter stack (infra/arbiterStack.ts), named here so the two do not import each other. */
+export interface OperatedStack extends Stack {
+  readonly table: Table;
+  readonly api: HttpApi;
+  addAlarm(id: string, options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number }): Alarm;
+}
+
 const DEPENDENCIES: Dependency[] = ['DynamoDB', 'KMS', 'S3', 'ApiGatewayManagementApi', 'SQS', 'SES'];
 
 /**
@@ -62,7 +69,7 @@ const DEPENDENCIES: Dependency[] = ['DynamoDB', 'KMS', 'S3', 'ApiGatewayManageme
  * once, last, from the stack's constructor: the tables and queues it looks for exist by then;
  * the functions are found by an aspect, those added later too.
  */
-export function addOperations(stack: ArbiterStack, props: OperationsProps = {}): void {
+export function addOperations(stack: OperatedStack, props: OperationsProps = {}): void {
   const tracing = props.tracing ?? OPERATIONS_DEFAULTS.tracing;
   if (!(tracing in TRACING_MODES)) throw new Error(`tracing must be one of ${Object.keys(TRACING_MODES).join(', ')}: got ${JSON.stringify(tracing)}`);
   const commandP99Ms = props.commandP99Ms ?? OPERATIONS_DEFAULTS.commandP99Ms;
@@ -219,7 +226,7 @@ export function addOperations(stack: ArbiterStack, props: OperationsProps = {}):
 class FunctionOperations implements IAspect {
   private readonly seen = new WeakSet<LambdaFunction>();
   constructor(
-    private readonly stack: ArbiterStack,
+    private readonly stack: OperatedStack,
     private readonly tracingMode: 'Active' | 'PassThrough',
   ) {}
 
