@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkSigningKeys, CURRENT_SIGNING_KEY_CONTEXT, recordCurrentSigningKey } from '../../infra/signingKeyGuard';
 
 const run = promisify(execFile);
@@ -23,7 +23,9 @@ describe('the synth-time check of the signing keys', () => {
   });
 
   it('reads the marker the rotation writes into cdk.context.json, keeping the file\'s other values, never lowering it', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'i35-ops-context-')), 'cdk.context.json');
+    const dir = mkdtempSync(join(tmpdir(), 'i35-ops-context-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'cdk.context.json');
     recordCurrentSigningKey(2, file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ [CURRENT_SIGNING_KEY_CONTEXT]: 2 });
     writeFileSync(file, JSON.stringify({ 'availability-zones:account=1:region=eu-west-1': ['a'], [CURRENT_SIGNING_KEY_CONTEXT]: 2 }));
@@ -34,7 +36,9 @@ describe('the synth-time check of the signing keys', () => {
 
   it('stops the CDK app (what cdk deploy runs) before it builds anything, with the reason', async () => {
     // The CLI hands the app cdk.context.json and the -c values as CDK_CONTEXT_JSON.
-    const env = { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ [CURRENT_SIGNING_KEY_CONTEXT]: 2, signingKeys: '1' }), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'i35-ops-cdkout-')) };
+    const out = mkdtempSync(join(tmpdir(), 'i35-ops-cdkout-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const env = { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ [CURRENT_SIGNING_KEY_CONTEXT]: 2, signingKeys: '1' }), CDK_OUTDIR: out };
     const failed = await run(process.execPath, ['--import', 'tsx', 'infra/app.ts'], { cwd: ROOT, env, timeout: 120_000 }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
