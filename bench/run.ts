@@ -354,6 +354,17 @@ if (runs('cost')) {
   await dynamo.close();
 }
 
+// 6. All-in cost a month on AWS for 200 PBEM games (bench/costModel.ts: every line with its arithmetic; `npm run bench -- allin`)
+if (runs('allin')) {
+  const { stackFacts } = await import('./costFacts');
+  const { costTable, monthlyCost, PBEM_200, summarize } = await import('./costModel');
+  const facts = await stackFacts();
+  const summary = summarize(monthlyCost(PBEM_200, facts));
+  console.log(costTable(PBEM_200, facts));
+  record({ section: 'All-in cost', figure: `${PBEM_200.name}: what the use adds, per 1,000 commands`, value: summary.usagePer1000 * 100, unit: '¢', target: '≤ 5 ¢ ($0.05)', pass: summary.usagePer1000 <= 0.05 });
+  record({ section: 'All-in cost', figure: `${PBEM_200.name}: with the standing costs (keys, alarms, dashboard), per 1,000 commands`, value: summary.totalPer1000 * 100, unit: '¢' });
+}
+
 // 7. Bundles: size and load time in a fresh Node process
 if (runs('bundles')) {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-'));

@@ -3,6 +3,8 @@
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ArbiterStack, type ArbiterStackProps } from './arbiterStack';
+import { type TracingSetting } from './operations';
+import { checkSigningKeys, CURRENT_SIGNING_KEY_CONTEXT } from './signingKeyGuard';
 
 const app = new App();
 const context = (name: string): string | undefined => {
@@ -63,5 +65,10 @@ const props: ArbiterStackProps = {
   drandRelays: drandRelays(),
   // `-c notificationMailFrom=<address>`: the From of notification mail, an identity verified in SES (default none: no e-mail subscriptions).
   notificationMailFrom: context('notificationMailFrom'),
+  // `-c tracing=active|passthrough` (default passthrough: no traces billed), `-c commandP99Ms=<ms>` (default 2000): docs/deploy.md#the-dashboard-and-the-operations-alarms.
+  tracing: context('tracing') as TracingSetting | undefined,
+  commandP99Ms: wholeNumber('commandP99Ms'),
 };
+// A deploy that would take the grant off the key that signs now is refused here, before anything changes.
+checkSigningKeys({ signingKeys: props.signingKeys, retiredSigningKeys: props.retiredSigningKeys, currentSigningKey: app.node.tryGetContext(CURRENT_SIGNING_KEY_CONTEXT) });
 new ArbiterStack(app, 'Arbiter', props);

@@ -14,6 +14,7 @@ import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
 import { Notifications } from './notifications';
+import { addOperations, type OperationsProps } from './operations';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
@@ -75,7 +76,7 @@ export const DEFAULTS = {
 /** Lambda keeps at least this many concurrent executions unreserved in every account. */
 export const MIN_UNRESERVED_CONCURRENCY = 100;
 
-export interface ArbiterStackProps extends StackProps {
+export interface ArbiterStackProps extends StackProps, OperationsProps {
   /** Origins whose web pages may call the API (CORS); default `*`: tokens are bearer headers, never cookies. */
   corsOrigins?: string[];
   /** Requests per second across the API, and the burst above it. */
@@ -369,6 +370,8 @@ export class ArbiterStack extends Stack {
       evaluationPeriods: 3,
       description: `The account's unreserved concurrency (shared by every function without a reservation, in this region, in any stack) was at 80% of ${unreservedPool} for 3 minutes. docs/deploy.md#unreservedconcurrency`,
     });
+    // ---- tracing, the operations alarms, the dashboard and backups (infra/operations.ts) ----
+    addOperations(this, props);
     // Every function of the stack, those others add later included, gets its alarms.
     Aspects.of(this).add(new MonitorFunctions(this));
 

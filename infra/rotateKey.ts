@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { rotateKmsKey } from '../functions/application/rotateKmsKey';
 import { rotationReport } from '../functions/application/rotationReport';
 import { KeyRingStore } from '../functions/store/keyRingStore';
+import { CURRENT_SIGNING_KEY_CONTEXT, recordCurrentSigningKey } from './signingKeyGuard';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 let values: { table?: string; initial?: string; to?: string };
@@ -28,6 +29,9 @@ try {
     at: new Date().toISOString(),
   });
   for (const line of rotationReport(rotated, 'Every function signs with the new key within a minute (each reads the key ring again at most once a minute).')) console.log(line);
+  // Statement n hands over to the key of generation n + 1: every later deploy must keep its grant (infra/signingKeyGuard.ts).
+  recordCurrentSigningKey(rotated.n + 1);
+  console.log(`Recorded in cdk.context.json: ${CURRENT_SIGNING_KEY_CONTEXT} = ${rotated.n + 1}. Commit it: a deploy with fewer keys is refused from now on.`);
 } catch (error) {
   console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
   process.exitCode = 1;

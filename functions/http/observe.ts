@@ -29,15 +29,10 @@ export const METRICS = {
   namespace: 'Arbiter',
   /** The `service` dimension every metric carries. */
   service: 'arbiter',
-  /** One per request; dimensions `route` and `outcome`, as Latency, Commits, Retries and ColdStart. */
+  /** One per request; one dimension besides `service`: `outcome`, its class (OUTCOME_CLASSES). The route is in the log line. */
   requests: 'Requests',
-  latency: 'Latency',
-  /** New commits stored (201 to a command). */
-  commits: 'Commits',
-  /** AWS calls retried by the SDK, and conditional writes that lost a race and were decided again. */
-  retries: 'Retries',
-  /** The first request of a container. */
-  coldStarts: 'ColdStart',
+  /** The latency of each accepted command (201), dimension `outcome` (always `ok`): its sample count is the commits per minute. */
+  commandLatency: 'CommandLatency',
   /** AWS calls that failed for another reason than a lost conditional write; dimension `dependency`. */
   dependencyErrors: 'DependencyErrors',
   /** A beacon game's pending commit still not revealed long after its round (beacon.md §7); the reveal function counts it once. */
@@ -52,6 +47,20 @@ export const METRICS = {
  */
 export const OUTCOMES = ['ok', 'retry', 'refused', 'conflict', 'throttle', 'unavailable', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * The `outcome` dimension of the metrics: three classes, so that the metrics stay a handful of
+ * billed series whatever the routes (each name × dimension value is one custom metric). The
+ * outcome itself and the route are in each request's log line.
+ */
+export const OUTCOME_CLASSES = ['ok', 'refused', 'failed'] as const;
+export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
+
+export function outcomeClassOf(outcome: Outcome): OutcomeClass {
+  if (outcome === 'ok' || outcome === 'retry') return 'ok';
+  if (outcome === 'refused' || outcome === 'conflict') return 'refused';
+  return 'failed';
+}
 
 /** What the AWS calls of one request met. */
 export interface DependencyTally {

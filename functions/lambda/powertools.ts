@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS, outcomeOf, type DependencyTally, type Observer } from '../http/observe';
+import { METRICS, outcomeClassOf, outcomeOf, type DependencyTally, type Observer } from '../http/observe';
 
 export const logger = new Logger({ serviceName: METRICS.service });
 export const metrics = new Metrics({ namespace: METRICS.namespace, serviceName: METRICS.service });
@@ -61,9 +61,11 @@ export function noteDependencyCall(call: DependencyCall): void {
 }
 
 /**
- * Structured JSON logs and EMF metrics: route, status, outcome, latency, game, seq, command
- * type. Metrics carry the dimensions `route` and `outcome` (METRICS, OUTCOMES in observe.ts);
- * routeGroup publishes them after each request.
+ * Structured JSON logs and EMF metrics. The log line carries the detail: route, status,
+ * outcome, latency, game, seq, command type, retries, cold start. The metrics carry only
+ * what alarms and the dashboard read, under one dimension of three values (the outcome
+ * class), so that their number, and so their cost, does not grow with routes or games:
+ * `Requests` by outcome class, and `CommandLatency` of each accepted command.
  */
 export const powertoolsObserver: Observer = {
   unexpected: (error, requestId) => logger.error('unexpected error', { requestId, error }),
@@ -80,13 +82,8 @@ export const powertoolsObserver: Observer = {
       ...(first ? { coldStart: true } : {}),
       ...(retries || met.throttles ? { dependencies: met } : {}),
     });
-    // One dimension set: a second one sharing `outcome` would make Powertools warn on every request.
-    // Totals across routes are a SEARCH or Metrics Insights query away (docs/deploy.md).
-    metrics.addDimensions({ route: record.route, outcome });
+    metrics.addDimensions({ outcome: outcomeClassOf(outcome) });
     metrics.addMetric(METRICS.requests, MetricUnit.Count, 1);
-    metrics.addMetric(METRICS.latency, MetricUnit.Milliseconds, record.latencyMs);
-    if (record.commandType && record.status === 201) metrics.addMetric(METRICS.commits, MetricUnit.Count, 1);
-    if (retries) metrics.addMetric(METRICS.retries, MetricUnit.Count, retries);
-    if (first) metrics.addMetric(METRICS.coldStarts, MetricUnit.Count, 1);
+    if (record.commandType && record.status === 201) metrics.addMetric(METRICS.commandLatency, MetricUnit.Milliseconds, record.latencyMs);
   },
 };

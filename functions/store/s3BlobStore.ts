@@ -265,12 +265,13 @@ class NodeSha256 {
 /**
  * The export store of a deployed function, from the environment infra/exportStorage.ts
  * gives it; undefined when it has none (exports are then answered inline, as before).
- * The credentials are the function role's, from Lambda's environment.
+ * The credentials are the function role's, from Lambda's environment; `transport` is how its
+ * requests are sent (the function's observed one: functions/lambda/observedS3.ts).
  */
-export function exportStoreFromEnvironment(env: NodeJS.ProcessEnv = process.env): S3BlobStore | undefined {
+export function exportStoreFromEnvironment(env: NodeJS.ProcessEnv = process.env, transport?: S3Transport): S3BlobStore | undefined {
   const endpoint = env[EXPORT_ENVIRONMENT.endpoint];
   if (!endpoint) return undefined;
   const region = env[EXPORT_ENVIRONMENT.region] ?? env.AWS_REGION;
   if (!region) throw new Error(`${EXPORT_ENVIRONMENT.region} is not set`);
-  return new S3BlobStore({ endpoint, region, prefix: env[EXPORT_ENVIRONMENT.prefix] ?? EXPORT_PREFIX, credentials: fromEnv() });
+  return new S3BlobStore({ endpoint, region, prefix: env[EXPORT_ENVIRONMENT.prefix] ?? EXPORT_PREFIX, credentials: fromEnv(), ...(transport ? { transport } : {}) });
 }

@@ -180,7 +180,8 @@ describe('the Arbiter stack', () => {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.Handler).toBe('index.handler');
-      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      // Traced when X-Ray is asked (-c tracing=active): Lambda's own sampling records nearly every request at a few a second (infra/operations.ts).
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'PassThrough' });
     }
     const roles = Object.values(functions).map((fn) => fn.Properties.Role['Fn::GetAtt'][0]);
     expect(new Set(roles).size).toBe(ALL_FUNCTIONS.length);
@@ -322,7 +323,10 @@ describe('the Arbiter stack', () => {
         for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
       }
     }
-    for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
+    // AWS Backup's role (infra/operations.ts) is AWS Backup's alone and keeps AWS's own backup policy; every other role is a function's.
+    const roles = Object.values(template.findResources('AWS::IAM::Role')).filter((role) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service !== 'backup.amazonaws.com');
+    expect(Object.keys(template.findResources('AWS::IAM::Role')).length - roles.length).toBe(1);
+    for (const role of roles) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }]);
     }
@@ -727,8 +731,9 @@ describe('the alarms', () => {
         });
       }
     }
-    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1);
+    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters
+    // + the operations alarms (infra/operations.ts): 11 functions × duration near the timeout, HTTP 429s, WebSocket errors, command latency.
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + ALL_FUNCTIONS.length + 3);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {

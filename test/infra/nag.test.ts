@@ -45,6 +45,9 @@ const exportsRule = (stack: ArbiterStack) => {
   return `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/exports/*]`;
 };
 
+/** AWS Backup's managed policy on the backup role. */
+const BACKUP_POLICY_RULE = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]';
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -68,6 +71,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
         connectionsRule(stack, 'POST'),
         connectionsRule(stack, 'DELETE'),
         exportsRule(stack),
+        BACKUP_POLICY_RULE,
       ].sort(),
     );
     // The Secrets Manager secrets are gone, and their acknowledgements with them.
@@ -110,9 +114,12 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [connectionsRule(stack, 'DELETE')]: 1,
       // reads (a game's export) and commands (a tournament's, whose head only commands signs).
       [exportsRule(stack)]: 2,
+      // AWS Backup's role keeps AWS's own policy for backups (infra/operations.ts).
+      [BACKUP_POLICY_RULE]: 1,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
     // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1);
+    // (and one for AWS Backup's role.)
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1);
   });
 });
