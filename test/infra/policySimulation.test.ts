@@ -164,7 +164,7 @@ describe('the seeds (S4): a table of their own that only the functions that roll
   it('is read by the commands and reveal functions only (GetItem), and written by the commands function only', async () => {
     const seeds = table('Seeds');
     for (const action of READS) {
-      const context = action === 'dynamodb:Scan' || action === 'dynamodb:PartiQLSelect' ? {} : { 'dynamodb:LeadingKeys': ['g-1#seed'] };
+      const context: Record<string, string[]> = action === 'dynamodb:Scan' || action === 'dynamodb:PartiQLSelect' ? {} : { 'dynamodb:LeadingKeys': ['g-1#seed'] };
       const stackRoles = everyone().filter((p) => p.role && !p.name.includes('*:*'));
       expect(await allowedTo(action, seeds, undefined, context, stackRoles), action).toEqual(action === 'dynamodb:GetItem' ? ['BeaconRevealsRevealRole', 'CommandsFunctionRole'] : []);
     }
@@ -183,7 +183,7 @@ describe('the seeds (S4): a table of their own that only the functions that roll
       expect(await decide({ principal: r.arn, policies, action: 'dynamodb:Scan', resource: commits }), name).toBe('Allowed');
       // ... and reaches no seed, which is in another table.
       for (const action of READS) {
-        const context = action === 'dynamodb:Scan' || action === 'dynamodb:PartiQLSelect' ? {} : { 'dynamodb:LeadingKeys': ['g-1#seed'] };
+        const context: Record<string, string[]> = action === 'dynamodb:Scan' || action === 'dynamodb:PartiQLSelect' ? {} : { 'dynamodb:LeadingKeys': ['g-1#seed'] };
         expect(await decide({ principal: r.arn, policies, action, resource: seeds, context }), `${name} ${action}`).not.toBe('Allowed');
       }
     }
