@@ -9,6 +9,8 @@ import { Architecture, Function as LambdaFunction, Runtime, Tracing, type CfnFun
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
+import { addSeedTable } from './seedTable';
+import { watchKeyUse } from './keyUseWatch';
 import { addPush } from './push';
 import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
@@ -252,7 +254,7 @@ export class ArbiterStack extends Stack {
     this.revealFunction = beacons?.revealFunction;
 
     // ---- keys that never leave KMS: only the commands side (commands, and the reveal function) signs and opens seeds; reads publishes the public keys ----
-    const { seedKey } = addSigning(this, {
+    const { seedKey, signingKeys, tokenKey, keyUsers } = addSigning(this, {
       table,
       signer: functions.commands,
       revealers: beacons ? [beacons.revealFunction] : [],
@@ -278,7 +280,7 @@ export class ArbiterStack extends Stack {
     for (const [name, n] of Object.entries({ abandonedGameDays, creationQuotaPerHour })) {
       if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 for none): got ${n}`);
     }
-    new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
+    const expiry = new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
     functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
@@ -316,6 +318,15 @@ export class ArbiterStack extends Stack {
       metric: this.notifications.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
       description: 'Notifications of some game failed 5 times and wait in the dead-letter queue: a subscriber\'s endpoint, SES or the engine. docs/deploy.md#notificationdeadletters',
+    });
+    // ---- keys only Arbiter can use, seeds in a table of their own (docs/deploy.md#keys-and-who-can-use-them) ----
+    keyUsers.permit('seed', 'kms:Decrypt', this.notifications.deliveryFunction.role!);
+    addSeedTable(this, { commands: functions.commands, readers: beacons ? [beacons.revealFunction] : [], sweeper: expiry.sweepFunction });
+    const keyUse = watchKeyUse(this, { keys: [...signingKeys, seedKey, tokenKey], users: keyUsers, topic: this.alarmTopic });
+    this.addAlarm('KeyUseByOthers', {
+      metric: keyUse.matched,
+      threshold: 1,
+      description: "Someone other than Arbiter's functions and its rotation role used, or tried to use, a signing, seed or token key (CloudTrail). docs/deploy.md#keyusebyothers",
     });
     const throttle = props.throttle ?? DEFAULTS.throttle;
     const stage = api.defaultStage!.node.defaultChild as CfnStage;

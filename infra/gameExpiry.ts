@@ -9,10 +9,15 @@ import { Construct } from 'constructs';
 import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
 import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
+import { SNAPSHOT_KEY_SUFFIX } from '../functions/store/dynamoSnapshots';
+import { PENDING_REVEALS_KEY } from '../functions/store/dynamoPendingReveals';
 import { sideFunction } from './sideFunction';
 import { settingName } from '../functions/config/settingNames';
 
 export const EXPIRY_ENTRIES = { sweepAbandoned: 'functions/lambda/sweepAbandoned.ts' } as const;
+
+/** The partitions of a game besides its commits that the sweep lists and deletes (functions/store/dynamoGameLeases.ts). */
+const SWEPT_PARTITIONS = ['*#viewers', '*#tokens', `*${SNAPSHOT_KEY_SUFFIX}`, PENDING_REVEALS_KEY];
 
 export interface GameExpiryProps {
   /** The game table: its TTL attribute is `expiresAt`, its stream on (KEYS_ONLY). */
@@ -71,8 +76,31 @@ export class GameExpiry extends Construct {
       environment: { [settingName('tableName')]: table.tableName, [settingName('expiry')]: String(props.abandonedGameDays) },
     });
     this.sweepFunction = fn;
-    // It finds a game's items (keys only) and its last commit, and deletes them; it writes nothing but leases.
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], resources: [table.tableArn] }));
+    // It finds a game's items (keys only) and its last commit, and deletes them one DeleteItem at a time (a BatchWriteItem
+    // could put items too), each returning nothing (ReturnValues ALL_OLD would read a seed or the secrets back); it writes nothing but leases.
+    const returnsNothing = { StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } };
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        // The game's commits: a partition key with no `#` is a game id (functions/store/dynamoStore.ts).
+        conditions: { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': ['*#*'] }, ...returnsNothing },
+      }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SWEPT_PARTITIONS }, ...returnsNothing },
+      }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`, '*#secrets', `${LEASE_KEY_PREFIX}*`] }, ...returnsNothing },
+      }),
+    );
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:PutItem'],

@@ -1,7 +1,8 @@
 // `npm run rotate-key:aws -- --table <TableName> --initial <SigningKey1Arn> --to <new key ARN>`:
 // rotates the deployed stack's signing key to another KMS key the stack created (deploy with
-// `-c signingKeys=<n+1>` first). Needs AWS credentials allowed kms:GetPublicKey on both keys,
-// kms:Sign on the current one, and dynamodb:GetItem/PutItem on the table.
+// `-c signingKeys=<n+1>` first). Run it as the stack's KeyRotationRole (output KeyRotationRoleArn):
+// the key policies let no one else outside the functions sign (infra/signing.ts). That role has
+// kms:GetPublicKey on the signing keys, kms:Sign on the current ones, and GetItem/PutItem on the key ring item.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { parseArgs } from 'node:util';

@@ -74,6 +74,7 @@ const SCHEMAS = {
   pushConnectionsPerAddress: wholeNumber(1, 100_000, 'push connections per client address'),
   longPollMaxSeconds: wholeNumber(1, 900, 'seconds'),
   tableName: text,
+  seedTableName: text,
   connectionsTableName: text,
   pushCallbackUrl: urlOf(['https', 'http']),
   pushUrl: urlOf(['wss', 'ws']),

@@ -115,7 +115,7 @@ async function serviceFor(client: DynamoDBClient, tableName: string, ring: KmsKe
     { expiry: settings.expiry, creationQuota: settings.creationQuota },
     {
       // DynamoDB on AWS has transactions: a game's items are created at once.
-      store: new DynamoEventStore(client, tableName, { transactions: true }),
+      store: new DynamoEventStore(client, tableName, { transactions: true, seedTableName: settings.seedTableName }),
       signer: await unavailableWhenTransient(() => kmsSigner(keys, ring, signs ? 'sign' : 'publish')),
       ...(settings.seedKeyId ? { seedVault: kmsSeedVault(keys, settings.seedKeyId) } : {}),
       leases: new DynamoGameLeases(client, tableName),

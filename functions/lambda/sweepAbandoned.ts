@@ -18,7 +18,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const settings = lambdaSettings();
     // The stack deploys this function only when games expire.
     if (!settings.expiry) throw new Error(`${settingName('expiry')} is 0 or unset: games never expire, and nothing is swept`);
-    games = new AbandonedGames(new DynamoGameLeases(dynamoClient(), required(settings, 'tableName')), settings.expiry, () => new Date().toISOString());
+    games = new AbandonedGames(new DynamoGameLeases(dynamoClient(), required(settings, 'tableName'), settings.seedTableName), settings.expiry, () => new Date().toISOString());
   }
   const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {

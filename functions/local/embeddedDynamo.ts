@@ -7,6 +7,8 @@ import { StoreThread } from './storeThreadClient';
 export interface EmbeddedDynamo {
   client: DynamoDBClient;
   tableName: string;
+  /** The seeds' table, apart from the game table as on AWS (infra/seedTable.ts). */
+  seedTableName: string;
   close(): Promise<void>;
 }
 
@@ -32,16 +34,20 @@ export async function startEmbeddedDynamo(options: EmbeddedOptions = {}): Promis
   const store = options.thread ? await StoreThread.start(options.path, options.onLost) : directClient(openDynalite(options.path));
   const client = store.client;
   const tableName = options.tableName ?? 'arbiter-commits';
-  try {
-    await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
-  } catch (error) {
-    if (!(error instanceof ResourceInUseException)) throw error;
+  const seedTableName = `${tableName}-seeds`;
+  for (const name of [tableName, seedTableName]) {
+    try {
+      await client.send(new CreateTableCommand({ TableName: name, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
+    } catch (error) {
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+    await untilActive(client, name);
   }
-  await untilActive(client, tableName);
   let closing: Promise<void> | undefined;
   return {
     client,
     tableName,
+    seedTableName,
     close: () => (closing ??= store.close()),
   };
 }

@@ -111,14 +111,14 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
   const dynamo = await startEmbeddedDynamo({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true, onLost: options.onStoreLost });
   if (options.dataDir) sealDataDir(options.dataDir);
   // Group commit: this process takes many requests at once, and writes the commands of a game that wait together in one item.
-  const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true });
+  const dynamoStore: EventStore = new DynamoEventStore(dynamo.client, dynamo.tableName, { groups: true, seedTableName: dynamo.seedTableName });
   const seedVault = aesSeedVault(seedKey);
   if (options.dataDir) await encryptPlainSeeds(dynamo, dynamoStore, seedVault);
   const store = options.wrapStore ? options.wrapStore(dynamoStore) : dynamoStore;
   // The embedded store lives in this process and LevelDB locks its directory: nobody else writes.
   const tokenMinter = hmacTokenMinter(options.dataDir ? loadOrCreateTokenKey(options.dataDir) : randomBytes(32));
   const now = options.now ?? (() => new Date().toISOString());
-  const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName);
+  const leases = new DynamoGameLeases(dynamo.client, dynamo.tableName, dynamo.seedTableName);
   const settings = { expiry: options.expiry, creationQuota: options.creationQuota };
   // Notifications' links name the public origin, known once the server listens.
   let publicUrl = options.publicUrl ?? '';

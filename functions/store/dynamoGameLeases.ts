@@ -1,5 +1,4 @@
 import {
-  BatchWriteItemCommand,
   DeleteItemCommand,
   PutItemCommand,
   QueryCommand,
@@ -7,14 +6,12 @@ import {
   type AttributeValue,
   type DynamoDBClient,
   type ScanCommandOutput,
-  type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { GameHead } from '../../domain/trust/gameHead';
 import type { GameLeases } from '../application/gameExpiry';
 import { commitsOf, secretsKey, seedKey, tokensKey, viewersKey } from './dynamoStore';
 import { SNAPSHOT_KEY_SUFFIX } from './dynamoSnapshots';
 import { DynamoPendingReveals } from './dynamoPendingReveals';
-import { StoreUnavailable } from '../ports/eventStore';
 import { queryItems } from './queryItems';
 import { unavailableWhenTransient } from './transientErrors';
 
@@ -24,16 +21,16 @@ import { unavailableWhenTransient } from './transientErrors';
  */
 export const LEASE_KEY_PREFIX = 'lease#';
 const leaseKey = (gameId: string) => ({ pk: { S: `${LEASE_KEY_PREFIX}${gameId}` }, sk: { N: '0' } });
-/** BatchWriteItem takes at most 25 requests. */
+/** Deletes sent at once. */
 const BATCH = 25;
-/** Unprocessed deletes are sent again at most this many times before the sweep gives up (and is retried). */
-const MAX_BATCH_ATTEMPTS = 8;
 
 /** The leases of expiring games in the game table, and the deletion of an abandoned game's items. */
 export class DynamoGameLeases implements GameLeases {
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
+    /** The seeds' table (infra/seedTable.ts), where a swept game's seed is deleted; unset: the game table. */
+    private readonly seedTableName?: string,
   ) {}
 
   async arm(gameId: string, expiresAt: number): Promise<void> {
@@ -96,6 +93,8 @@ export class DynamoGameLeases implements GameLeases {
    */
   async deleteGame(gameId: string): Promise<void> {
     await this.call(async () => {
+      // One DeleteItem that returns nothing (the sweep may never read a seed, infra/gameExpiry.ts); a seed from before the seeds table is in the game table.
+      if (this.seedTableName) await this.client.send(new DeleteItemCommand({ TableName: this.seedTableName, Key: { pk: { S: seedKey(gameId) }, sk: { N: '0' } }, ReturnValues: 'NONE' }));
       await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);
       for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
       await this.deleteKeys(await new DynamoPendingReveals(this.client, this.tableName).keysOfGame(gameId));
@@ -113,15 +112,14 @@ export class DynamoGameLeases implements GameLeases {
     });
   }
 
+  /**
+   * DeleteItem by DeleteItem, 25 at a time, each returning nothing: the sweep's role may
+   * delete these keys but put no item (a BatchWriteItem could put as well) and read none
+   * back (ReturnValues NONE is a condition of its grant, infra/gameExpiry.ts).
+   */
   private async deleteKeys(keys: Record<string, AttributeValue>[]): Promise<void> {
     for (let start = 0; start < keys.length; start += BATCH) {
-      let requests: WriteRequest[] = keys.slice(start, start + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 1; requests.length > 0; attempt++) {
-        if (attempt > MAX_BATCH_ATTEMPTS) throw new StoreUnavailable();
-        if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-        const answer = await this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: requests } }));
-        requests = answer.UnprocessedItems?.[this.tableName] ?? [];
-      }
+      await Promise.all(keys.slice(start, start + BATCH).map((Key) => this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key, ReturnValues: 'NONE' }))));
     }
   }
 

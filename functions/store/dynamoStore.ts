@@ -35,11 +35,14 @@ import { unavailableWhenTransient } from './transientErrors';
 /** Secrets live under their own partition key, which no query of commits reaches. */
 export const secretsKey = (gameId: string) => `${gameId}#secrets`;
 /**
- * The server seed, apart from everything else: the functions that only read are denied
- * every partition key ending in #seed (an IAM dynamodb:LeadingKeys condition, infra/signing.ts).
+ * The server seed, apart from everything else: in a table of its own (`seedTableName`, on AWS
+ * reachable only by the functions that roll, infra/seedTable.ts), under this key. Seeds of games
+ * created before that table are under the same key in the game table, where the functions
+ * that only read are denied every partition key ending in #seed (dynamodb:LeadingKeys).
  */
 export const SEED_KEY_SUFFIX = '#seed';
 export const seedKey = (gameId: string) => `${gameId}${SEED_KEY_SUFFIX}`;
+const seedItem = (gameId: string, sealedSeed: string): Record<string, AttributeValue> => ({ pk: { S: seedKey(gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } });
 /** Spectator links: one item each under the game's viewers key, sk taken from the viewer id. */
 export const viewersKey = (gameId: string) => `${gameId}#viewers`;
 /** Tokens issued after creation: one item each under the game's tokens key, sk taken from the token id. */
@@ -68,7 +71,7 @@ const idempotencyItem = (record: IdempotencyRecord): Record<string, AttributeVal
  * A put of a new item, or of an idempotency record over one of its key that expired by the
  * time this one was made (the TTL deletes expired items only some time later; dynalite never).
  */
-type CreationPut = { Item: Record<string, AttributeValue>; ConditionExpression: string; ExpressionAttributeValues?: Record<string, AttributeValue> };
+type CreationPut = { Item: Record<string, AttributeValue>; ConditionExpression: string; ExpressionAttributeValues?: Record<string, AttributeValue>; TableName?: string };
 const newItem = (Item: Record<string, AttributeValue>): CreationPut => ({ Item, ConditionExpression: 'attribute_not_exists(pk)' });
 const idempotencyPut = (record: IdempotencyRecord): CreationPut =>
   record.createdAt === undefined
@@ -89,9 +92,15 @@ export class DynamoEventStore implements EventStore {
      * `transactions`: DynamoDB on AWS (a game's creation in one TransactWriteItems).
      * `groups`: commits may be written several to an item (a process that takes many requests
      * at once, such as the local server; a Lambda container takes one at a time and never does).
+     * `seedTableName`: the table of seeds (npm start and the stack have one); unset, seeds are
+     * kept in the game table, as before it existed.
      */
-    private readonly options: { transactions?: boolean; groups?: boolean } = {},
+    private readonly options: { transactions?: boolean; groups?: boolean; seedTableName?: string } = {},
   ) {}
+
+  private get seedTable(): string {
+    return this.options.seedTableName ?? this.tableName;
+  }
 
   /**
    * With transactions (DynamoDB on AWS): every item of the new game, and its idempotency
@@ -102,7 +111,7 @@ export class DynamoEventStore implements EventStore {
   async createGame(first: Commit, secrets: GameSecrets, head?: GameHead, sealedSeed?: string, idempotency?: IdempotencyRecord): Promise<void> {
     const puts: CreationPut[] = [
       ...(idempotency ? [idempotencyPut(idempotency)] : []),
-      ...(sealedSeed !== undefined ? [newItem({ pk: { S: seedKey(first.gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } })] : []),
+      ...(sealedSeed !== undefined ? [{ ...newItem(seedItem(first.gameId, sealedSeed)), TableName: this.seedTable }] : []),
       newItem({ pk: { S: secretsKey(first.gameId) }, sk: { N: '0' }, secrets: { S: JSON.stringify(secrets) } }),
       newItem(commitItem(first, head)),
     ];
@@ -110,7 +119,7 @@ export class DynamoEventStore implements EventStore {
     await this.call(async () => {
       if (this.options.transactions) {
         try {
-          await this.client.send(new TransactWriteItemsCommand({ TransactItems: puts.map((put) => ({ Put: { TableName: this.tableName, ...put } })) }));
+          await this.client.send(new TransactWriteItemsCommand({ TransactItems: puts.map((put) => ({ Put: { ...put, TableName: put.TableName ?? this.tableName } })) }));
         } catch (error) {
           if (!(error instanceof TransactionCanceledException)) throw error;
           const codes = error.CancellationReasons?.map((reason) => reason.Code) ?? [];
@@ -124,7 +133,7 @@ export class DynamoEventStore implements EventStore {
       }
       for (const [index, put] of puts.entries()) {
         try {
-          await this.client.send(new PutItemCommand({ TableName: this.tableName, ...put }));
+          await this.client.send(new PutItemCommand({ ...put, TableName: put.TableName ?? this.tableName }));
         } catch (error) {
           if (idempotency && index === 0) {
             if (error instanceof ConditionalCheckFailedException) throw new IdempotencyKeyTaken();
@@ -192,19 +201,19 @@ export class DynamoEventStore implements EventStore {
     });
   }
 
+  /** From the seeds table; a game created before it existed has its seed in the game table. */
   async readSeed(gameId: string): Promise<string | undefined> {
     return this.call(async () => {
-      const result = await this.client.send(
-        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: seedKey(gameId) }, sk: { N: '0' } }, ConsistentRead: true }),
-      );
-      return result.Item?.seed?.S;
+      const key = { pk: { S: seedKey(gameId) }, sk: { N: '0' } };
+      const result = await this.client.send(new GetItemCommand({ TableName: this.seedTable, Key: key, ConsistentRead: true }));
+      if (result.Item || this.seedTable === this.tableName) return result.Item?.seed?.S;
+      const before = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+      return before.Item?.seed?.S;
     });
   }
 
   async writeSeed(gameId: string, sealedSeed: string): Promise<void> {
-    await this.call(() =>
-      this.client.send(new PutItemCommand({ TableName: this.tableName, Item: { pk: { S: seedKey(gameId) }, sk: { N: '0' }, seed: { S: sealedSeed } } })),
-    );
+    await this.call(() => this.client.send(new PutItemCommand({ TableName: this.seedTable, Item: seedItem(gameId, sealedSeed) })));
   }
 
   async readHead(gameId: string, seq: number): Promise<GameHead | undefined> {

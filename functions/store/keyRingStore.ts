@@ -2,7 +2,9 @@ import { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, type D
 import type { KmsKeyRing } from '../application/kmsSigner';
 
 /** The deployed key ring's item: public only (key ids, retired public keys, the key log). */
-const RING_KEY = { pk: { S: 'arbiter#keyring' }, sk: { N: '0' } };
+/** The key ring's partition key in the game table (the rotation role may write this item only, infra/signing.ts). */
+export const KEY_RING_KEY = 'arbiter#keyring';
+const RING_KEY = { pk: { S: KEY_RING_KEY }, sk: { N: '0' } };
 
 /**
  * Where the deployed service keeps which KMS key signs now. Before the first rotation there

@@ -165,7 +165,11 @@ describe('the Arbiter stack', () => {
     });
     // The other table holds who is connected to the push socket now: nothing worth keeping.
     const tables = template.findResources('AWS::DynamoDB::Table') as Record<string, Resource>;
-    expect(Object.keys(tables).map(named).sort()).toEqual(['Commits', 'PushConnections']);
+    expect(Object.keys(tables).map(named).sort()).toEqual(['Commits', 'PushConnections', 'Seeds']);
+    // The seeds, apart (infra/seedTable.ts): kept, protected, restorable, and no stream that could carry one.
+    const seeds = Object.entries(tables).find(([id]) => named(id) === 'Seeds')![1];
+    expect([seeds.DeletionPolicy, seeds.Properties.DeletionProtectionEnabled, seeds.Properties.PointInTimeRecoverySpecification]).toEqual(['Retain', true, { PointInTimeRecoveryEnabled: true }]);
+    expect(seeds.Properties.StreamSpecification).toBeUndefined();
     const connections = Object.entries(tables).find(([id]) => named(id) === 'PushConnections')![1];
     expect(connections.DeletionPolicy).toBe('Delete');
     expect(connections.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
@@ -249,7 +253,8 @@ describe('the Arbiter stack', () => {
     expect(envOf('ReadsFunction')).toMatchObject({ ARBITER_ABANDONED_GAME_DAYS: '90', ARBITER_LONG_POLL_MAX_SECONDS: '10' });
     // The sweep may delete a seed item, never read it (or the secrets).
     for (const action of TABLE_READS) for (const pk of [SEED_ITEM, SECRETS_ITEM]) expect(mayOnTable(SWEEP_FUNCTION, action, pk), `${action} ${pk}`).toBe(false);
-    expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:BatchWriteItem', SEED_ITEM)).toBe(true);
+    // It deletes a game's items one DeleteItem at a time (a batch could put items too): policySimulation.test.ts checks its conditions.
+    expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:BatchWriteItem', SEED_ITEM)).toBe(false);
     expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:PutItem', SEED_ITEM)).toBe(false);
     expect(mayOnTable(SWEEP_FUNCTION, 'dynamodb:PutItem', 'lease#g-7kq2')).toBe(true);
     // Games that never expire: no sweep function, and the functions are told so.
@@ -323,12 +328,15 @@ describe('the Arbiter stack', () => {
         for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
       }
     }
-    // AWS Backup's role (infra/operations.ts) is AWS Backup's alone and keeps AWS's own backup policy; every other role is a function's.
-    const roles = Object.values(template.findResources('AWS::IAM::Role')).filter((role) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service !== 'backup.amazonaws.com');
-    expect(Object.keys(template.findResources('AWS::IAM::Role')).length - roles.length).toBe(1);
-    for (const role of roles) {
+    // AWS Backup's role (infra/operations.ts) is AWS Backup's alone and keeps AWS's own backup policy; every other role is a function's or the rotation role.
+    const allRoles = Object.entries(template.findResources('AWS::IAM::Role'));
+    const roles = allRoles.filter(([, role]) => role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service !== 'backup.amazonaws.com');
+    expect(allRoles.length - roles.length).toBe(1);
+    for (const [id, role] of roles) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }]);
+      // The rotation role (infra/signing.ts) is assumed by people of the account, for npm run rotate-key:aws; every other role by Lambda.
+      const assumedBy = named(id) === 'KeyRotationRole' ? { AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } } : { Service: 'lambda.amazonaws.com' };
+      expect(role.Properties.AssumeRolePolicyDocument.Statement, id).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: assumedBy }]);
     }
   });
 
@@ -343,6 +351,8 @@ describe('the Arbiter stack', () => {
         'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
         'Allow kms:Decrypt,kms:Encrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"}}',
         'Allow kms:GenerateMac → TokenKey.Arn',
+        // Its games' seeds, in their own table (infra/seedTable.ts).
+        'Allow dynamodb:GetItem,dynamodb:PutItem → Seeds.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#seed"]}}',
         // Creation counts (the quota) and the leases of sealed games.
         'Allow dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["quota#*"]}}',
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
@@ -403,12 +413,18 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["reveal#pending"]}}',
         'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
         'Allow kms:Decrypt → SeedKey.Arn if {"ForAllValues:StringEquals":{"kms:EncryptionContextKeys":["gameId"]},"Null":{"kms:EncryptionContextKeys":"false"}}',
+        'Allow dynamodb:GetItem → Seeds.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#seed"]}}',
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
       ],
       GameExpirySweepFunction: [
         ...logsAndTraces('GameExpirySweepLogs'),
-        'Allow dynamodb:BatchWriteItem,dynamodb:DeleteItem,dynamodb:Query → Commits.Arn',
+        // A game's partitions, item by item, nothing handed back (policySimulation.test.ts).
+        'Allow dynamodb:DeleteItem,dynamodb:Query → Commits.Arn if {"ForAllValues:StringNotLike":{"dynamodb:LeadingKeys":["*#*"]},"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}',
+        'Allow dynamodb:DeleteItem,dynamodb:Query → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#viewers","*#tokens","*#snapshot","reveal#pending"]},"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}',
+        'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets","lease#*"]},"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}',
+        'Allow dynamodb:DeleteItem → Seeds.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#seed"]},"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}',
+        'Deny dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:GetItem,dynamodb:PartiQLSelect,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Seeds.Arn',
         'Allow dynamodb:PutItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
         'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets"]}}',
         'Allow dynamodb:ListStreams → *',
@@ -489,10 +505,10 @@ describe('the keys in KMS', () => {
     for (const name of ['SigningKey1', 'SeedKey', 'TokenKey']) {
       const key = keyNamed(template, name);
       expect([key.DeletionPolicy, key.UpdateReplacePolicy], name).toEqual(['Retain', 'Retain']);
-      // The key policy lets the account's IAM decide; it names no function or service itself.
-      expect(key.Properties.KeyPolicy.Statement, name).toEqual([
-        { Action: 'kms:*', Effect: 'Allow', Principal: { AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } }, Resource: '*' },
-      ]);
+      // The key policy keeps administration for the account and names the roles of each use (policySimulation.test.ts proves who can use it).
+      const statements = key.Properties.KeyPolicy.Statement as { Sid: string; Effect: string; Action: string | string[] }[];
+      expect(statements[0], name).toMatchObject({ Sid: 'AccountAdministersTheKey', Effect: 'Allow', Action: expect.not.arrayContaining(['kms:*']) });
+      expect(JSON.stringify(statements), name).not.toContain('"kms:*"');
     }
   });
 
@@ -501,6 +517,8 @@ describe('the keys in KMS', () => {
     expect(signers.map((s) => [s.Effect, s.roles])).toEqual([
       ['Allow', ['CommandsFunctionRole']],
       ['Allow', ['BeaconRevealsRevealRole']],
+      // The role npm run rotate-key:aws runs as: it signs the rotation statement (infra/signing.ts).
+      ['Allow', ['KeyRotationRole']],
     ]);
     for (const signer of signers) expect([signer.Resource].flat().map(resourceName)).toEqual(['SigningKey1.Arn']);
     for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION)) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
@@ -553,7 +571,7 @@ describe('the keys in KMS', () => {
 describe('the outputs', () => {
   it('are what docs/deploy.md lists: the URLs, the table and signing keys for a rotation, the push socket, the notification queues and the alarm topic', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['AlarmNotifications', 'ApiUrl', 'DocsUrl', 'KeysUrl', 'NotificationDeadLettersUrl', 'NotificationQueueUrl', 'PushUrl', 'SigningKeyArns', 'TableName', 'VerifierUrl', 'WebUrl']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmNotifications', 'ApiUrl', 'DocsUrl', 'KeyRotationRoleArn', 'KeysUrl', 'NotificationDeadLettersUrl', 'NotificationQueueUrl', 'PushUrl', 'SigningKeyArns', 'TableName', 'VerifierUrl', 'WebUrl']);
     expect(resourceName(outputs.TableName.Value)).toBe('Commits');
     expect(resourceName(outputs.SigningKeyArns.Value)).toBe('SigningKey1.Arn');
     expect(resourceName(outputs.PushUrl.Value)).toBe(`wss://PushApi.execute-api.<AWS::Region>.<AWS::URLSuffix>/${PUSH_STAGE}`);
@@ -731,9 +749,9 @@ describe('the alarms', () => {
         });
       }
     }
-    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters
+    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters + key use by others
     // + the operations alarms (infra/operations.ts): 11 functions × duration near the timeout, HTTP 429s, WebSocket errors, command latency.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + ALL_FUNCTIONS.length + 3);
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + 1 + ALL_FUNCTIONS.length + 3);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {
@@ -774,7 +792,7 @@ describe('beacon reveals (docs/deploy.md#beacon-games)', () => {
 
   it('and every minute from a schedule, for the entries the stream left', () => {
     // The other schedule is the notifications' tick (notifications.test.ts).
-    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>).filter((r) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === functionNamed(template, REVEAL_FUNCTION)[0]);
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>).filter((r) => r.Properties.Targets[0].Arn['Fn::GetAtt']?.[0] === functionNamed(template, REVEAL_FUNCTION)[0]);
     expect(rules).toHaveLength(1);
     expect(rules[0].Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
     expect(rules[0].Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [functionNamed(template, REVEAL_FUNCTION)[0], 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })]);
@@ -800,7 +818,7 @@ describe('beacon reveals (docs/deploy.md#beacon-games)', () => {
   it('are left out with no relays: no reveal function, no schedule, and the commands function refuses beacon games', () => {
     const none = synth({ drandRelays: [] });
     expect(Object.keys(functionsOf(none)).map(named)).not.toContain(REVEAL_FUNCTION);
-    expect(Object.keys(none.findResources('AWS::Events::Rule')).map(named)).toEqual(['NotificationsEveryMinute']);
+    expect(Object.keys(none.findResources('AWS::Events::Rule')).map(named).sort()).toEqual(['KeyUseByOthers', 'NotificationsEveryMinute']);
     expect(envOf('CommandsFunction', none).ARBITER_DRAND_RELAYS).toBeUndefined();
     expect(Object.keys(none.findResources('AWS::CloudWatch::Alarm')).filter((id) => id.includes('BeaconRevealLate'))).toEqual([]);
   });

@@ -37,9 +37,9 @@ describe('the signing construct', () => {
     const allowedToReads = reads.filter((s: { Effect: string }) => s.Effect === 'Allow').flatMap((s: { Action: string | string[] }) => [s.Action].flat());
     expect(allowedToReads).toEqual(['kms:GetPublicKey']);
     expect(policyOf(template, 'CatalogueServiceRole')).toEqual([]);
-    // Every kms:Sign in the template is the commands role's.
+    // Every kms:Sign in the template is the commands role's, or the rotation role's (npm run rotate-key:aws signs the rotation statement).
     const signers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Sign'));
-    expect(signers.map((p) => JSON.stringify(p.Properties.Roles))).toEqual([expect.stringContaining('CommandsServiceRole')]);
+    expect(signers.map((p) => JSON.stringify(p.Properties.Roles))).toEqual([expect.stringContaining('CommandsServiceRole'), expect.stringContaining('KeyRotationRole')]);
   });
 
   it('denies the publishers every seed item by its partition key', () => {

@@ -12,7 +12,7 @@ import { run } from '../support/runCli';
 type Resource = { Type: string; Properties: Record<string, any> };
 
 describe('npm run synth', () => {
-  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, and the reveal function of beacon games)', async () => {
+  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, and the reveal function of beacon games) and the rotation role, no key policy giving kms:* to the account', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'arbiter-synth-')), 'cdk.out');
     const result = await run('npm', ['run', 'synth', '--', '--output', out], {
       AWS_ACCESS_KEY_ID: '',
@@ -35,7 +35,13 @@ describe('npm run synth', () => {
     // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands side's roles may sign.
     const signers = resources.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('"kms:Sign"'));
     const roleOf = (prefix: string) => functions.find(([id]) => id.startsWith(prefix))![1].Properties.Role['Fn::GetAtt'][0];
-    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }]]);
+    // ... and the role npm run rotate-key:aws runs as, which signs the rotation statement (infra/signing.ts).
+    const rotationRole = resources.find(([id, r]) => r.Type === 'AWS::IAM::Role' && id.startsWith('KeyRotationRole'))![0];
+    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }], [{ Ref: rotationRole }]]);
+    // Whatever feature flags cdk.json sets, the keys' policies are the stack's own: no kms:* for the account (policySimulation.test.ts).
+    const arbiterKeys = resources.filter(([id, r]) => r.Type === 'AWS::KMS::Key' && /^(SigningKey\d+|SeedKey|TokenKey)/.test(id));
+    expect(arbiterKeys).toHaveLength(3);
+    for (const [id, key] of arbiterKeys) expect(JSON.stringify(key.Properties.KeyPolicy), id).not.toContain('"kms:*"');
     expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
     expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications', 'NotificationQueueUrl', 'NotificationDeadLettersUrl']));
   });

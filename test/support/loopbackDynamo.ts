@@ -15,10 +15,13 @@ export async function startLoopbackDynamo(tableName: string) {
   });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  await client.send(new CreateTableCommand({ TableName: tableName, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
+  // The seeds' table beside it, as the stack has one (infra/seedTable.ts).
+  const seedTableName = `${tableName}-seeds`;
+  for (const name of [tableName, seedTableName]) await client.send(new CreateTableCommand({ TableName: name, BillingMode: 'PAY_PER_REQUEST', ...TABLE_KEY_SCHEMA }));
   return {
     endpoint,
     tableName,
+    seedTableName,
     close: async () => {
       client.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -72,7 +72,11 @@ describe('the local server keeps its store to itself', () => {
     const copy = join(mkdtempSync(join(tmpdir(), 'arbiter-copy-')), 'dynamodb');
     cpSync(join(dataDir, 'dynamodb'), copy, { recursive: true });
     const stolen = await startEmbeddedDynamo({ path: copy });
-    const items = (await stolen.client.send(new ScanCommand({ TableName: stolen.tableName }))).Items ?? [];
+    // Both tables: the games', and the seeds' beside it.
+    const items = [
+      ...((await stolen.client.send(new ScanCommand({ TableName: stolen.tableName }))).Items ?? []),
+      ...((await stolen.client.send(new ScanCommand({ TableName: stolen.seedTableName }))).Items ?? []),
+    ];
     await stolen.close();
     const table = JSON.stringify(items);
     expect(table).toContain(game.gameId);
@@ -100,16 +104,19 @@ describe('the local server keeps its store to itself', () => {
     const key = { pk: { S: `${game.gameId}#secrets` }, sk: { N: '0' } };
     const seedKey = { pk: { S: `${game.gameId}#seed` }, sk: { N: '0' } };
     const rest = JSON.parse((await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: key }))).Item!.secrets.S!);
-    const sealedSeed = (await store.client.send(new GetItemCommand({ TableName: store.tableName, Key: seedKey }))).Item!.seed.S!;
+    const sealedSeed = (await store.client.send(new GetItemCommand({ TableName: store.seedTableName, Key: seedKey }))).Item!.seed.S!;
     const seed = (await vault.open(game.gameId, sealedSeed)).toString('hex');
     await store.client.send(new PutItemCommand({ TableName: store.tableName, Item: { ...key, secrets: { S: JSON.stringify({ ...rest, serverSeed: seed }) } } }));
-    await store.client.send(new DeleteItemCommand({ TableName: store.tableName, Key: seedKey }));
+    await store.client.send(new DeleteItemCommand({ TableName: store.seedTableName, Key: seedKey }));
     await store.close();
 
     const second = await start(dataDir);
     expect(await stop(second.child)).toBe(0);
     const copy = await startEmbeddedDynamo({ path: join(dataDir, 'dynamodb') });
-    const table = JSON.stringify((await copy.client.send(new ScanCommand({ TableName: copy.tableName }))).Items);
+    const table = JSON.stringify([
+      ...((await copy.client.send(new ScanCommand({ TableName: copy.tableName }))).Items ?? []),
+      ...((await copy.client.send(new ScanCommand({ TableName: copy.seedTableName }))).Items ?? []),
+    ]);
     await copy.close();
     expect(table).toContain(game.gameId);
     expect(table).not.toContain(seed);
