@@ -16,6 +16,7 @@ import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import { offeredChain, type BeaconOffer } from './beaconOffer';
+import { winnerOf } from './creationRace';
 import type { CommitFeed } from './commitFeed';
 import type { CreationQuota } from './creationQuota';
 import { ApplicationError, invalidRequest } from './errors';
@@ -157,8 +158,8 @@ export class GameCreation {
         return await this.create(ruleset, request, admit, tournament, record);
       } catch (error) {
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
-        // Another process created with this key meanwhile: answer with its game.
-        const winner = await this.deps.store.readIdempotency(keyHash, now);
+        // Another process created with this key meanwhile (or is creating it now): answer with its game once it has landed.
+        const winner = await winnerOf(() => this.deps.store.readIdempotency(keyHash, now));
         if (!winner) throw idempotencyKeyInUse();
         return this.replayCreation(winner, requestHash);
       }
