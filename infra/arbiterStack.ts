@@ -277,7 +277,7 @@ export class ArbiterStack extends Stack {
     for (const [name, n] of Object.entries({ abandonedGameDays, creationQuotaPerHour })) {
       if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 for none): got ${n}`);
     }
-    new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
+    new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention, addAlarm: (id, options) => this.addAlarm(id, options) });
     functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----

@@ -226,7 +226,7 @@ export class GameCreation {
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
     // Armed first too: a lease whose game was never stored is swept as nothing.
-    if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt));
+    if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt, gameId));
     await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotency);
     // The only writer knows the new game whole: its first command folds nothing from the store.
     if (this.deps.soleWriter) this.deps.games.offer(gameId, { state: evolveGame(undefined, first), secrets, sealedSeed });

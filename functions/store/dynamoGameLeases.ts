@@ -28,6 +28,11 @@ const leaseKey = (gameId: string) => ({ pk: { S: `${LEASE_KEY_PREFIX}${gameId}` 
 const BATCH = 25;
 /** Unprocessed deletes are sent again at most this many times before the sweep gives up (and is retried). */
 const MAX_BATCH_ATTEMPTS = 8;
+/**
+ * A sweep that stops half-way (a timeout, DynamoDB refusing for a while) comes back this long
+ * after it started: the lease it set first ends then, and TTL gives the game to the sweep again.
+ */
+export const SWEEP_RETRY_SECONDS = 60 * 60;
 
 /** The leases of expiring games in the game table, and the deletion of an abandoned game's items. */
 export class DynamoGameLeases implements GameLeases {
@@ -90,12 +95,17 @@ export class DynamoGameLeases implements GameLeases {
   }
 
   /**
-   * The seed first (once it is gone no die of the game can be drawn), then the commits, the
-   * secrets, the spectator links, issued tokens, snapshots and pending reveals, and the lease last: a sweep cut short is
-   * found again by its lease and finishes.
+   * Every step may run again and a run may stop after any step: a retried sweep finishes the
+   * job. First a lease again, ending in SWEEP_RETRY_SECONDS (on AWS, TTL had removed the one
+   * that started this sweep): a run cut short after it comes back by itself. Then the seed
+   * (once it is gone no die of the game can be drawn), the commits (oldest first: while the
+   * last one is there the sweep judges the game as before; once they are all gone it is
+   * `gone`, and the rest is deleted the same way), the spectator links, issued tokens,
+   * snapshots and pending reveals, the secrets, and the lease last.
    */
-  async deleteGame(gameId: string): Promise<void> {
+  async deleteGame(gameId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
     await this.call(async () => {
+      await this.arm(gameId, nowSeconds + SWEEP_RETRY_SECONDS);
       await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);
       for (const pk of [gameId, viewersKey(gameId), tokensKey(gameId), `${gameId}${SNAPSHOT_KEY_SUFFIX}`]) await this.deleteKeys(await this.keysUnder(pk));
       await this.deleteKeys(await new DynamoPendingReveals(this.client, this.tableName).keysOfGame(gameId));
