@@ -63,5 +63,7 @@ const props: ArbiterStackProps = {
   drandRelays: drandRelays(),
   // `-c notificationMailFrom=<address>`: the From of notification mail, an identity verified in SES (default none: no e-mail subscriptions).
   notificationMailFrom: context('notificationMailFrom'),
+  // `-c edgeWebAclArn=<arn>`: the WebAclArn output of the ArbiterEdge stack (infra/edgeApp.ts): CloudFront and rate limits per client in front of both APIs.
+  edgeWebAclArn: context('edgeWebAclArn'),
 };
 new ArbiterStack(app, 'Arbiter', props);

@@ -9,9 +9,10 @@ import { Architecture, Function as LambdaFunction, Runtime, Tracing, type CfnFun
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
-import { addPush } from './push';
+import { addPush, PUSH_STAGE } from './push';
 import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
+import { addEdge } from './edge';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
 import { Notifications } from './notifications';
 import { CfnSubscription, Topic } from 'aws-cdk-lib/aws-sns';
@@ -106,6 +107,8 @@ export interface ArbiterStackProps extends StackProps {
   drandRelays?: readonly string[];
   /** The From address of notification mail, an identity verified in SES; unset: e-mail subscriptions are refused (docs/deploy.md#notifications). */
   notificationMailFrom?: string;
+  /** The CloudFront web ACL of the ArbiterEdge stack (infra/edgeApp.ts): CloudFront with rate limits per client in front of both APIs (docs/deploy.md#limits-per-client). */
+  edgeWebAclArn?: string;
 }
 
 export class ArbiterStack extends Stack {
@@ -301,13 +304,15 @@ export class ArbiterStack extends Stack {
       },
     });
     this.api = api;
+    // ---- CloudFront and AWS WAF's limits per client in front of both APIs, when the edge's web ACL is given (docs/deploy.md#limits-per-client) ----
+    const edge = props.edgeWebAclArn ? addEdge(this, { httpApi: api, pushApi: push.api, pushStage: PUSH_STAGE, webAclArn: props.edgeWebAclArn, web: functions.web }) : undefined;
     // ---- notifications of new commits: the push stream function enqueues, a delivery function delivers (docs/deploy.md#notifications) ----
     this.notifications = new Notifications(this, 'Notifications', {
       table,
       enqueuer: push.streamFunction,
       subscriber: functions.commands,
       seedKey,
-      publicUrl: api.apiEndpoint,
+      publicUrl: edge?.url ?? api.apiEndpoint,
       mailFrom: props.notificationMailFrom,
       logRetention,
     });
