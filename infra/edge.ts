@@ -75,7 +75,7 @@ export class ArbiterEdgeFirewall extends Stack {
     super(scope, id, { description: 'Arbiter: the rate limits per client in front of the APIs (AWS WAF for CloudFront, us-east-1)', ...props, env: { ...props.env, region: EDGE_REGION } });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: 'Arbiter: limits per client address and per token (docs/deploy.md#limits-per-client)',
+      description: 'Arbiter: limits per client address and per token, docs/deploy.md#limits-per-client',
       defaultAction: { allow: {} },
       customResponseBodies: { rateLimited: { contentType: 'APPLICATION_JSON', content: RATE_LIMITED_BODY } },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'ArbiterEdge', sampledRequestsEnabled: true },

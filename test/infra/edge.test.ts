@@ -2,10 +2,14 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ArbiterStack, DEFAULTS } from '../../infra/arbiterStack';
 import { ArbiterEdgeFirewall, EDGE_LIMITS } from '../../infra/edge';
 import { PUSH_STAGE } from '../../infra/push';
+import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/ArbiterEdge-WebAcl/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
@@ -87,6 +91,23 @@ describe('the edge web ACL (ArbiterEdge, us-east-1)', () => {
       LoggingFilter: { DefaultBehavior: 'DROP', Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }] },
     });
     template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: 'aws-waf-logs-ArbiterEdge' });
+  });
+
+  it('synthesizes as its own CDK app with the pinned CLI, offline, with no warning (the first step of docs/deploy.md#limits-per-client)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'arbiter-i35-sweep-edge-')), 'cdk.out');
+    const result = await run('npx', ['cdk', 'synth', '--app', 'node --import tsx infra/edgeApp.ts', '--output', out, '--quiet', '--no-notices'], {
+      CDK_DISABLE_CLI_TELEMETRY: 'true',
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_PROFILE: 'arbiter-none',
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout + result.stderr).not.toMatch(/WARNING|Error/);
+    const template = JSON.parse(readFileSync(join(out, 'ArbiterEdge.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
+    expect(Object.values(template.Resources).map((r) => r.Type).sort()).toEqual(['AWS::Logs::LogGroup', 'AWS::WAFv2::LoggingConfiguration', 'AWS::WAFv2::WebACL']);
+    expect(Object.keys(template.Outputs)).toEqual(['WebAclArn']);
   });
 
   it("has no cdk-nag finding", () => {
