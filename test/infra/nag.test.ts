@@ -65,6 +65,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
         'AwsSolutions-APIG4',
         'AwsSolutions-DDB3',
         'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-SQS3',
         connectionsRule(stack, 'POST'),
         connectionsRule(stack, 'DELETE'),
         exportsRule(stack),
@@ -106,13 +107,16 @@ describe("cdk-nag's AwsSolutions pack", () => {
       'AwsSolutions-APIG4': ROUTES.length + 3,
       'AwsSolutions-IAM5[Resource::*]': functions,
       'AwsSolutions-DDB3': 1,
+      // The sweep's dead-letter queue: a Lambda on-failure destination, which cdk-nag does not count as a dead-letter queue.
+      'AwsSolutions-SQS3': 1,
       [connectionsRule(stack, 'POST')]: 2,
       [connectionsRule(stack, 'DELETE')]: 1,
       // reads (a game's export) and commands (a tournament's, whose head only commands signs).
       [exportsRule(stack)]: 2,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
-    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1);
+    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's,
+    // one for the sweep's dead-letter queue).
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1);
   });
 });
