@@ -16,6 +16,9 @@ const SIGNING_KEY = `arn:aws:kms:${REGION}:000000000000:key/signing-1`;
 const SEED_KEY = `arn:aws:kms:${REGION}:000000000000:key/seeds`;
 const TOKEN_KEY = `arn:aws:kms:${REGION}:000000000000:key/tokens`;
 
+/** The two creations read the key's record together, whenever their processes started. */
+const BARRIER = { keyPrefix: 'idempotency#', parties: 2 };
+
 const creation = (idempotencyKey: string) => ({
   version: '2.0',
   routeKey: 'POST /games',
@@ -42,8 +45,9 @@ describe('one Idempotency-Key sent twice at once to the commands function on Dyn
     bundle = join(mkdtempSync(join(tmpdir(), 'arbiter-i35-sweep-conflict-')), 'commands', BUNDLE.outFile);
     await build(esbuildOptions(LAMBDA_ENTRIES.commands, bundle));
     dynalite = await startLoopbackDynamo('conflict-games');
-    // The first transaction waits for the second, and lands 300 ms after the second is cancelled.
-    dynamo = await startTransactingProxy(dynalite, { overlap: { waitMs: 20_000, holdMs: 300 } });
+    // Both processes read the key's record at once (the barrier), then the first transaction waits for the second (within
+    // the SDK's 1.5 s request timeout) and lands 200 ms after the second is cancelled.
+    dynamo = await startTransactingProxy(dynalite, { barrier: BARRIER, overlap: { waitMs: 1_000, holdMs: 200 } });
     kms = await startFakeKms({ signing: [SIGNING_KEY], symmetric: [SEED_KEY, TOKEN_KEY] });
   });
   afterAll(async () => {
@@ -80,7 +84,7 @@ describe('one Idempotency-Key sent twice at once to the commands function on Dyn
   });
 
   it('answers 409 with Retry-After, never a 500, when DynamoDB cancels both; the same request again creates the game, and again answers it', async () => {
-    const both = await startTransactingProxy(dynalite, { overlap: { waitMs: 20_000, holdMs: 100, bothCancelled: true } });
+    const both = await startTransactingProxy(dynalite, { barrier: BARRIER, overlap: { waitMs: 1_000, holdMs: 100, bothCancelled: true } });
     try {
       const key = randomUUID();
       const runs = await Promise.all([create(key, both.endpoint), create(key, both.endpoint)]);

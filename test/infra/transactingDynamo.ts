@@ -1,5 +1,5 @@
 import { DeleteItemCommand, DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TABLE_KEY_SCHEMA } from '../../functions/store/dynamoStore';
 
@@ -20,7 +20,15 @@ import { TABLE_KEY_SCHEMA } from '../../functions/store/dynamoStore';
  */
 export async function startTransactingProxy(
   target: { endpoint: string; tableName: string },
-  options: { overlap?: { waitMs: number; holdMs: number; bothCancelled?: boolean } } = {},
+  options: {
+    overlap?: { waitMs: number; holdMs: number; bothCancelled?: boolean };
+    /**
+     * Holds every GetItem of a key starting with `keyPrefix` until `parties` different calls
+     * (the SDK's invocation ids: its retries of one call count once) have asked: processes that
+     * started apart go on from there together.
+     */
+    barrier?: { keyPrefix: string; parties: number };
+  } = {},
 ) {
   const client = new DynamoDBClient({ endpoint: target.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const keyNames = TABLE_KEY_SCHEMA.KeySchema.map((k) => k.AttributeName!);
@@ -31,42 +39,63 @@ export async function startTransactingProxy(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const answer = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify(value));
-      };
       const operation = String(req.headers['x-amz-target'] ?? '');
-      if (WRITES.has(operation)) {
-        const input = JSON.parse(body.toString('utf8')) as { Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> };
-        const key = keyOf(input.Key ?? input.Item ?? {});
-        if (held.has(key)) {
-          conflicts.push(`${operation.split('.')[1]} ${key}`);
-          answer(400, { __type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException', message: 'Transaction is ongoing for the item' });
+      if (operation === 'DynamoDB_20120810.GetItem' && options.barrier && !barrierOpen) {
+        const input = JSON.parse(body.toString('utf8')) as { Key?: { pk?: { S?: string } } };
+        if (input.Key?.pk?.S?.startsWith(options.barrier.keyPrefix)) {
+          arrived.add(String(req.headers['amz-sdk-invocation-id'] ?? arrived.size));
+          void opened.then(() => answerCall(operation, body, req, res));
+          if (arrived.size >= options.barrier.parties) {
+            barrierOpen = true;
+            open();
+          }
           return;
         }
       }
-      if (operation !== 'DynamoDB_20120810.TransactWriteItems') {
-        const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-          res.writeHead(up.statusCode ?? 500, up.headers);
-          up.pipe(res);
-        });
-        forwarded.on('error', (error) => answer(500, { __type: 'InternalServerError', message: error.message }));
-        forwarded.end(body);
-        return;
-      }
-      transact(JSON.parse(body.toString('utf8')).TransactItems ?? []).then(
-        (reasons) =>
-          reasons
-            ? answer(400, {
-                __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
-                message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-                CancellationReasons: reasons,
-              })
-            : answer(200, {}),
-        (error: Error) => answer(400, { __type: 'com.amazonaws.dynamodb.v20120810#ValidationException', message: error.message }),
-      );
+      answerCall(operation, body, req, res);
     });
   });
+
+  let barrierOpen = false;
+  const arrived = new Set<string>();
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+
+  function answerCall(operation: string, body: Buffer, req: IncomingMessage, res: ServerResponse): void {
+    const answer = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(value));
+    };
+    if (WRITES.has(operation)) {
+      const input = JSON.parse(body.toString('utf8')) as { Key?: Record<string, AttributeValue>; Item?: Record<string, AttributeValue> };
+      const key = keyOf(input.Key ?? input.Item ?? {});
+      if (held.has(key)) {
+        conflicts.push(`${operation.split('.')[1]} ${key}`);
+        answer(400, { __type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException', message: 'Transaction is ongoing for the item' });
+        return;
+      }
+    }
+    if (operation !== 'DynamoDB_20120810.TransactWriteItems') {
+      const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 500, up.headers);
+        up.pipe(res);
+      });
+      forwarded.on('error', (error) => answer(500, { __type: 'InternalServerError', message: error.message }));
+      forwarded.end(body);
+      return;
+    }
+    transact(JSON.parse(body.toString('utf8')).TransactItems ?? []).then(
+      (reasons) =>
+        reasons
+          ? answer(400, {
+              __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+              message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+              CancellationReasons: reasons,
+            })
+          : answer(200, {}),
+      (error: Error) => answer(400, { __type: 'com.amazonaws.dynamodb.v20120810#ValidationException', message: error.message }),
+    );
+  }
 
   type Put = { TableName: string; Item: Record<string, AttributeValue>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, AttributeValue> };
   const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem'].map((op) => `DynamoDB_20120810.${op}`));
