@@ -68,6 +68,8 @@ const props: ArbiterStackProps = {
   // `-c tracing=active|passthrough` (default passthrough: no traces billed), `-c commandP99Ms=<ms>` (default 2000): docs/deploy.md#the-dashboard-and-the-operations-alarms.
   tracing: context('tracing') as TracingSetting | undefined,
   commandP99Ms: wholeNumber('commandP99Ms'),
+  // `-c edgeWebAclArn=<arn>`: the WebAclArn output of the ArbiterEdge stack (infra/edgeApp.ts): CloudFront and rate limits per client in front of both APIs.
+  edgeWebAclArn: context('edgeWebAclArn'),
 };
 // A deploy that would take the grant off the key that signs now is refused here, before anything changes.
 checkSigningKeys({ signingKeys: props.signingKeys, retiredSigningKeys: props.retiredSigningKeys, currentSigningKey: app.node.tryGetContext(CURRENT_SIGNING_KEY_CONTEXT) });

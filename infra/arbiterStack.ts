@@ -11,9 +11,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
 import { addSeedTable } from './seedTable';
 import { watchKeyUse } from './keyUseWatch';
-import { addPush } from './push';
+import { addPush, PUSH_STAGE } from './push';
 import { addExportStorage } from './exportStorage';
 import { GameExpiry } from './gameExpiry';
+import { addEdge } from './edge';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
 import { Notifications } from './notifications';
 import { addOperations, type OperationsProps } from './operations';
@@ -109,6 +110,8 @@ export interface ArbiterStackProps extends StackProps, OperationsProps {
   drandRelays?: readonly string[];
   /** The From address of notification mail, an identity verified in SES; unset: e-mail subscriptions are refused (docs/deploy.md#notifications). */
   notificationMailFrom?: string;
+  /** The CloudFront web ACL of the ArbiterEdge stack (infra/edgeApp.ts): CloudFront with rate limits per client in front of both APIs (docs/deploy.md#limits-per-client). */
+  edgeWebAclArn?: string;
 }
 
 export class ArbiterStack extends Stack {
@@ -280,7 +283,7 @@ export class ArbiterStack extends Stack {
     for (const [name, n] of Object.entries({ abandonedGameDays, creationQuotaPerHour })) {
       if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 for none): got ${n}`);
     }
-    const expiry = new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention });
+    const expiry = new GameExpiry(this, 'GameExpiry', { table, commands: functions.commands, readers: [functions.reads], abandonedGameDays, creationQuotaPerHour, logRetention, addAlarm: (id, options) => this.addAlarm(id, options) });
     functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
@@ -304,13 +307,15 @@ export class ArbiterStack extends Stack {
       },
     });
     this.api = api;
+    // ---- CloudFront and AWS WAF's limits per client in front of both APIs, when the edge's web ACL is given (docs/deploy.md#limits-per-client) ----
+    const edge = props.edgeWebAclArn ? addEdge(this, { httpApi: api, pushApi: push.api, pushStage: PUSH_STAGE, webAclArn: props.edgeWebAclArn, web: functions.web }) : undefined;
     // ---- notifications of new commits: the push stream function enqueues, a delivery function delivers (docs/deploy.md#notifications) ----
     this.notifications = new Notifications(this, 'Notifications', {
       table,
       enqueuer: push.streamFunction,
       subscriber: functions.commands,
       seedKey,
-      publicUrl: api.apiEndpoint,
+      publicUrl: edge?.url ?? api.apiEndpoint,
       mailFrom: props.notificationMailFrom,
       logRetention,
     });

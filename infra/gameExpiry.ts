@@ -1,10 +1,12 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { Alarm, IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEASE_KEY_PREFIX } from '../functions/store/dynamoGameLeases';
 import { QUOTA_KEY_PREFIX } from '../functions/store/dynamoCreationCounter';
@@ -31,7 +33,20 @@ export interface GameExpiryProps {
   /** Games and tournaments one address may create per hour without a tournament's token; 0 = no quota. */
   creationQuotaPerHour: number;
   logRetention?: RetentionDays;
+  /** The stack's alarms (ArbiterStack.addAlarm): the sweep's iterator age and dead letters. */
+  addAlarm?: (id: string, options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number }) => Alarm;
 }
+
+/**
+ * How the stream feeds the sweep (docs/deploy.md#abandoned-games-and-the-creation-quota): up
+ * to 100 ended leases a batch, gathered for up to 30 s, swept 10 at a time in the function
+ * (SWEEP_CONCURRENCY), and up to 4 batches of one stream shard at once (records of one key
+ * stay in order). A batch that fails is split and retried; records that still fail after
+ * 10 retries or 6 hours go to the dead-letter queue.
+ */
+export const SWEEP_STREAM = { batchSize: 100, maxBatchingWindow: Duration.seconds(30), parallelizationFactor: 4, retryAttempts: 10, maxRecordAge: Duration.hours(6) } as const;
+/** The sweep's timeout: a batch of 100 takes ten rounds of one game each, seconds on DynamoDB. */
+export const SWEEP_TIMEOUT = Duration.minutes(2);
 
 /**
  * Abandoned games and the creation quota (docs/deploy.md): the commands function keeps a
@@ -42,6 +57,8 @@ export interface GameExpiryProps {
  */
 export class GameExpiry extends Construct {
   readonly sweepFunction?: NodejsFunction;
+  /** Where the stream's records of leases the sweep could not finish go after their retries (their shard and sequence numbers). */
+  readonly deadLetters?: Queue;
 
   constructor(scope: Construct, id: string, props: GameExpiryProps) {
     super(scope, id);
@@ -71,7 +88,7 @@ export class GameExpiry extends Construct {
       entry: EXPIRY_ENTRIES.sweepAbandoned,
       description: 'Arbiter: deletes abandoned games',
       serviceName: 'arbiter-sweep',
-      timeout: Duration.minutes(1),
+      timeout: SWEEP_TIMEOUT,
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       environment: { [settingName('tableName')]: table.tableName, [settingName('expiry')]: String(props.abandonedGameDays) },
     });
@@ -117,11 +134,21 @@ export class GameExpiry extends Construct {
         conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`, '*#secrets'] } },
       }),
     );
+    const deadLetters = new Queue(this, 'SweepDeadLetters', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.deadLetters = deadLetters;
+    Validations.of(deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is itself a dead-letter queue: the on-failure destination of the sweep function's stream event source, which cdk-nag does not recognise as one (it knows only SQS redrive policies).",
+    });
     fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 25,
-        retryAttempts: 10,
+        batchSize: SWEEP_STREAM.batchSize,
+        maxBatchingWindow: SWEEP_STREAM.maxBatchingWindow,
+        parallelizationFactor: SWEEP_STREAM.parallelizationFactor,
+        retryAttempts: SWEEP_STREAM.retryAttempts,
+        maxRecordAge: SWEEP_STREAM.maxRecordAge,
+        onFailure: new SqsDlq(deadLetters),
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         // Only leases that TTL removed: the service's REMOVE of a `lease#` key.
@@ -134,6 +161,16 @@ export class GameExpiry extends Construct {
         ],
       }),
     );
+    props.addAlarm?.('SweepIteratorAge', {
+      metric: fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 60 * 60 * 1000,
+      description: 'The sweep of abandoned games is more than an hour behind the stream (failing or throttled); stream records live 24 hours. docs/deploy.md#sweepiteratorage',
+    });
+    props.addAlarm?.('SweepDeadLetters', {
+      metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      description: 'Ended leases the sweep could not finish after its retries wait in the dead-letter queue: their games keep their items until swept again. docs/deploy.md#sweepdeadletters',
+    });
     Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and dynamodb:ListStreams: these actions take no resource. Every other statement names its resource.',

@@ -33,7 +33,7 @@ export class AbandonedGames {
     }
     const now = Date.parse(this.now());
     if (abandonedAt(this.policy, last.recordedAt) + SWEEP_GRACE_MS > now) {
-      await this.leases.arm(gameId, leaseEnd(this.policy, last.recordedAt));
+      await this.leases.arm(gameId, leaseEnd(this.policy, last.recordedAt, gameId));
       return 're-armed';
     }
     await this.leases.deleteGame(gameId);

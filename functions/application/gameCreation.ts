@@ -16,6 +16,7 @@ import type { SeedVault } from '../ports/seedVault';
 import type { Signer } from '../ports/signer';
 import type { TokenMinter } from '../ports/tokenMinter';
 import { offeredChain, type BeaconOffer } from './beaconOffer';
+import { winnerOf } from './creationRace';
 import type { CommitFeed } from './commitFeed';
 import type { CreationQuota } from './creationQuota';
 import { ApplicationError, invalidRequest } from './errors';
@@ -157,8 +158,8 @@ export class GameCreation {
         return await this.create(ruleset, request, admit, tournament, record);
       } catch (error) {
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
-        // Another process created with this key meanwhile: answer with its game.
-        const winner = await this.deps.store.readIdempotency(keyHash, now);
+        // Another process created with this key meanwhile (or is creating it now): answer with its game once it has landed.
+        const winner = await winnerOf(() => this.deps.store.readIdempotency(keyHash, now));
         if (!winner) throw idempotencyKeyInUse();
         return this.replayCreation(winner, requestHash);
       }
@@ -225,7 +226,7 @@ export class GameCreation {
     // Listed first: a listing whose game was never stored shows nothing, a stored game is never left unlisted.
     await tournament?.list(gameId);
     // Armed first too: a lease whose game was never stored is swept as nothing.
-    if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt));
+    if (this.deps.expiry && !tournament) await this.deps.leases!.arm(gameId, leaseEnd(this.deps.expiry, first.recordedAt, gameId));
     await this.deps.store.createGame(first, secrets, head, sealedSeed, idempotency);
     // The only writer knows the new game whole: its first command folds nothing from the store.
     if (this.deps.soleWriter) this.deps.games.offer(gameId, { state: evolveGame(undefined, first), secrets, sealedSeed });

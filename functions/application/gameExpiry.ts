@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GameState } from '../../domain/game/gameState';
 import { ApplicationError } from './errors';
 export type { GameLeases } from '../ports/gameLeases';
@@ -39,12 +40,21 @@ export function abandonedAt(policy: ExpiryPolicy, lastRecordedAt: string): numbe
 
 /**
  * A lease armed by a command recorded at `recordedAt` ends at the end of its UTC day plus
- * the policy's days (unix seconds): never before the game is abandoned, and the same for
- * every command of one day, so that a game is re-armed at most once a day.
+ * the policy's days and the game's spread (unix seconds): never before the game is abandoned,
+ * and the same for every command of one day, so that a game is re-armed at most once a day.
  */
-export function leaseEnd(policy: ExpiryPolicy, recordedAt: string): number {
+export function leaseEnd(policy: ExpiryPolicy, recordedAt: string, gameId: string): number {
   const endOfDay = (Math.floor(Date.parse(recordedAt) / DAY_MS) + 1) * DAY_MS;
-  return Math.ceil((endOfDay + policy.afterDays * DAY_MS + SWEEP_GRACE_MS) / 1000);
+  return Math.ceil((endOfDay + policy.afterDays * DAY_MS + SWEEP_GRACE_MS) / 1000) + leaseSpreadSeconds(gameId);
+}
+
+/**
+ * 0 to a day less a second, the same for a game every time: the leases of the games last
+ * played on one day end spread over the day after, not all at one second (one burst of TTL
+ * deletions, of stream records and of sweeps).
+ */
+export function leaseSpreadSeconds(gameId: string): number {
+  return createHash('sha256').update(gameId).digest().readUInt32BE(0) % (DAY_MS / 1000);
 }
 
 /** A command on a new UTC day re-arms the lease: the one armed before would end too soon. */

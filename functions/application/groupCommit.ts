@@ -201,7 +201,7 @@ export class GroupCommit {
     try {
       if (!expires(expiry, before, tournamentId)) return;
       if (after.sealed) await leases!.disarm(after.gameId);
-      else if (rearms(before.lastRecordedAt, after.lastRecordedAt)) await leases!.arm(after.gameId, leaseEnd(expiry, after.lastRecordedAt));
+      else if (rearms(before.lastRecordedAt, after.lastRecordedAt)) await leases!.arm(after.gameId, leaseEnd(expiry, after.lastRecordedAt, after.gameId));
     } catch {
       // Logged where the store's calls are observed (functions/lambda/powertools.ts); the commit is stored.
     }

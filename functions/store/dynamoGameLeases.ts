@@ -23,6 +23,11 @@ export const LEASE_KEY_PREFIX = 'lease#';
 const leaseKey = (gameId: string) => ({ pk: { S: `${LEASE_KEY_PREFIX}${gameId}` }, sk: { N: '0' } });
 /** Deletes sent at once. */
 const BATCH = 25;
+/**
+ * A sweep that stops half-way (a timeout, DynamoDB refusing for a while) comes back this long
+ * after it started: the lease it set first ends then, and TTL gives the game to the sweep again.
+ */
+export const SWEEP_RETRY_SECONDS = 60 * 60;
 
 /** The leases of expiring games in the game table, and the deletion of an abandoned game's items. */
 export class DynamoGameLeases implements GameLeases {
@@ -87,12 +92,17 @@ export class DynamoGameLeases implements GameLeases {
   }
 
   /**
-   * The seed first (once it is gone no die of the game can be drawn), then the commits, the
-   * secrets, the spectator links, issued tokens, snapshots and pending reveals, and the lease last: a sweep cut short is
-   * found again by its lease and finishes.
+   * Every step may run again and a run may stop after any step: a retried sweep finishes the
+   * job. First a lease again, ending in SWEEP_RETRY_SECONDS (on AWS, TTL had removed the one
+   * that started this sweep): a run cut short after it comes back by itself. Then the seed
+   * (once it is gone no die of the game can be drawn), the commits (oldest first: while the
+   * last one is there the sweep judges the game as before; once they are all gone it is
+   * `gone`, and the rest is deleted the same way), the spectator links, issued tokens,
+   * snapshots and pending reveals, the secrets, and the lease last.
    */
-  async deleteGame(gameId: string): Promise<void> {
+  async deleteGame(gameId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
     await this.call(async () => {
+      await this.arm(gameId, nowSeconds + SWEEP_RETRY_SECONDS);
       // One DeleteItem that returns nothing (the sweep may never read a seed, infra/gameExpiry.ts); a seed from before the seeds table is in the game table.
       if (this.seedTableName) await this.client.send(new DeleteItemCommand({ TableName: this.seedTableName, Key: { pk: { S: seedKey(gameId) }, sk: { N: '0' } }, ReturnValues: 'NONE' }));
       await this.deleteKeys([{ pk: { S: seedKey(gameId) }, sk: { N: '0' } }]);

@@ -126,7 +126,7 @@ export class DynamoEventStore implements EventStore {
           // TransactionConflict on the record: another creation with the key is being written at this moment.
           if (idempotency && (codes[0] === 'ConditionalCheckFailed' || codes[0] === 'TransactionConflict')) throw new IdempotencyKeyTaken();
           if (codes.includes('ConditionalCheckFailed')) throw new GameIdTaken(first.gameId);
-          if (codes.includes('TransactionConflict')) throw new StoreUnavailable(error);
+          if (codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError' || code === 'ProvisionedThroughputExceeded')) throw new StoreUnavailable(error);
           throw error;
         }
         return;

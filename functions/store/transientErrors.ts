@@ -9,6 +9,8 @@ const TRANSIENT = new Set([
   'InternalServerError',
   'TimeoutError',
   'RequestTimeout',
+  // A write of an item that a transaction is writing at this moment (a game being created): try again.
+  'TransactionConflictException',
   // KMS's own names for the same.
   'KMSInternalException',
   'DependencyTimeoutException',

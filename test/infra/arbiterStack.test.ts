@@ -429,6 +429,8 @@ describe('the Arbiter stack', () => {
         'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#secrets"]}}',
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
+        // The stream's on-failure destination: Lambda sends what exhausts its retries as the function's role.
+        'Allow sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage → GameExpirySweepDeadLetters.Arn',
       ],
     };
     expect(Object.keys(expected).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -749,9 +751,9 @@ describe('the alarms', () => {
         });
       }
     }
-    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters + key use by others
+    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters + key use by others + the sweep's lag and dead letters
     // + the operations alarms (infra/operations.ts): 11 functions × duration near the timeout, HTTP 429s, WebSocket errors, command latency.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + 1 + ALL_FUNCTIONS.length + 3);
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + 1 + 2 + ALL_FUNCTIONS.length + 3);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {

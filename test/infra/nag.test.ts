@@ -68,6 +68,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
         'AwsSolutions-APIG4',
         'AwsSolutions-DDB3',
         'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-SQS3',
         connectionsRule(stack, 'POST'),
         connectionsRule(stack, 'DELETE'),
         exportsRule(stack),
@@ -110,6 +111,8 @@ describe("cdk-nag's AwsSolutions pack", () => {
       'AwsSolutions-APIG4': ROUTES.length + 3,
       'AwsSolutions-IAM5[Resource::*]': functions,
       'AwsSolutions-DDB3': 1,
+      // The sweep's dead-letter queue: a Lambda on-failure destination, which cdk-nag does not count as a dead-letter queue.
+      'AwsSolutions-SQS3': 1,
       [connectionsRule(stack, 'POST')]: 2,
       [connectionsRule(stack, 'DELETE')]: 1,
       // reads (a game's export) and commands (a tournament's, whose head only commands signs).
@@ -118,7 +121,8 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [BACKUP_POLICY_RULE]: 1,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
-    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's).
+    // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's,
+    // one for the sweep's dead-letter queue).
     // (and one for AWS Backup's role.)
     expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1);
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AbandonedGames } from '../../../functions/application/abandonedGames';
 import { CreationQuota } from '../../../functions/application/creationQuota';
-import { abandonedAt, expiryPolicyOf, leaseEnd, rearms, SWEEP_GRACE_MS } from '../../../functions/application/gameExpiry';
+import { abandonedAt, expiryPolicyOf, leaseEnd, leaseSpreadSeconds, rearms, SWEEP_GRACE_MS } from '../../../functions/application/gameExpiry';
 import { GameService } from '../../../functions/application/gameService';
 import { aesSeedVault, newSeedKey } from '../../../functions/application/seedVault';
 import { generateSigningKey, signerFromKey } from '../../../functions/application/signer';
@@ -68,11 +68,26 @@ describe('the expiry policy', () => {
   it('arms a lease that never ends before the game is abandoned, the same for every command of a day', () => {
     const policy = { afterDays: 30 };
     for (const at of ['2026-11-23T00:00:00.000Z', '2026-11-23T10:00:00.000Z', '2026-11-23T23:59:59.999Z']) {
-      expect(leaseEnd(policy, at) * 1000).toBeGreaterThanOrEqual(abandonedAt(policy, at) + SWEEP_GRACE_MS);
-      expect(leaseEnd(policy, at)).toBe(leaseEnd(policy, '2026-11-23T05:00:00.000Z'));
+      expect(leaseEnd(policy, at, 'g-1') * 1000).toBeGreaterThanOrEqual(abandonedAt(policy, at) + SWEEP_GRACE_MS);
+      expect(leaseEnd(policy, at, 'g-1')).toBe(leaseEnd(policy, '2026-11-23T05:00:00.000Z', 'g-1'));
     }
     expect(rearms('2026-11-23T23:59:59.999Z', '2026-11-24T00:00:00.000Z')).toBe(true);
     expect(rearms('2026-11-23T00:00:00.000Z', '2026-11-23T23:59:59.999Z')).toBe(false);
+  });
+
+  it('spreads the leases of the games of one day over the day after, by game id, so that they do not all end in one hour', () => {
+    const policy = { afterDays: 30 };
+    const at = '2026-11-23T10:00:00.000Z';
+    const ends = Array.from({ length: 2400 }, (_, i) => leaseEnd(policy, at, `g-${i.toString(36)}-${(i * 7919).toString(36)}`));
+    const first = Math.min(...ends);
+    expect(first * 1000).toBeGreaterThanOrEqual(abandonedAt(policy, at) + SWEEP_GRACE_MS);
+    expect(Math.max(...ends) - first).toBeLessThan(24 * 60 * 60);
+    const perHour = new Array(24).fill(0);
+    for (const end of ends) perHour[Math.floor((end - first) / 3600)] += 1;
+    // 100 an hour on average: every hour of the day gets some, none more than twice its share.
+    expect(Math.min(...perHour)).toBeGreaterThan(50);
+    expect(Math.max(...perHour)).toBeLessThan(200);
+    expect(leaseSpreadSeconds('g-same')).toBe(leaseSpreadSeconds('g-same'));
   });
 });
 
@@ -81,7 +96,7 @@ describe('abandoned games', () => {
     const { service, leases, advance, roll } = expiringService();
     const game = await service.createGame({ ruleset: 'dice' });
     const token = game.tokens.players.player1;
-    expect(leases.leases.get(game.gameId)).toBe(leaseEnd({ afterDays: 30 }, new Date(START).toISOString()));
+    expect(leases.leases.get(game.gameId)).toBe(leaseEnd({ afterDays: 30 }, new Date(START).toISOString(), game.gameId));
     const armed = leases.leases.get(game.gameId);
     advance(60 * 1000);
     await roll(game.gameId, token, 1);
@@ -133,7 +148,8 @@ describe('abandoned games', () => {
     advance(29 * DAY);
     const active = await service.createGame({ ruleset: 'dice' });
     expect(await sweeper.sweepDue()).toMatchObject({ deleted: 0 });
-    advance(2 * DAY + SWEEP_GRACE_MS + 1);
+    // The lease ends within the day after the game's 30 days (its spread).
+    advance(3 * DAY + SWEEP_GRACE_MS + 1);
     expect(await sweeper.sweepDue()).toEqual({ deleted: 1, 'kept-sealed': 0, 're-armed': 0, gone: 0 });
     expect(store.hasAnythingOf(abandoned.gameId)).toBe(false);
     expect(forgotten).toEqual([abandoned.gameId]);
@@ -147,13 +163,13 @@ describe('abandoned games', () => {
     advance(5 * DAY);
     await roll(game.gameId, game.tokens.players.player1, 1);
     // As if the re-arm of that command had failed: the lease still ends 30 days after creation.
-    await leases.arm(game.gameId, leaseEnd({ afterDays: 30 }, new Date(START).toISOString()));
+    await leases.arm(game.gameId, leaseEnd({ afterDays: 30 }, new Date(START).toISOString(), game.gameId));
     const sealed = await service.createGame({ ruleset: 'dice' });
     await service.submit(sealed.gameId, sealed.tokens.organizer, { commandId: 'seal', type: 'Seal', payload: {} });
     await leases.arm(sealed.gameId, 0);
-    advance(26 * DAY + SWEEP_GRACE_MS);
+    advance(27 * DAY + SWEEP_GRACE_MS);
     expect(await sweeper.sweepDue()).toEqual({ deleted: 0, 'kept-sealed': 1, 're-armed': 1, gone: 0 });
-    expect(leases.leases.get(game.gameId)).toBe(leaseEnd({ afterDays: 30 }, new Date(START + 5 * DAY).toISOString()));
+    expect(leases.leases.get(game.gameId)).toBe(leaseEnd({ afterDays: 30 }, new Date(START + 5 * DAY).toISOString(), game.gameId));
     expect(leases.leases.has(sealed.gameId)).toBe(false);
     expect(store.hasAnythingOf(game.gameId) && store.hasAnythingOf(sealed.gameId)).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { DynamoDBClient, TransactionCanceledException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, PutItemCommand, TransactionCanceledException, TransactionConflictException, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,16 @@ describe('creating a game where the store has transactions (DynamoDB on AWS)', (
     await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record)).rejects.toBeInstanceOf(IdempotencyKeyTaken);
     dynamo.on(TransactWriteItemsCommand).rejects(canceled(['None', 'TransactionConflict', 'None', 'None']));
     await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record)).rejects.toBeInstanceOf(StoreUnavailable);
+  });
+
+  it('takes a transaction throttled on any item, or a write that met a transaction in flight, as a store to retry (503), not a fault', async () => {
+    const store = new DynamoEventStore(new DynamoDBClient({ region: 'eu-west-1' }), 'T', { transactions: true });
+    for (const code of ['ThrottlingError', 'ProvisionedThroughputExceeded']) {
+      dynamo.on(TransactWriteItemsCommand).rejects(canceled(['None', code, 'None', 'None']));
+      await expect(store.createGame(sampleCommit('g-tx', 1, 'create'), secrets, undefined, 'kms-v1.seed', record), code).rejects.toBeInstanceOf(StoreUnavailable);
+    }
+    dynamo.on(PutItemCommand).rejects(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: {} }));
+    await expect(store.append(sampleCommit('g-tx', 2))).rejects.toBeInstanceOf(StoreUnavailable);
   });
 
   it('writes a record made at a time over one of its key that expired by then, and only such a one', async () => {
