@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/*
+ * npm run test:vassal — the Arbiter extension inside a real VASSAL Player (docs/vassal.md, "Proof inside VASSAL").
+ *  1. builds VASSAL 3.7.26 from its sources against Debian's Java packages (buildVassal.mjs; cached);
+ *  2. packs the test module (proof/module) and the Arbiter extension: ARBITER_VMDX if given, else a throwaway
+ *     one compiled here against that VASSAL (packExtension.mjs), dropped into the module's extensions folder;
+ *  3. starts a local Arbiter server in this process on an ephemeral loopback port and creates two dice games;
+ *  4. runs the harness (proof/harness, in the Player's JVM) under Xvfb, one Player per step:
+ *     a roll twice with the log saved; a second Player replays that log; a roll withheld between two rolls and
+ *     its log replayed; the first log with one die altered, replayed; a roll with the server down.
+ * Screenshots go to docs/screenshots/vassal-*.png only with UPDATE_DOCS=1. Ends with "N passed, N failed".
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildVassal, ensureDebianPackages, vassalClassPath, vassalDir } from './buildVassal.mjs';
+import { packExtension, packModule } from './packExtension.mjs';
+import { startLocalService } from '../../../functions/local/localService.ts';
+
+const started = Date.now();
+const proof = dirname(fileURLToPath(import.meta.url));
+const root = join(proof, '..', '..', '..');
+const shots = process.env.UPDATE_DOCS === '1' ? join(root, 'docs', 'screenshots') : null;
+const work = mkdtempSync(join(tmpdir(), 'arbiter-vassal-proof-'));
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, why = '') {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${ok ? '' : `: ${why}`}`);
+}
+
+function javaFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? javaFiles(path) : name.endsWith('.java') ? [path] : [];
+  });
+}
+
+// 1. VASSAL, Xvfb.
+const stamp = buildVassal();
+ensureDebianPackages(['xvfb', 'xauth']);
+const classPath = vassalClassPath();
+const harnessClasses = join(work, 'harness-classes');
+mkdirSync(harnessClasses, { recursive: true });
+const javac = spawnSync('javac', ['--release', '17', '-Xlint:all', '-Xlint:-path', '-Werror', '-encoding', 'UTF-8', '-cp', classPath.join(':'), '-d', harnessClasses, ...javaFiles(join(proof, 'harness'))], { stdio: 'inherit' });
+if (javac.status !== 0) {
+  console.error('test:vassal: the harness does not compile against VASSAL');
+  process.exit(1);
+}
+
+// 2–3. The server, the games, the module and the extension.
+const server = await startLocalService({ host: '127.0.0.1', port: 0 });
+let serverOpen = true;
+const api = async (method, path, body, token) => {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+};
+const newGame = async () => {
+  const created = await api('POST', '/games', { ruleset: 'dice' });
+  if (created.status !== 201) throw new Error(`POST /games answered ${created.status}`);
+  return { id: created.body.gameId ?? created.body.id, token: Object.values(created.body.tokens.players)[0] };
+};
+
+const moduleFile = packModule(join(work, 'modules', 'ArbiterProof.vmod'));
+const extFolder = join(work, 'modules', 'ArbiterProof_ext'); // VASSAL's extensions folder for that module
+let vmdx;
+try {
+  const keys = await api('GET', '/keys');
+  const fingerprint = server.service.signer.fingerprint;
+  // Switch to build:vassal's extension: ARBITER_VMDX=dist/vassal/Arbiter.vmdx (built with ARBITER_PINNED=<fingerprint>).
+  vmdx = process.env.ARBITER_VMDX ?? packExtension({ file: join(work, 'Arbiter.vmdx'), work: join(work, 'extension'), vassalJar: classPath[0], serverUrl: server.url, pinned: fingerprint, keysJson: JSON.stringify(keys.body) });
+  mkdirSync(extFolder, { recursive: true });
+  copyFileSync(vmdx, join(extFolder, 'Arbiter.vmdx'));
+  console.log(`test:vassal: VASSAL ${stamp.tag} (${stamp.commit.slice(0, 12)}), module ${moduleFile}, extension ${vmdx}, server ${server.url} (${fingerprint})`);
+
+  // 4. The Players.
+  let display = 0;
+  const player = (label, scenario, props) =>
+    new Promise((resolve) => {
+      const conf = join(work, `conf-${++display}`);
+      const home = join(work, 'home');
+      mkdirSync(join(conf, 'prefs'), { recursive: true });
+      mkdirSync(home, { recursive: true });
+      // A player who has used VASSAL before: no welcome wizard, a name set (VASSAL's own preference files).
+      writeFileSync(join(conf, 'prefs', 'V_Global'), 'welcomeWizard=false\nLocale=en\nmainWindowWidth=1200\nmainWindowHeight=760\n');
+      writeFileSync(join(conf, 'prefs', 'Arbiter_20_Proof'), 'RealName=Alice\n');
+      const args = [
+        '-a', '-s', '-screen 0 1280x800x24', 'java', '-Xmx768m', '-Djava.awt.headless=false', `-DVASSAL.conf=${conf}`, '-Dawt.useSystemAAFontSettings=on',
+        `-Dproof.module=${moduleFile}`,
+        ...Object.entries(props).map(([k, v]) => `-Dproof.${k}=${v}`),
+        '-cp', [harnessClasses, ...classPath].join(':'), 'org.arbiter.proof.ProofHarness', scenario,
+      ];
+      const t0 = Date.now();
+      const child = spawn('xvfb-run', args, { env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        const lines = out.split('\n');
+        const shown = lines.filter((l) => /^(PASS|FAIL) /.test(l) || l.startsWith('  | ') || l.startsWith('altered') || l.startsWith('dialogs answered') || l.startsWith('screenshot') || /Exception|Error/.test(l));
+        console.log(`--- ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${code})`);
+        for (const l of shown.slice(0, 80)) console.log(`  ${l}`);
+        const p = lines.filter((l) => l.startsWith('PASS ')).length;
+        const f = lines.filter((l) => l.startsWith('FAIL ')).length;
+        passed += p;
+        failed += f;
+        if (code !== 0 && f === 0) check(`${label}: the Player ran to its end`, false, `exit ${code}\n${out.slice(-3000)}`);
+        resolve({ code, out });
+      });
+    });
+  const shot = (name) => (shots ? { shot: join(shots, `vassal-${name}.png`) } : {});
+
+  const clean = await newGame();
+  const cleanLog = join(work, 'logs', 'two-rolls.vlog');
+  mkdirSync(dirname(cleanLog), { recursive: true });
+  await player('roll twice, log saved', 'play', { game: clean.id, token: clean.token, vlog: cleanLog, purposes: 'Attack on Caen|Defence of Hill 112', ...shot('roll') });
+  await player('a second Player replays that log', 'replay', { vlog: cleanLog, expect: 'verified', rolls: 2, ...shot('replay-verified') });
+
+  const withheld = await newGame();
+  const withheldLog = join(work, 'logs', 'withheld.vlog');
+  await player('a roll withheld between two rolls', 'play', { game: withheld.id, token: withheld.token, vlog: withheldLog, purposes: 'First assault|Second assault', withhold: server.url });
+  await player('a second Player replays the log with the withheld roll', 'replay', { vlog: withheldLog, expect: 'gap', rolls: 1, ...shot('replay-gap') });
+
+  const alteredLog = join(work, 'logs', 'altered.vlog');
+  const alter = spawnSync('java', ['-cp', [harnessClasses, ...classPath].join(':'), 'org.arbiter.proof.VlogFile', 'alter', cleanLog, alteredLog], { encoding: 'utf8' });
+  console.log(`--- one die changed in the saved log: ${(alter.stdout || alter.stderr).trim()}`);
+  check('a die of the saved log altered (VASSAL\'s own log codec)', alter.status === 0, alter.stderr);
+  await player('a second Player replays the altered log', 'replay', { vlog: alteredLog, expect: 'refused', rolls: 2, ...shot('replay-altered') });
+
+  await server.close();
+  serverOpen = false;
+  await player('the server is down', 'down', { game: clean.id, token: clean.token, vlog: join(work, 'logs', 'down.vlog'), purposes: 'Attack while the server is down', ...shot('server-down') });
+} finally {
+  if (serverOpen) await server.close();
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`test:vassal: VASSAL ${stamp.tag} in ${vassalDir} (built in ${stamp.seconds} s); the proof ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
