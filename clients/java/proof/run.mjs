@@ -24,6 +24,10 @@ const proof = dirname(fileURLToPath(import.meta.url));
 const root = join(proof, '..', '..', '..');
 const shots = process.env.UPDATE_DOCS === '1' ? join(root, 'docs', 'screenshots') : null;
 const work = mkdtempSync(join(tmpdir(), 'arbiter-vassal-proof-'));
+// Each Player's whole output (and VASSAL's error log when a check failed), kept after the run (ignored by git).
+const outputs = join(proof, '..', 'build', 'vassal-proof');
+rmSync(outputs, { recursive: true, force: true });
+mkdirSync(outputs, { recursive: true });
 let passed = 0;
 let failed = 0;
 
@@ -85,7 +89,8 @@ try {
   let display = 0;
   const player = (label, scenario, props) =>
     new Promise((resolve) => {
-      const conf = join(work, `conf-${++display}`);
+      const n = ++display;
+      const conf = join(work, `conf-${n}`);
       const home = join(work, 'home');
       mkdirSync(join(conf, 'prefs'), { recursive: true });
       mkdirSync(home, { recursive: true });
@@ -107,14 +112,16 @@ try {
       child.on('close', (code) => {
         clearTimeout(timer);
         const lines = out.split('\n');
-        const shown = lines.filter((l) => /^(PASS|FAIL) /.test(l) || l.startsWith('  | ') || l.startsWith('altered') || l.startsWith('dialogs answered') || l.startsWith('screenshot') || /Exception|Error/.test(l));
+        writeFileSync(join(outputs, `${n}-${scenario}.log`), out);
+        const shown = lines.filter((l) => /^(PASS|FAIL) /.test(l) || l.startsWith('  | ') || l.startsWith('altered') || l.startsWith('dialogs answered') || l.startsWith('screenshot') || l.startsWith('after ') || /Exception|Error/.test(l));
         console.log(`--- ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s, exit ${code})`);
         for (const l of shown.slice(0, 80)) console.log(`  ${l}`);
         const p = lines.filter((l) => l.startsWith('PASS ')).length;
         const f = lines.filter((l) => l.startsWith('FAIL ')).length;
         passed += p;
         failed += f;
-        if (code !== 0 && f === 0) check(`${label}: the Player ran to its end`, false, `exit ${code}\n${out.slice(-3000)}`);
+        if (code !== 0 && f === 0) check(`${label}: the Player ran to its end`, false, `exit ${code}`);
+        if (code !== 0 || f > 0) console.log(`  its whole output: ${join(outputs, `${n}-${scenario}.log`)}`);
         resolve({ code, out });
       });
     });

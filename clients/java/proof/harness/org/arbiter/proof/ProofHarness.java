@@ -102,10 +102,24 @@ public final class ProofHarness {
             if (!h.dialogsSeen.isEmpty()) System.out.println("dialogs answered: " + h.dialogsSeen);
             System.out.println("chat (" + h.scenario + "):");
             for (String line : chatLines()) System.out.println("  | " + line);
+            if (!failures.isEmpty()) printErrorLog();
             System.out.println(passed + " passed, " + failures.size() + " failed");
             code = Math.min(failures.size(), 100);
         }
         Runtime.getRuntime().halt(code); // VASSAL's windows and threads would keep the JVM alive
+    }
+
+    /** VASSAL sends its own errors (stderr included) to its error log in the conf folder: shown when a check failed. */
+    private static void printErrorLog() {
+        try (java.util.stream.Stream<Path> files = Files.list(VASSAL.Info.getConfDir().toPath())) {
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("errorLog")).toList()) {
+                List<String> lines = Files.readAllLines(log);
+                System.out.println("VASSAL's " + log.getFileName() + " (last 60 lines):");
+                lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(l -> System.out.println("  " + l));
+            }
+        } catch (IOException | RuntimeException e) {
+            System.out.println("(no VASSAL error log: " + e + ")");
+        }
     }
 
     private void run() throws Exception {
@@ -161,7 +175,8 @@ public final class ProofHarness {
         check("VASSAL's logger saved the game log " + vlog.getName(), vlog.isFile(), "missing");
         String token = prop("proof.token", "");
         String text = VlogFile.read(vlog.toPath());
-        check("the log holds the receipts", text.contains("ARB\t") || text.contains("ARB\\\t") || text.contains("ARB"), "no ARB line in the log");
+        int receiptLines = text.split("ARB\t", -1).length - 1;
+        check("the log holds a receipt line for each roll (" + receiptLines + " ARB lines)", receiptLines >= rolls, "ARB lines: " + receiptLines);
         check("the token is neither in chat nor in the log", !token.isEmpty() && !text.contains(token) && chat.stream().noneMatch(l -> l.contains(token)), "token leaked");
     }
 
@@ -347,6 +362,12 @@ public final class ProofHarness {
                 continue;
             }
             if (!(dialog instanceof JDialog jd)) continue;
+            if (Resources.getString("BasicLogger.log_file_comments").equals(jd.getTitle())) { // Begin Logfile's comments
+                for (Component c : descendants(jd.getContentPane())) if (c instanceof JTextField f) f.setText("Arbiter proof");
+                dialogsSeen.add("log file comments → Arbiter proof");
+                clickButton(jd.getContentPane(), Resources.getString("General.ok"));
+                continue;
+            }
             JOptionPane pane = null;
             for (Component c : descendants(jd.getContentPane())) if (c instanceof JOptionPane p) pane = p;
             if (pane == null) continue;

@@ -76,6 +76,7 @@ public final class VlogFile {
                 Matcher m = Pattern.compile("ARB\t([A-Za-z0-9_-]+)").matcher(text);
                 String found = null;
                 String altered = null;
+                String report = null;
                 while (m.find()) {
                     String json = new String(Base64.getUrlDecoder().decode(m.group(1)), StandardCharsets.UTF_8);
                     Matcher die = Pattern.compile("\"sides\":(\\d+),\"value\":(\\d+)").matcher(json);
@@ -85,9 +86,10 @@ public final class VlogFile {
                     String changed = json.substring(0, die.start()) + "\"sides\":" + sides + ",\"value\":" + (value % sides + 1) + json.substring(die.end());
                     found = m.group(1);
                     altered = Base64.getUrlEncoder().withoutPadding().encodeToString(changed.getBytes(StandardCharsets.UTF_8));
-                    System.out.println("altered: receipt #" + json.replaceAll(".*\"seq\":(\\d+).*", "$1") + ", its first die " + value + " -> " + (value % sides + 1));
+                    report = "altered: receipt #" + json.replaceAll(".*\"seq\":(\\d+).*", "$1") + ", its first die " + value + " -> " + (value % sides + 1);
                 }
                 if (found == null) throw new IllegalStateException("no receipt with dice in " + args[1]);
+                System.out.println(report);
                 int at = text.lastIndexOf(found);
                 write(Path.of(args[1]), Path.of(args[2]), text.substring(0, at) + altered + text.substring(at + found.length()));
             }
