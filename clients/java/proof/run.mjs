@@ -70,8 +70,12 @@ const api = async (method, path, body, token) => {
 const newGame = async () => {
   const created = await api('POST', '/games', { ruleset: 'dice' });
   if (created.status !== 201) throw new Error(`POST /games answered ${created.status}`);
-  return { id: created.body.gameId ?? created.body.id, token: Object.values(created.body.tokens.players)[0] };
+  const id = created.body.gameId;
+  const token = Object.values(created.body.tokens.players)[0];
+  return { id, token, link: `${server.url}/#/games/${id}?token=${token}` }; // the timeline link an organizer sends a player
 };
+// What a player types into the button's dialogs: the game id and token, or (build:vassal's button) the link.
+const seat = (game) => ({ game: game.id, token: game.token, link: game.link });
 
 const moduleFile = packModule(join(work, 'modules', 'ArbiterProof.vmod'));
 const extFolder = join(work, 'modules', 'ArbiterProof_ext'); // VASSAL's extensions folder for that module
@@ -130,12 +134,12 @@ try {
   const clean = await newGame();
   const cleanLog = join(work, 'logs', 'two-rolls.vlog');
   mkdirSync(dirname(cleanLog), { recursive: true });
-  await player('roll twice, log saved', 'play', { game: clean.id, token: clean.token, vlog: cleanLog, purposes: 'Attack on Caen|Defence of Hill 112', ...shot('roll') });
+  await player('roll twice, log saved', 'play', { ...seat(clean), vlog: cleanLog, purposes: 'Attack on Caen|Defence of Hill 112', ...shot('roll') });
   await player('a second Player replays that log', 'replay', { vlog: cleanLog, expect: 'verified', rolls: 2, ...shot('replay-verified') });
 
   const withheld = await newGame();
   const withheldLog = join(work, 'logs', 'withheld.vlog');
-  await player('a roll withheld between two rolls', 'play', { game: withheld.id, token: withheld.token, vlog: withheldLog, purposes: 'First assault|Second assault', withhold: server.url });
+  await player('a roll withheld between two rolls', 'play', { ...seat(withheld), vlog: withheldLog, purposes: 'First assault|Second assault', withhold: server.url });
   await player('a second Player replays the log with the withheld roll', 'replay', { vlog: withheldLog, expect: 'gap', rolls: 1, ...shot('replay-gap') });
 
   const alteredLog = join(work, 'logs', 'altered.vlog');
@@ -146,7 +150,7 @@ try {
 
   await server.close();
   serverOpen = false;
-  await player('the server is down', 'down', { game: clean.id, token: clean.token, vlog: join(work, 'logs', 'down.vlog'), purposes: 'Attack while the server is down', ...shot('server-down') });
+  await player('the server is down', 'down', { ...seat(clean), vlog: join(work, 'logs', 'down.vlog'), purposes: 'Attack while the server is down', ...shot('server-down') });
 } finally {
   if (serverOpen) await server.close();
   rmSync(work, { recursive: true, force: true });

@@ -442,7 +442,13 @@ public final class ProofHarness {
     /** The Player window as a player sees it, through java.awt.Robot; only when a path is given. */
     private static void screenshot(String path) throws Exception {
         if (path.isEmpty()) return;
-        Thread.sleep(500); // let the last chat line paint
+        onEdt(() -> { // a size that shows the toolbar and a dozen chat lines (there is no window manager under Xvfb)
+            PlayerWindow w = playerWindow();
+            w.setBounds(0, 0, 1100, 380);
+            w.validate();
+            return null;
+        });
+        Thread.sleep(800); // let the resized window and the last chat line paint
         Rectangle bounds = onEdt(() -> playerWindow().getBounds());
         BufferedImage image;
         try {
