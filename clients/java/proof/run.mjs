@@ -11,7 +11,7 @@
  * Screenshots go to docs/screenshots/vassal-*.png only with UPDATE_DOCS=1. Ends with "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,29 @@ const newGame = async () => {
 };
 // What a player types into the button's dialogs: the game id and token, or (build:vassal's button) the link.
 const seat = (game) => ({ game: game.id, token: game.token, link: game.link });
+const COMBAT_TEMPLATE = '{"type":"ResolveCombat","payload":{"combatId":"$CombatId$"}}';
+const unit = (unitId, hex, strength) => ({ unitId, hex, strength });
+/** A France 1944 game up to a declared set-piece combat c1 (as clients/java/test LiveTests declares it); the allied seat. */
+const france44Combat = async () => {
+  const created = await api('POST', '/games', { ruleset: 'france44' });
+  if (created.status !== 201) throw new Error(`POST /games france44 answered ${created.status}`);
+  const { gameId: id, tokens } = created.body;
+  const { allied, german } = tokens.players;
+  const steps = [
+    [tokens.organizer, 'StartTurn', { turn: 1, reactionPoints: { allied: 10, german: 6 } }],
+    [german, 'ActivateHQ', { hqId: '7' }],
+    [allied, 'ActivateHQ', { hqId: '1US' }],
+    [german, 'BeginReactionSegment', {}],
+    [german, 'EndReactionSegment', {}],
+    [allied, 'BeginAttackIncrement', {}],
+    [allied, 'DeclareCombat', { combatId: 'c1', kind: 'set-piece', attackers: [unit('1Inf', '2708', 4), unit('29Inf', '2709', 3), unit('2Arm', '2709', 3)], defenders: [unit('352', '2809', 7)], attackerMorale: 4, defenderMorale: 3, terrainMoraleModifiers: [1] }],
+  ];
+  for (const [token, type, payload] of steps) {
+    const r = await api('POST', `/games/${id}/commands`, { commandId: `proof-${type}-${Math.random().toString(36).slice(2)}`, type, payload }, token);
+    if (r.status !== 201) throw new Error(`${type} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  }
+  return { id, token: allied, link: `${server.url}/#/games/${id}?token=${allied}` };
+};
 
 const moduleFile = packModule(join(work, 'modules', 'ArbiterProof.vmod'));
 const extFolder = join(work, 'modules', 'ArbiterProof_ext'); // VASSAL's extensions folder for that module
@@ -83,8 +106,23 @@ let vmdx;
 try {
   const keys = await api('GET', '/keys');
   const fingerprint = server.service.signer.fingerprint;
-  // Switch to build:vassal's extension: ARBITER_VMDX=dist/vassal/Arbiter.vmdx (built with ARBITER_PINNED=<fingerprint>).
-  vmdx = process.env.ARBITER_VMDX ?? packExtension({ file: join(work, 'Arbiter.vmdx'), work: join(work, 'extension'), vassalJar: classPath[0], serverUrl: server.url, pinned: fingerprint, keysJson: JSON.stringify(keys.body) });
+  // The extension: ARBITER_VMDX as given; else build:vassal's (clients/java/build.mjs, or ARBITER_BUILD_MJS), built
+  // with this server's key pinned and a France 1944 command template; else (before build:vassal) a throwaway one.
+  const kitBuild = process.env.ARBITER_BUILD_MJS ?? join(root, 'clients', 'java', 'build.mjs');
+  if (process.env.ARBITER_VMDX) vmdx = process.env.ARBITER_VMDX;
+  else if (existsSync(kitBuild)) {
+    const keysFile = join(work, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify(keys.body));
+    const built = spawnSync(process.execPath, [kitBuild], {
+      stdio: 'inherit',
+      env: { ...process.env, ARBITER_PINNED: fingerprint, ARBITER_KEYS_FILE: keysFile, ARBITER_COMMAND_TEMPLATE: COMBAT_TEMPLATE, ARBITER_COMMAND_LABEL: 'Resolve combat', ARBITER_COMMAND_CONFIRM: 'false' },
+    });
+    if (built.status !== 0) throw new Error(`${kitBuild} failed`);
+    vmdx = join(dirname(kitBuild), '..', '..', 'dist', 'vassal', 'Arbiter.vmdx');
+  } else {
+    vmdx = packExtension({ file: join(work, 'Arbiter.vmdx'), work: join(work, 'extension'), vassalJar: classPath[0], serverUrl: server.url, pinned: fingerprint, keysJson: JSON.stringify(keys.body) });
+  }
+  const hasCommandButton = spawnSync('jar', ['tf', vmdx], { encoding: 'utf8' }).stdout.includes('ArbiterCommandButton.class');
   mkdirSync(extFolder, { recursive: true });
   copyFileSync(vmdx, join(extFolder, 'Arbiter.vmdx'));
   console.log(`test:vassal: VASSAL ${stamp.tag} (${stamp.commit.slice(0, 12)}), module ${moduleFile}, extension ${vmdx}, server ${server.url} (${fingerprint})`);
@@ -147,6 +185,15 @@ try {
   console.log(`--- one die changed in the saved log: ${(alter.stdout || alter.stderr).trim()}`);
   check('a die of the saved log altered (VASSAL\'s own log codec)', alter.status === 0, alter.stderr);
   await player('a second Player replays the altered log', 'replay', { vlog: alteredLog, expect: 'refused', rolls: 2, ...shot('replay-altered') });
+
+  if (hasCommandButton) {
+    const combat = await france44Combat();
+    const combatLog = join(work, 'logs', 'france44-combat.vlog');
+    await player('a France 1944 combat through the command button, log saved', 'combat', { ...seat(combat), vlog: combatLog, ...shot('france44-combat') });
+    await player('a second Player replays the combat log', 'replay', { vlog: combatLog, expect: 'verified', rolls: 0, combats: 1, ...shot('replay-france44') });
+  } else {
+    console.log('--- a France 1944 combat: not run, this extension has no command button (it comes with npm run build:vassal)');
+  }
 
   await server.close();
   serverOpen = false;

@@ -56,6 +56,8 @@ import javax.swing.text.BadLocationException;
  *           (a roll sent straight to the server between two of them when proof.withhold is set),
  *           End Logfile into proof.vlog.
  *   replay  load proof.vlog in a fresh Player and step through it to its end.
+ *   combat  New Game, Begin Logfile, press "Arbiter command" once (its template: a France 1944
+ *           ResolveCombat of the module's $CombatId$), End Logfile into proof.vlog.
  *   down    press "Arbiter roll" against a server that is down.
  * Each check prints "PASS name" or "FAIL name: why"; the exit code is the number of failures (max 100).
  */
@@ -133,6 +135,7 @@ public final class ProofHarness {
             case "play" -> play();
             case "replay" -> replay();
             case "down" -> down();
+            case "combat" -> combat();
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
     }
@@ -200,7 +203,9 @@ public final class ProofHarness {
         });
         switch (expect) {
             case "verified" -> {
-                check("the second Player shows every receipt of the log verified (" + rolls + " ✓)", verifiedRolls(chat) == rolls, "verified lines: " + verifiedRolls(chat));
+                int combats = Integer.parseInt(prop("proof.combats", "0"));
+                check("the second Player shows every receipt of the log verified (" + rolls + " rolls, " + combats + " combats ✓)",
+                        verifiedRolls(chat) == rolls && verifiedCombats(chat) == combats, "verified rolls: " + verifiedRolls(chat) + ", combats: " + verifiedCombats(chat));
                 check("the second Player shows no failure and no gap", chat.stream().noneMatch(l -> l.startsWith("✗") || l.startsWith("⚠")), "see chat");
             }
             case "gap" -> check("the second Player shows the gap where a roll was withheld", chat.stream().anyMatch(l -> l.startsWith("⚠ ARBITER GAP ⚠")), "no gap line");
@@ -208,6 +213,33 @@ public final class ProofHarness {
             default -> throw new IllegalArgumentException("proof.expect " + expect);
         }
         screenshot(prop("proof.shot", ""));
+    }
+
+    private void combat() throws Exception {
+        AbstractButton button = waitFor("the Arbiter command button added by the extension", () -> onEdt(() -> findButton("Arbiter command")));
+        clickMenu(Resources.getString("GameState.new_game"));
+        waitFor("a game in progress", () -> onEdt(() -> GameModule.getGameModule().getGameState().isGameStarted()));
+        Files.deleteIfExists(vlog.toPath());
+        clickMenu(Resources.getString("BasicLogger.begin_logfile"));
+        waitFor("logging to " + vlog, () -> onEdt(() -> GameModule.getGameModule().getBasicLogger().isLogging()));
+        onEdt(() -> { button.doClick(); return null; });
+        List<String> chat = waitFor("the combat's result in chat", () -> {
+            List<String> c = chatLines();
+            return onEdt(button::isEnabled) && c.stream().anyMatch(l -> l.contains("ResolveCombat") && (l.startsWith("✓ #") || l.startsWith("✗") || l.startsWith("⚠"))) ? c : null;
+        });
+        check("a France 1944 ResolveCombat of c1 ($CombatId$) in chat with its verified marker ✓", verifiedCombats(chat) == 1, "verified combat lines: " + verifiedCombats(chat));
+        check("no failure or gap line in chat", chat.stream().noneMatch(l -> l.startsWith("✗") || l.startsWith("⚠")), "see chat");
+        screenshot(prop("proof.shot", ""));
+        clickMenu(Resources.getString("BasicLogger.end_logfile"));
+        waitFor("the log file written", () -> vlog.isFile() && vlog.length() > 0 && onEdt(() -> !GameModule.getGameModule().getBasicLogger().isLogging()));
+        check("VASSAL's logger saved the game log " + vlog.getName(), vlog.isFile(), "missing");
+        String token = prop("proof.token", "");
+        String text = VlogFile.read(vlog.toPath());
+        check("the token is neither in chat nor in the log", !token.isEmpty() && !text.contains(token) && chat.stream().noneMatch(l -> l.contains(token)), "token leaked");
+    }
+
+    private static int verifiedCombats(List<String> chat) {
+        return (int) chat.stream().filter(l -> l.startsWith("✓ #") && l.contains(" ResolveCombat ")).count();
     }
 
     private void down() throws Exception {
