@@ -198,6 +198,8 @@ try {
   await server.close();
   serverOpen = false;
   await player('the server is down', 'down', { ...seat(clean), vlog: join(work, 'logs', 'down.vlog'), purposes: 'Attack while the server is down', ...shot('server-down') });
+} catch (error) {
+  check('the proof ran to its end', false, error.stack);
 } finally {
   if (serverOpen) await server.close();
   rmSync(work, { recursive: true, force: true });
