@@ -53,8 +53,7 @@ export const DEBIAN = [
 const SKIPPED_SOURCES = ['VASSAL/tools/logging/PropertyNoCaseStartsWithCondition.java'];
 
 function fail(message) {
-  console.error(`vassal build: ${message}`);
-  process.exit(1);
+  throw new Error(`vassal build: ${message}`);
 }
 
 function run(cmd, args, options = {}) {
@@ -90,17 +89,18 @@ export function vassalClassPath() {
 
 export function buildVassal() {
   const started = Date.now();
-  if (!existsSync(gitDir)) fail(`VASSAL's sources not found: no git repository at ${gitDir} (set VASSAL_GIT to a clone of VASSAL)`);
-  const commit = run('git', ['-C', gitDir, 'rev-parse', `${VASSAL_TAG}^{commit}`]).stdout.trim();
-  if (!/^[0-9a-f]{40}$/.test(commit)) fail(`tag ${VASSAL_TAG} not found in ${gitDir}`);
+  const commit = existsSync(gitDir) ? run('git', ['-C', gitDir, 'rev-parse', `${VASSAL_TAG}^{commit}`]).stdout.trim() : null;
   const stampFile = join(vassalDir, 'build.json');
   if (existsSync(stampFile) && existsSync(join(vassalDir, 'Vengine.jar'))) {
     const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
-    if (stamp.tag === VASSAL_TAG && stamp.commit === commit) {
-      console.log(`vassal build: VASSAL ${VASSAL_TAG} (${commit.slice(0, 12)}) already built in ${vassalDir} (${stamp.seconds} s then)`);
+    // Without the sources at hand, a build of the same tag is taken as it is.
+    if (stamp.tag === VASSAL_TAG && (commit === null || stamp.commit === commit)) {
+      console.log(`vassal build: VASSAL ${VASSAL_TAG} (${stamp.commit.slice(0, 12)}) already built in ${vassalDir} (${stamp.seconds} s then)`);
       return stamp;
     }
   }
+  if (commit === null) fail(`VASSAL's sources not found: no git repository at ${gitDir} (set VASSAL_GIT to a clone of VASSAL)`);
+  if (!/^[0-9a-f]{40}$/.test(commit)) fail(`tag ${VASSAL_TAG} not found in ${gitDir}`);
   const hasJdk = spawnSync('javac', ['-version']).status === 0;
   const versions = ensureDebianPackages([...(hasJdk ? [] : ['default-jdk-headless']), ...DEBIAN.map(([p]) => p)]);
   const jars = DEBIAN.flatMap(([, names]) => names).map((name) => join('/usr/share/java', name));
@@ -145,4 +145,11 @@ export function buildVassal() {
   return stamp;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildVassal();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    buildVassal();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}

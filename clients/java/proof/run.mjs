@@ -45,8 +45,15 @@ function javaFiles(dir) {
 }
 
 // 1. VASSAL, Xvfb.
-const stamp = buildVassal();
-ensureDebianPackages(['xvfb', 'xauth']);
+let stamp;
+try {
+  stamp = buildVassal();
+  ensureDebianPackages(['xvfb', 'xauth']);
+} catch (error) {
+  console.error(error.message);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const classPath = vassalClassPath();
 const harnessClasses = join(work, 'harness-classes');
 mkdirSync(harnessClasses, { recursive: true });
