@@ -52,6 +52,7 @@ try {
 } catch (error) {
   console.error(error.message);
   console.log('0 passed, 1 failed');
+  rmSync(work, { recursive: true, force: true });
   process.exit(1);
 }
 const classPath = vassalClassPath();
