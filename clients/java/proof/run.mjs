@@ -2,12 +2,14 @@
 /*
  * npm run test:vassal — the Arbiter extension inside a real VASSAL Player (docs/vassal.md, "Proof inside VASSAL").
  *  1. builds VASSAL 3.7.26 from its sources against Debian's Java packages (buildVassal.mjs; cached);
- *  2. packs the test module (proof/module) and the Arbiter extension: ARBITER_VMDX if given, else a throwaway
- *     one compiled here against that VASSAL (packExtension.mjs), dropped into the module's extensions folder;
- *  3. starts a local Arbiter server in this process on an ephemeral loopback port and creates two dice games;
+ *  2. packs the test module (proof/module) and the Arbiter extension — ARBITER_VMDX if given; else build:vassal's
+ *     (clients/java/build.mjs) pinned to the test server with a France 1944 command template; else a throwaway one
+ *     compiled here against that VASSAL (packExtension.mjs) — dropped into the module's extensions folder;
+ *  3. starts a local Arbiter server in this process on an ephemeral loopback port and creates the games;
  *  4. runs the harness (proof/harness, in the Player's JVM) under Xvfb, one Player per step:
  *     a roll twice with the log saved; a second Player replays that log; a roll withheld between two rolls and
- *     its log replayed; the first log with one die altered, replayed; a roll with the server down.
+ *     its log replayed; the first log with one die altered, replayed; a France 1944 ResolveCombat through the
+ *     command button, logged and replayed (only with build:vassal's extension); a roll with the server down.
  * Screenshots go to docs/screenshots/vassal-*.png only with UPDATE_DOCS=1. Ends with "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
