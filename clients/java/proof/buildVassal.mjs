@@ -7,7 +7,10 @@
  *   build.json       the tag, the commit, the Debian packages and their versions, the build time
  * Idempotent: skipped when build.json names the same tag and commit.
  *
- * Sources: a git repository of VASSAL (VASSAL_GIT, default the bare mirror /work/.mirror/vassalengine+vassal/repo).
+ * Sources: VASSAL's own source tree at the tag, kept in the repository as proof/vendor/vassal-3.7.26-src.tar.gz
+ * (vassal-app/src/main, LICENSE and README.md of the tag, made by `git archive --format=tar.gz
+ * --prefix=vassal-3.7.26/ 3.7.26 vassal-app/src/main LICENSE README.md`; VASSAL is LGPL 2.1, its licence is
+ * inside), checked against VENDORED_SHA256 before use; or a git repository of VASSAL named by VASSAL_GIT.
  * Maven Central is not reachable here, so the dependencies are Debian's (older versions than VASSAL's pom
  * asks for, see docs/vassal.md "Proof inside VASSAL"). Two departures from VASSAL's Maven build, both forced
  * by Debian's logback 1.2 (VASSAL 3.7.26 wants logback 1.6):
@@ -19,6 +22,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +30,11 @@ export const VASSAL_TAG = '3.7.26';
 const proof = dirname(fileURLToPath(import.meta.url));
 const root = join(proof, '..', '..', '..');
 export const vassalDir = join(root, 'node_modules', '.cache', `vassal-${VASSAL_TAG}`);
-const gitDir = process.env.VASSAL_GIT ?? '/work/.mirror/vassalengine+vassal/repo';
+const gitDir = process.env.VASSAL_GIT;
+/** The commit of tag 3.7.26 in VASSAL's repository, and the vendored archive of its sources. */
+export const VASSAL_COMMIT = 'b16ccbfaa49763e9d3c523c52b253d7802d85e70';
+const vendored = join(proof, 'vendor', `vassal-${VASSAL_TAG}-src.tar.gz`);
+const VENDORED_SHA256 = 'e0612b8f85beec7347fd346b23dfd72d51863686ff9cb5cba2abc2af3fd93096';
 
 /** Debian package → the jars of it on VASSAL's class path (VASSAL's pom artifact in the comment). */
 export const DEBIAN = [
@@ -78,7 +86,12 @@ export function ensureDebianPackages(packages) {
   if (missing.length > 0) {
     console.log(`vassal build: apt-get install -y ${missing.join(' ')}`);
     const install = run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (install.status !== 0) fail(`apt-get install failed for ${missing.join(' ')} (run apt-get update first?)`);
+    if (install.status !== 0) {
+      // A new machine's package lists may be empty or old: read them once, then try again.
+      run('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+      const again = run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      if (again.status !== 0) fail(`apt-get install failed for ${missing.join(' ')}`);
+    }
   }
   return Object.fromEntries(packages.map((p) => [p, run('dpkg-query', ['-W', '-f=${Version}', p]).stdout.trim()]));
 }
@@ -89,7 +102,7 @@ export function vassalClassPath() {
 
 export function buildVassal() {
   const started = Date.now();
-  const commit = existsSync(gitDir) ? run('git', ['-C', gitDir, 'rev-parse', `${VASSAL_TAG}^{commit}`]).stdout.trim() : null;
+  const commit = gitDir ? (existsSync(gitDir) ? run('git', ['-C', gitDir, 'rev-parse', `${VASSAL_TAG}^{commit}`]).stdout.trim() : null) : existsSync(vendored) ? VASSAL_COMMIT : null;
   const stampFile = join(vassalDir, 'build.json');
   if (existsSync(stampFile) && existsSync(join(vassalDir, 'Vengine.jar'))) {
     const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
@@ -99,7 +112,7 @@ export function buildVassal() {
       return stamp;
     }
   }
-  if (commit === null) fail(`VASSAL's sources not found: no git repository at ${gitDir} (set VASSAL_GIT to a clone of VASSAL)`);
+  if (commit === null) fail(gitDir ? `VASSAL's sources not found: no git repository at ${gitDir}` : `VASSAL's sources not found: ${vendored} is missing (or set VASSAL_GIT to a clone of VASSAL)`);
   if (!/^[0-9a-f]{40}$/.test(commit)) fail(`tag ${VASSAL_TAG} not found in ${gitDir}`);
   const hasJdk = spawnSync('javac', ['-version']).status === 0;
   const versions = ensureDebianPackages([...(hasJdk ? [] : ['default-jdk-headless']), ...DEBIAN.map(([p]) => p)]);
@@ -111,9 +124,16 @@ export function buildVassal() {
   const classes = join(vassalDir, 'classes');
   mkdirSync(src, { recursive: true });
   mkdirSync(classes, { recursive: true });
-  const archive = run('git', ['-C', gitDir, 'archive', '--format=tar', commit, 'vassal-app/src/main'], { encoding: 'buffer' });
-  if (archive.status !== 0) fail(`git archive failed: ${archive.stderr}`);
-  if (run('tar', ['-x', '-C', src], { input: archive.stdout }).status !== 0) fail('tar failed');
+  if (gitDir) {
+    const archive = run('git', ['-C', gitDir, 'archive', '--format=tar', commit, 'vassal-app/src/main'], { encoding: 'buffer' });
+    if (archive.status !== 0) fail(`git archive failed: ${archive.stderr}`);
+    if (run('tar', ['-x', '-C', src], { input: archive.stdout }).status !== 0) fail('tar failed');
+  } else {
+    const bytes = readFileSync(vendored);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (sha256 !== VENDORED_SHA256) fail(`${vendored} is not the archive this build pins (sha256 ${sha256}, expected ${VENDORED_SHA256})`);
+    if (run('tar', ['-xz', '-C', src, '--strip-components=1'], { input: bytes }).status !== 0) fail('tar failed');
+  }
 
   const javaRoot = join(src, 'vassal-app/src/main/java');
   const sources = javaFiles(javaRoot).filter((f) => !SKIPPED_SOURCES.some((s) => f.endsWith(s)));
