@@ -1,11 +1,18 @@
 import type { ExportDelivery } from '../application/exports';
+import { settingName } from '../config/settingNames';
 import { exportStoreFromEnvironment } from '../store/s3BlobStore';
+import { lambdaJobStarter } from './exportJobStarter';
 
 /**
  * The export delivery of a deployed function: the bucket infra/exportStorage.ts gave it
- * (its environment), or none, and exports are then answered inline as before.
+ * (its environment), or none, and exports are then answered inline as before. A function
+ * told of the export function (infra/exportJob.ts) starts tournament export jobs there.
  */
 export function exportDeliveryFromEnvironment(env: NodeJS.ProcessEnv = process.env): ExportDelivery | undefined {
   const store = exportStoreFromEnvironment(env);
-  return store ? { store } : undefined;
+  if (!store) return undefined;
+  const functionName = env[settingName('exportJobFunction')];
+  const region = env.AWS_REGION;
+  if (!functionName || !region) return { store };
+  return { store, jobs: lambdaJobStarter({ functionName, region, ...(env.AWS_ENDPOINT_URL_LAMBDA ? { endpoint: env.AWS_ENDPOINT_URL_LAMBDA } : {}) }) };
 }
