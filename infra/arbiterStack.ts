@@ -11,6 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { addSigning } from './signing';
 import { addPush } from './push';
 import { addExportStorage } from './exportStorage';
+import { addExportJob } from './exportJob';
 import { GameExpiry } from './gameExpiry';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
 import { Notifications } from './notifications';
@@ -251,7 +252,7 @@ export class ArbiterStack extends Stack {
     this.revealFunction = beacons?.revealFunction;
 
     // ---- keys that never leave KMS: only the commands side (commands, and the reveal function) signs and opens seeds; reads publishes the public keys ----
-    const { seedKey } = addSigning(this, {
+    const { seedKey, signingKeys } = addSigning(this, {
       table,
       signer: functions.commands,
       revealers: beacons ? [beacons.revealFunction] : [],
@@ -281,7 +282,9 @@ export class ArbiterStack extends Stack {
     functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
-    const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
+    // Tournament exports are made by a function of their own, started by commands (docs/deploy.md#tournament-exports).
+    const exportJob = addExportJob(this, { table, starter: functions.commands, signingKeys, retired: props.retiredSigningKeys, logRetention });
+    const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], jobs: [exportJob], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
     functions.web.addEnvironment(settingName('exportOrigin'), exportStorage.origin);
     this.addAlarm('PushStreamIteratorAge', {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
