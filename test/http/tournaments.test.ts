@@ -110,7 +110,10 @@ describe('GET /tournaments/{id}/export', () => {
       await client.command(game.gameId, tournament.token, { commandId: 'seal', type: 'Seal' });
       games.push(game);
     }
-    const reply = await client.get(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
+    const started = await client.get(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
+    expect([started.status, started.body.status, started.headers.get('location')]).toEqual([202, 'running', started.body.statusUrl]);
+    expect(started.body.statusUrl).toBe(`/tournaments/${tournament.tournamentId}/exports/${started.body.exportId}`);
+    const reply = await client.exported(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(reply.text.endsWith('\n')).toBe(true);
