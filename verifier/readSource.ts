@@ -90,7 +90,7 @@ export async function* urlBytes(url: URL, token: string | undefined, limit = MAX
     }
     // The token goes to the server it was given for, never to another origin.
     if (!location || next.origin !== url.origin) throw new UnusableInput(`${url.href} answers 202 without a Location on the same server`);
-    const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 2, 1), MAX_RETRY_AFTER_SECONDS);
+    const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 1, 1), MAX_RETRY_AFTER_SECONDS);
     if (looks >= MAX_EXPORT_LOOKS || Date.now() + seconds * 1000 > deadline) {
       throw new UnusableInput(`${url.href} was still making the export after ${Math.round((wait.maxMs ?? EXPORT_WAIT_MS) / 60_000)} minutes: run the command again later (the export being made is not lost)`);
     }

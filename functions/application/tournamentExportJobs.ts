@@ -11,7 +11,7 @@ import type { TournamentSnapshot } from './tournaments';
 import type { GamePage } from './tournamentPages';
 
 /** Retry-After of a running export: how long a client waits before it asks again. */
-export const EXPORT_POLL_SECONDS = 2;
+export const EXPORT_POLL_SECONDS = 1;
 /** A job not finished this long after it started is taken for lost (its function timed out or died) and started again. */
 export const EXPORT_JOB_STALE_MS = 15 * 60_000;
 /** How many times one export is started before its status answers 503 (a new state of the tournament starts afresh). */

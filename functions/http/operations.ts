@@ -113,7 +113,7 @@ const EXPORT_RUNNING = {
         },
         additionalProperties: false,
       },
-      example: { status: 'running', ...EXPORT_STATUS_EXAMPLE, startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 2 },
+      example: { status: 'running', ...EXPORT_STATUS_EXAMPLE, startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 1 },
     },
   },
 };
