@@ -90,62 +90,37 @@ const STORED_EXPORT = {
   },
 };
 
-const EXPORT_STATUS_EXAMPLE = {
-  exportId: '3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b',
-  statusUrl: '/tournaments/t-9kQ2rT7xLmN4pW8vYc3Z/exports/3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b',
-};
-
-/** A tournament export still being made (tournamentExportJobs.ts). */
-const EXPORT_RUNNING = {
-  description: 'the export is being made: GET `Location` (with your token) after `Retry-After` seconds',
-  headers: { Location: { description: "the export's status: GET it with your token", schema: { type: 'string' } }, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['status', 'exportId', 'statusUrl', 'startedAt', 'retryAfter'],
-        properties: {
-          status: { const: 'running' },
-          exportId: { type: 'string', pattern: '^[0-9a-f]{40}$' },
-          statusUrl: { type: 'string', description: "the export's status, a path of this API" },
-          startedAt: { type: 'string', format: 'date-time' },
-          retryAfter: { type: 'integer', minimum: 1, description: 'seconds, as Retry-After' },
-        },
-        additionalProperties: false,
-      },
-      example: { status: 'running', ...EXPORT_STATUS_EXAMPLE, startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 1 },
+const EXPORT_ID = { type: 'string', pattern: '^[0-9a-f]{40}$' };
+const EXPORT_STATUS_URL = '/tournaments/t-9kQ2rT7xLmN4pW8vYc3Z/exports/3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b';
+/** The 202 and 303 of a tournament export (tournamentExportJobs.ts): `fields` besides status, exportId and statusUrl. */
+const exportStatus = (status: string, fields: Record<string, Json>, example: Record<string, unknown>) => ({
+  'application/json': {
+    schema: {
+      type: 'object',
+      required: ['status', 'exportId', 'statusUrl', ...Object.keys(fields)],
+      properties: { status: { const: status }, exportId: EXPORT_ID, statusUrl: { type: 'string' }, ...fields },
+      additionalProperties: false,
     },
+    example: { status, exportId: EXPORT_STATUS_URL.slice(-40), statusUrl: EXPORT_STATUS_URL, ...example },
   },
+});
+
+/** A tournament export still being made. */
+const EXPORT_RUNNING = {
+  description: 'being made: GET `Location` (with your token) after `Retry-After` seconds',
+  headers: { Location: { description: "the export's status", schema: { type: 'string' } }, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  content: exportStatus('running', { startedAt: { type: 'string', format: 'date-time' }, retryAfter: { type: 'integer', minimum: 1 } }, { startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 1 }),
 };
 
-/** A tournament export made: its link (exports are stored in the export bucket, never answered inline). */
+/** A tournament export made: its link. */
 const EXPORT_READY = {
   description: 'made: follow Location (without the Authorization header) within five minutes; the body repeats the link',
   headers: { Location: { $ref: '#/components/headers/Location' } },
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['status', 'exportId', 'statusUrl', 'url', 'expiresAt', 'bytes'],
-        properties: {
-          status: { const: 'ready' },
-          exportId: { type: 'string', pattern: '^[0-9a-f]{40}$' },
-          statusUrl: { type: 'string' },
-          url: { type: 'string', format: 'uri' },
-          expiresAt: { type: 'string', format: 'date-time' },
-          bytes: { type: 'integer', minimum: 0 },
-        },
-        additionalProperties: false,
-      },
-      example: {
-        status: 'ready',
-        ...EXPORT_STATUS_EXAMPLE,
-        url: 'http://127.0.0.1:8787/exports/tournaments/t-9kQ2rT7xLmN4pW8vYc3Z/3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b.ndjson?X-Amz-Expires=300',
-        expiresAt: '2026-11-23T12:05:00.000Z',
-        bytes: 10_912_004,
-      },
-    },
-  },
+  content: exportStatus(
+    'ready',
+    { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
+    { url: `http://127.0.0.1:8787/exports${EXPORT_STATUS_URL.replace('/exports/', '/')}.ndjson?X-Amz-Expires=300`, expiresAt: '2026-11-23T12:05:00.000Z', bytes: 10_912_004 },
+  ),
 };
 
 const commandAnswer = (description: string) => ({
@@ -704,15 +679,14 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'tournaments',
     summary: "Every game's export, as NDJSON, made by a job: 202 and where to ask, then 303 to the file",
     description:
-      'The export of the tournament as it stands now is made by a job (docs/tournaments.md "Exporting a round"): the answer is 202 with `Location` (and `statusUrl`), the export\'s status, to GET again after `Retry-After` seconds; ' +
-      'once made, 303 to a link valid for five minutes (GET it without your token). An export already made for the same state of the tournament (every game where it ends, the keys, the page) is answered 303 at once. ' +
-      "The file: one JSON document per line, first a TournamentExportHeader, whose signed tournamentHead lists every game of the tournament (docs/verifier.md), then one ExportBundle per game, in the listing's order. " +
-      'Without a query, every game; with `after` or `limit`, a page of them (the header then says which, and its `page.next` is the `after` of the next page). ' +
-      'A server without an export store answers the file itself (200).',
+      'A job makes the export of the tournament as it stands (docs/tournaments.md §5): 202 with `Location` (`statusUrl`) to GET again after `Retry-After` seconds, then 303 to a five-minute link (GET it without your token). ' +
+      'The same state (every game where it ends, the keys, the page) is made once: asked again, 303 at once. ' +
+      "The file: one JSON document per line, a TournamentExportHeader whose signed tournamentHead lists every game (docs/verifier.md), then one ExportBundle per game in the listing's order. " +
+      'Without a query, every game; with `after` or `limit`, a page (its header says which; `page.next` is the `after` of the next page).',
     parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
     responses: {
       200: {
-        description: 'the export, one JSON document per line (only from a server without an export store)',
+        description: 'the export, one JSON document per line, from a server without an export store',
         content: {
           'application/x-ndjson': {
             // OpenAPI 3.1 has no schema for the items of a sequence: this is the schema of each line.

@@ -1,24 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { ExportJobStarter } from '../ports/exportJobs';
 import { StoreUnavailable } from '../ports/eventStore';
-
-type Data = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: Data) => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
-
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: Data) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: Data) {
-    this.hash.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
+import { NodeSha256 } from '../store/s3BlobStore';
 
 export interface LambdaJobStarterOptions {
   /** The export function's name or ARN (ARBITER_EXPORT_JOB_FUNCTION, set by infra/exportJob.ts). */
@@ -37,7 +21,7 @@ export interface LambdaJobStarterOptions {
  */
 export function lambdaJobStarter(options: LambdaJobStarterOptions): ExportJobStarter {
   const endpoint = new URL(options.endpoint ?? `https://lambda.${options.region}.amazonaws.com`);
-  const signer = new SignatureV4({ service: 'lambda', region: options.region, credentials: fromEnv(), sha256: Sha256 });
+  const signer = new SignatureV4({ service: 'lambda', region: options.region, credentials: fromEnv(), sha256: NodeSha256 });
   const path = `/2015-03-31/functions/${encodeURIComponent(options.functionName)}/invocations`;
   return {
     async start(job) {

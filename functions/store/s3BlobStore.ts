@@ -307,8 +307,8 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytesOf = (data: SourceData): Buffer =>
   typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
 
-/** SHA-256 (and HMAC-SHA-256 with a secret) from node:crypto, in the shape the signer asks for. */
-class NodeSha256 {
+/** SHA-256 (and HMAC-SHA-256 with a secret) from node:crypto, in the shape the signer asks for (exportJobStarter.ts signs with it too). */
+export class NodeSha256 {
   private hash: Hash | Hmac;
 
   constructor(private readonly secret?: SourceData) {
