@@ -21,8 +21,8 @@ export async function readFileText(path: string, limit = MAX_INPUT_BYTES): Promi
 }
 
 /** GET a URL as text, with an optional bearer token; the body is cut off at the limit. */
-export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<string> {
-  return wholeText(urlBytes(url, token, limit), url.href);
+export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES, wait?: ExportWait): Promise<string> {
+  return wholeText(urlBytes(url, token, limit, wait), url.href);
 }
 
 /** The bytes of a file or a URL, a chunk at a time, refused once they pass the limit. */
