@@ -7,12 +7,13 @@ import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES } from '../../infra/beaconReveals';
 import { NOTIFY_ENTRIES } from '../../infra/notifications';
+import { EXPORT_JOB_ENTRIES } from '../../infra/exportJob';
 import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
 describe('npm run synth', () => {
-  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, and the reveal function of beacon games)', async () => {
+  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, the reveal function of beacon games, the export function of tournament exports)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'arbiter-synth-')), 'cdk.out');
     const result = await run('npm', ['run', 'synth', '--', '--output', out], {
       AWS_ACCESS_KEY_ID: '',
@@ -25,8 +26,8 @@ describe('npm run synth', () => {
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
     const resources = Object.entries(template.Resources);
     const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
-    // The six functions behind the HTTP API, the two push functions, the sweep, the reveal function and the notification delivery function.
-    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
+    // The six functions behind the HTTP API, the two push functions, the sweep, the reveal function, the notification delivery function and the export function.
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length + Object.keys(EXPORT_JOB_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);
@@ -35,7 +36,7 @@ describe('npm run synth', () => {
     // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands side's roles may sign.
     const signers = resources.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('"kms:Sign"'));
     const roleOf = (prefix: string) => functions.find(([id]) => id.startsWith(prefix))![1].Properties.Role['Fn::GetAtt'][0];
-    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }]]);
+    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }], [{ Ref: roleOf('ExportJobFunction') }]]);
     expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
     expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications', 'NotificationQueueUrl', 'NotificationDeadLettersUrl']));
   });
