@@ -8,7 +8,7 @@ import { ApplicationError, notFound } from './errors';
 import { EXPORT_LINK_SECONDS, keysDigest, type ExportDelivery } from './exports';
 import type { GameService } from './gameService';
 import type { TournamentSnapshot } from './tournaments';
-import type { GamePage } from './tournamentPages';
+import { pageOf, type GamePage } from './tournamentPages';
 
 /** Retry-After of a running export: how long a client waits before it asks again. */
 export const EXPORT_POLL_SECONDS = 1;
@@ -59,6 +59,8 @@ const jobRecordKey = (tournamentId: string, exportId: string) => `tournaments/${
  */
 export async function startTournamentExport(service: GameService, delivery: ExportDelivery | undefined, tournamentId: string, token: string | undefined, page?: GamePage): Promise<TournamentExportAnswer> {
   const snapshot = await service.tournaments.snapshot(tournamentId, token);
+  // A page whose `after` names no game of the tournament is the request's 400, not a job's failure.
+  if (page) pageOf(snapshot.heads, (head) => head.gameId, page);
   if (!delivery) return { kind: 'inline', body: await service.tournaments.exportText(snapshot, page), contentType: NDJSON_TYPE };
   const store = jobStoreOf(delivery);
   const exportId = tournamentExportId(snapshot, keysDigest(service), page);

@@ -40,11 +40,11 @@ describe('a doctored tournament export', () => {
     const standalone = await playedGame();
     const elsewhere = await playedGame(other.token);
 
-    const genuine = (await client.get(`/tournaments/${cup.tournamentId}/export`, cup.token)).text;
+    const genuine = (await client.exported(`/tournaments/${cup.tournamentId}/export`, cup.token)).text;
     const [header, ...games] = linesOf(genuine);
     expect(games.map((g) => g.gameId)).toEqual([first.gameId, second.gameId, third.gameId]);
     const standaloneBundle = (await client.get(`/games/${standalone.gameId}/export`, standalone.token)).body;
-    const elsewhereBundle = linesOf((await client.get(`/tournaments/${other.tournamentId}/export`, other.token)).text)[1];
+    const elsewhereBundle = linesOf((await client.exported(`/tournaments/${other.tournamentId}/export`, other.token)).text)[1];
     const withGames = (bundles: unknown[]) => ndjson([{ ...header, games: bundles.length }, ...bundles]);
 
     const genuineRun = await verify(writeTemp('genuine.ndjson', genuine), '--trust', trust);

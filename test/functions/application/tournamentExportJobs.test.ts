@@ -81,6 +81,11 @@ describe('a tournament export made by a job', () => {
     expect(blobs.calls).toEqual([]);
     await expect(tournamentExportStatus(service, delivery, cup.tournamentId, 'a'.repeat(40), cup.token)).rejects.toMatchObject({ status: 404 });
     await expect(tournamentExportStatus(service, delivery, cup.tournamentId, '../../games', cup.token)).rejects.toMatchObject({ status: 404 });
+    // A page after a game the tournament does not hold is the request's 400 naming the field, no job started.
+    for (const after of ['__proto__', 'g-nobody']) {
+      await expect(startTournamentExport(service, delivery, cup.tournamentId, cup.token, { after, limit: 10 })).rejects.toMatchObject({ status: 400, details: { issues: [{ field: 'after' }] } });
+    }
+    expect(blobs.calls.filter((c) => c.startsWith('put ') || c.startsWith('upload '))).toEqual([]);
   });
 
   it('a job that fails stores nothing; its status starts it again, at most three times, then answers 503; a lost job is started again once stale', async () => {
