@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { generateKeyPairSync } from 'node:crypto';
-import { createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,6 +48,8 @@ let s3Proxy: { endpoint: string; requests: string[]; close: () => Promise<void> 
 /** Lambda's Invoke API on loopback: records each asynchronous invocation and answers 202, as Lambda does once it is queued. */
 let lambda: { endpoint: string; invocations: { path: string; type: string | undefined; signed: boolean; event: unknown }[]; close: () => Promise<void> };
 let tournament: Awaited<ReturnType<typeof storeTournament>>;
+/** The bundles and the downloaded file (tens of MB): removed after. */
+const scratch = mkdtempSync(join(tmpdir(), 'arbiter-i35-export-'));
 
 function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; endpoint: string }> {
   const server = createServer(handler);
@@ -56,8 +58,7 @@ function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: 
 const closing = (server: Server) => () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-i35-export-bundles-'));
-  bundles = { commands: join(dir, 'commands', BUNDLE.outFile), exportJob: join(dir, 'exportJob', BUNDLE.outFile) };
+  bundles = { commands: join(scratch, 'commands', BUNDLE.outFile), exportJob: join(scratch, 'exportJob', BUNDLE.outFile) };
   await build(esbuildOptions(LAMBDA_ENTRIES.commands, bundles.commands));
   await build(esbuildOptions(EXPORT_JOB_ENTRIES.exportJob, bundles.exportJob));
   dynamo = await startLoopbackDynamo('export-bundle-games');
@@ -94,6 +95,7 @@ afterAll(async () => {
   await s3?.close();
   await kms?.close();
   await dynamo?.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The environment the stack gives each function (infra/arbiterStack.ts, infra/signing.ts, infra/exportStorage.ts, infra/exportJob.ts), on loopback. */
@@ -167,7 +169,7 @@ describe(`a tournament export of ${GAMES} games × ${COMMITS} commits on the bui
     expect([again.statusCode, JSON.parse(again.body).exportId, lambda.invocations.length]).toEqual([303, running.exportId, 1]);
 
     // The file from its link, streamed to disk, checked whole by the verifier (its tournament check).
-    const file = join(mkdtempSync(join(tmpdir(), 'arbiter-i35-export-file-')), 'round.ndjson');
+    const file = join(scratch, 'round.ndjson');
     const download = await fetch(ready.url);
     expect(download.status).toBe(200);
     await pipeline(Readable.fromWeb(download.body as never), createWriteStream(file));
