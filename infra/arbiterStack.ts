@@ -13,6 +13,7 @@ import { addSeedTable } from './seedTable';
 import { watchKeyUse } from './keyUseWatch';
 import { addPush, PUSH_STAGE } from './push';
 import { addExportStorage } from './exportStorage';
+import { addExportJob } from './exportJob';
 import { GameExpiry } from './gameExpiry';
 import { addEdge } from './edge';
 import { BeaconReveals, DRAND_PUBLIC_RELAYS } from './beaconReveals';
@@ -287,7 +288,11 @@ export class ArbiterStack extends Stack {
     functions.reads.addEnvironment(settingName('longPollMaxSeconds'), String(DEFAULTS.longPollMaxSeconds));
 
     // ---- exports too large for one response: stored once per version in S3, answered with a time-limited link (docs/exports.md) ----
-    const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
+    // Tournament exports are made by a function of their own, started by commands (docs/deploy.md#tournament-exports).
+    const exportJob = addExportJob(this, { table, starter: functions.commands, signingKeys, retired: props.retiredSigningKeys, logRetention });
+    // The key policy names it for kms:Sign too (infra/signing.ts): it signs tournament heads.
+    keyUsers.permit('signing', 'kms:Sign', exportJob.role!);
+    const exportStorage = addExportStorage(this, { writers: [functions.reads, functions.commands], jobs: [exportJob], allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined });
     functions.web.addEnvironment(settingName('exportOrigin'), exportStorage.origin);
     this.addAlarm('PushStreamIteratorAge', {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),

@@ -10,6 +10,8 @@ export interface ExportStorageProps {
   readers?: readonly LambdaFunction[];
   /** Functions that also write them (the one serving GET /games/{id}/export): s3:PutObject on exports/ as well. */
   writers?: readonly LambdaFunction[];
+  /** Functions that make tournament exports in parts (infra/exportJob.ts): a writer's grants, and s3:AbortMultipartUpload to drop a failed one. */
+  jobs?: readonly LambdaFunction[];
   /**
    * Origins whose pages may read a link (bucket CORS, GET and HEAD only); default `*`. A link is
    * itself the permission, carries no cookie and expires in minutes, so any origin may read it.
@@ -81,8 +83,10 @@ export function addExportStorage(scope: Construct, props: ExportStorageProps = {
     const policy = fn.role?.node.tryFindChild('DefaultPolicy')?.node.defaultChild;
     if (policy) Validations.of(policy).acknowledge({ id: wildcard, reason: 'Export objects under exports/ only: their keys name a game and a version, known only when a game is exported.' });
   };
-  const writers = new Set(props.writers ?? []);
-  for (const fn of writers) grant(fn, ['s3:GetObject', 's3:PutObject']);
+  const jobs = new Set(props.jobs ?? []);
+  for (const fn of jobs) grant(fn, ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']);
+  const writers = new Set([...(props.writers ?? []), ...jobs]);
+  for (const fn of props.writers ?? []) if (!jobs.has(fn)) grant(fn, ['s3:GetObject', 's3:PutObject']);
   for (const fn of props.readers ?? []) if (!writers.has(fn)) grant(fn, ['s3:GetObject']);
   return { bucket, logs, origin };
 }

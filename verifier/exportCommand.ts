@@ -14,7 +14,7 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
   if (source === undefined || extra.length > 0 || !isUrl(source)) throw new UsageError("export takes one game's link or URL");
   const resolved = exportSource(source, lastValue(parsed, '--token') ?? io.env.ARBITER_TOKEN);
   if (resolved.kind !== 'url') throw new UsageError("export takes one game's link or URL");
-  const text = await exportText(resolved, inputLimit(lastValue(parsed, '--max-bytes'), io.env));
+  const text = await exportText(resolved, inputLimit(lastValue(parsed, '--max-bytes'), io.env), { onWait: (seconds) => io.err(`the server is making the export; asking again in ${seconds} s`) });
   const output = lastValue(parsed, '--output');
   if (output === undefined) {
     io.write(printableJson(text));

@@ -1,7 +1,7 @@
 import { JSON_LIMITS, parseStrictJson, type JsonLimits } from '../domain/json/parseStrictJson';
 import { isTournamentHeader } from '../domain/verify/tournamentExport';
 import { exportSource, type ExportSource } from './exportSource';
-import { fileBytes, MAX_INPUT_BYTES, readFileText, fetchText, UnusableInput, urlBytes, utf8Lines } from './readSource';
+import { fileBytes, MAX_INPUT_BYTES, readFileText, fetchText, UnusableInput, urlBytes, utf8Lines, type ExportWait } from './readSource';
 
 /** The URL of an export: a game's or a tournament's URL gains `/export`, a web app link becomes its export's URL. */
 export function exportUrl(source: string): URL {
@@ -11,8 +11,8 @@ export function exportUrl(source: string): URL {
 }
 
 /** The raw text of an export, from a file or a URL. */
-export async function exportText(source: ExportSource, limit = MAX_INPUT_BYTES): Promise<string> {
-  return source.kind === 'url' ? fetchText(source.url, source.token, limit) : readFileText(source.path, limit);
+export async function exportText(source: ExportSource, limit = MAX_INPUT_BYTES, wait?: ExportWait): Promise<string> {
+  return source.kind === 'url' ? fetchText(source.url, source.token, limit, wait) : readFileText(source.path, limit);
 }
 
 /** `shown`: the export's name in messages, quoted if it is a file's. */
@@ -32,8 +32,8 @@ export type OpenedExport = { kind: 'game'; bundle: unknown } | { kind: 'tourname
  * decides: a tournament header leaves the rest to be read a line at a time; otherwise the
  * export is one JSON value, parsed whole (a text on one line is parsed once).
  */
-export async function openExport(source: ExportSource, limit = MAX_INPUT_BYTES): Promise<OpenedExport> {
-  const bytes = source.kind === 'url' ? urlBytes(source.url, source.token, limit) : fileBytes(source.path, limit);
+export async function openExport(source: ExportSource, limit = MAX_INPUT_BYTES, wait?: ExportWait): Promise<OpenedExport> {
+  const bytes = source.kind === 'url' ? urlBytes(source.url, source.token, limit, wait) : fileBytes(source.path, limit);
   const lines = utf8Lines(bytes, source.kind === 'url' ? source.url.href : source.shown);
   const limits = jsonLimitsFor(limit);
   const first = await lines.next();

@@ -21,8 +21,8 @@ export async function readFileText(path: string, limit = MAX_INPUT_BYTES): Promi
 }
 
 /** GET a URL as text, with an optional bearer token; the body is cut off at the limit. */
-export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): Promise<string> {
-  return wholeText(urlBytes(url, token, limit), url.href);
+export async function fetchText(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES, wait?: ExportWait): Promise<string> {
+  return wholeText(urlBytes(url, token, limit, wait), url.href);
 }
 
 /** The bytes of a file or a URL, a chunk at a time, refused once they pass the limit. */
@@ -75,13 +75,28 @@ export async function* fileBytes(path: string, limit = MAX_INPUT_BYTES): AsyncGe
  * the limit counts the bytes as they come out of it: a small compressed body that would
  * unpack to gigabytes is cut off at the limit.
  */
-export async function* urlBytes(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES): AsyncGenerator<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(60_000) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new UnusableInput(`cannot reach ${url.href}${cause ? ` (${cause})` : ''}`);
+export async function* urlBytes(url: URL, token: string | undefined, limit = MAX_INPUT_BYTES, wait: ExportWait = {}): AsyncGenerator<Uint8Array> {
+  let response = await get(url, token);
+  // A tournament export is made by a job: 202 and where to ask again, until a 303 to the file (which fetch follows).
+  const deadline = Date.now() + (wait.maxMs ?? EXPORT_WAIT_MS);
+  for (let looks = 0; response.status === 202; looks++) {
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    let next: URL;
+    try {
+      next = new URL(location ?? '', url);
+    } catch {
+      throw new UnusableInput(`${url.href} answers 202 without a usable Location`);
+    }
+    // The token goes to the server it was given for, never to another origin.
+    if (!location || next.origin !== url.origin) throw new UnusableInput(`${url.href} answers 202 without a Location on the same server`);
+    const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 1, 1), MAX_RETRY_AFTER_SECONDS);
+    if (looks >= MAX_EXPORT_LOOKS || Date.now() + seconds * 1000 > deadline) {
+      throw new UnusableInput(`${url.href} was still making the export after ${Math.round((wait.maxMs ?? EXPORT_WAIT_MS) / 60_000)} minutes: run the command again later (the export being made is not lost)`);
+    }
+    wait.onWait?.(seconds);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    response = await get(next, token);
   }
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
@@ -99,6 +114,28 @@ export async function* urlBytes(url: URL, token: string | undefined, limit = MAX
     throw new UnusableInput(`${url.href} answers a web page, not an export: is ${url.origin} an Arbiter server? Give a game's link as the web app shows it (…/#/games/{id}?token=…), or an export file`);
   }
   yield* bodyBytes(response, url, limit);
+}
+
+/** How long `verify` and `export` wait for a tournament export being made, at most (a 200-game round takes well under a minute). */
+export const EXPORT_WAIT_MS = 10 * 60_000;
+/** A server's Retry-After is followed up to this many seconds, and asked at most this many times. */
+const MAX_RETRY_AFTER_SECONDS = 30;
+const MAX_EXPORT_LOOKS = 600;
+
+export interface ExportWait {
+  /** Default EXPORT_WAIT_MS. */
+  maxMs?: number;
+  /** Told before each wait, in seconds (a message for the person waiting). */
+  onWait?: (seconds: number) => void;
+}
+
+async function get(url: URL, token: string | undefined): Promise<Response> {
+  try {
+    return await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(60_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new UnusableInput(`cannot reach ${url.href}${cause ? ` (${cause})` : ''}`);
+  }
 }
 
 /** A refused request in words: the server's own message when it gives one (Arbiter's `{ error: { code, message } }`). */

@@ -39,7 +39,7 @@ export async function verifyCommand(args: readonly string[], io: Io): Promise<nu
     const { trusted, keyLogs } = await trustedFingerprints(parsed.strings.get('--trust') ?? [], parsed.strings.get('--trust-file') ?? [], io);
     const beacon = beaconOptions(parsed.strings.get('--trust-beacon') ?? []);
     const limit = inputLimit(lastValue(parsed, '--max-bytes'), io.env);
-    const opened = await openExport(source, limit);
+    const opened = await openExport(source, limit, { onWait: (seconds) => io.err(`the server is making the export; asking again in ${seconds} s`) });
     const allowUnsealed = parsed.booleans.has('--allow-unsealed');
     if (opened.kind === 'tournament') return await verifyTournament(opened.lines, { trusted, keyLogs, allowUnsealed, beacon, json }, io);
     const { bundle } = opened;

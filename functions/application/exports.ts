@@ -3,8 +3,7 @@ import { canonicalJson } from '../../domain/canonicalJson';
 import type { BlobStore } from '../store/blobStore';
 import { StoreUnavailable } from '../ports/eventStore';
 import type { GameService } from './gameService';
-import type { TournamentSnapshot } from './tournaments';
-import type { GamePage } from './tournamentPages';
+import type { ExportJobStarter } from '../ports/exportJobs';
 
 /** How long a link to a stored export works (docs/exports.md): long enough to start the download, short enough not to be shared. */
 export const EXPORT_LINK_SECONDS = 300;
@@ -24,6 +23,8 @@ export interface ExportDelivery {
   /** Default INLINE_EXPORT_MAX_BYTES; smaller in tests that want the link path with small games. */
   inlineMaxBytes?: number;
   now?: () => number;
+  /** Starts tournament export jobs (tournamentExportJobs.ts): an asynchronous invocation on AWS; none: in this process. */
+  jobs?: ExportJobStarter;
 }
 
 export type ExportAnswer =
@@ -31,7 +32,6 @@ export type ExportAnswer =
   | { kind: 'link'; url: string; expiresAt: string; bytes: number };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
 
 /** The bytes a body takes inside a Lambda response: as a JSON string. */
 export function carriedBytes(body: string): number {
@@ -61,31 +61,6 @@ export async function gameExport(service: GameService, delivery: ExportDelivery 
   return linked(delivery, key, bytes.length);
 }
 
-/**
- * GET /tournaments/{id}/export (NDJSON). Its content depends only on which games the
- * tournament holds, where each ends (their signed heads), the keys it carries and the page:
- * a large one is stored once under a key naming exactly that, and an unchanged tournament
- * asked again is answered with a new link to the same object, its games read no further
- * than their heads.
- */
-export async function tournamentExport(service: GameService, delivery: ExportDelivery | undefined, tournamentId: string, token: string | undefined, page?: GamePage): Promise<ExportAnswer> {
-  const snapshot = await service.tournaments.snapshot(tournamentId, token);
-  const key = tournamentKey(tournamentId, snapshot, keysDigest(service), page);
-  const stored = delivery && (await storedSize(delivery.store, key));
-  if (delivery && stored !== undefined) return linked(delivery, key, stored);
-  const body = await service.tournaments.exportText(snapshot, page);
-  if (!delivery || carriedBytes(body) <= (delivery.inlineMaxBytes ?? INLINE_EXPORT_MAX_BYTES)) return inline(body, NDJSON_TYPE);
-  const bytes = Buffer.from(body, 'utf8');
-  await delivery.store.put(key, bytes, NDJSON_TYPE);
-  return linked(delivery, key, bytes.length);
-}
-
-/** `tournaments/<id>/<digest>.ndjson`, the digest of every game's head, the keys and the page: a command in any game, a rotation or another page is another object. */
-export function tournamentKey(tournamentId: string, { heads }: TournamentSnapshot, keys: string, page?: GamePage): string {
-  const content = canonicalJson({ games: heads.map((head) => [head.gameId, head.hash]), keys, page: page ? [page.after ?? null, page.limit] : null });
-  return `tournaments/${tournamentId}/${createHash('sha256').update(content).digest('hex').slice(0, 40)}.ndjson`;
-}
-
 /** `games/<gameId>/<version>-<keys>.json`: the keys part changes when a rotation changes the keys an export carries. */
 export function gameKey(gameId: string, version: number, keys: string): string {
   return `games/${gameId}/${version}-${keys}.json`;
@@ -104,7 +79,8 @@ async function storedSize(store: BlobStore, key: string): Promise<number | undef
   }
 }
 
-function keysDigest(service: GameService): string {
+/** The digest of the keys an export carries: a rotation makes every stored export new. */
+export function keysDigest(service: GameService): string {
   return createHash('sha256').update(canonicalJson(service.signer.keysDocument())).digest('hex').slice(0, 16);
 }
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ExportBundle } from '../../domain/verify/verifyBundle';
 import { TournamentIdTaken, type TournamentRecord, type TournamentStore } from '../ports/eventStore';
 import { signTournamentHead } from '../../domain/trust/tournamentHead';
 import type { GameHead } from '../../domain/trust/gameHead';
@@ -120,37 +119,59 @@ export class Tournaments {
     return { record, heads };
   }
 
+  /** 404 for an unknown tournament, then 401 for a token not its organizer's. */
+  async authenticate(tournamentId: string, token: string | undefined): Promise<TournamentRecord> {
+    return this.tokens.authenticate(tournamentId, token);
+  }
+
+  /** A snapshot taken earlier (the record of a tournament export job), with the tournament's record; undefined for a tournament no longer stored. */
+  async snapshotOf(tournamentId: string, heads: GameHead[]): Promise<TournamentSnapshot | undefined> {
+    const record = await this.tokens.record(tournamentId);
+    return record && { record, heads };
+  }
+
   /**
-   * GET /tournaments/{id}/export: NDJSON, a header line carrying the signed tournament head
+   * A tournament's export as NDJSON: a header line carrying the signed tournament head
    * (trust.md §7, over every game of the snapshot), then each game's export (fairness-v1 §7)
    * as the head lists it, on a line of its own; with a page, only that page's games.
    */
-  async exportText({ record, heads }: TournamentSnapshot, page?: GamePage): Promise<string> {
+  async exportText(snapshot: TournamentSnapshot, page?: GamePage): Promise<string> {
+    let text = '';
+    for await (const line of this.exportLines(snapshot, page)) text += line;
+    return text;
+  }
+
+  /**
+   * The lines of exportText, one at a time, each with its '\n': the header first, then the
+   * games as they are read (READ_AHEAD at once), so that a job writing a large export holds
+   * a few games, never the whole file.
+   */
+  async *exportLines({ record, heads }: TournamentSnapshot, page?: GamePage): AsyncGenerator<string> {
     const { tournamentId } = record;
     const signer = this.games.signer;
-    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This function cannot sign a tournament head: tournament exports are served where commands are.');
+    if (!signer.canSign) throw new ApplicationError(503, 'unavailable', 'This function cannot sign a tournament head: tournament exports are made where heads are signed.');
     const paged = page ? pageOf(heads, (head) => head.gameId, page) : { items: heads, next: null };
     const tournamentHead = await signTournamentHead(
       { tournamentId, games: heads.map((head) => ({ gameId: head.gameId, head: head.hash })), at: this.now(), kid: signer.kid },
       (hash) => signer.sign(hash),
     );
-    const bundles: ExportBundle[] = [];
-    for (let start = 0; start < paged.items.length; start += READ_AHEAD) {
-      bundles.push(...(await Promise.all(paged.items.slice(start, start + READ_AHEAD).map((head) => this.games.tournamentExportAt(tournamentId, head)))));
-    }
     const { keys, log } = signer.keysDocument();
     const header: TournamentExportHeader = {
       format: TOURNAMENT_EXPORT_FORMAT,
       tournamentId,
       name: record.name,
       exportedAt: tournamentHead.at,
-      games: bundles.length,
+      games: paged.items.length,
       tournamentHead,
       keys: { keys },
       keyLog: log,
       ...(page ? { page: { after: page.after ?? null, next: paged.next } } : {}),
     };
-    return [header, ...bundles].map((line) => `${JSON.stringify(line)}\n`).join('');
+    yield `${JSON.stringify(header)}\n`;
+    for (let start = 0; start < paged.items.length; start += READ_AHEAD) {
+      const bundles = await Promise.all(paged.items.slice(start, start + READ_AHEAD).map((head) => this.games.tournamentExportAt(tournamentId, head)));
+      for (const bundle of bundles) yield `${JSON.stringify(bundle)}\n`;
+    }
   }
 
   /** The tournament a bearer token on POST /games belongs to; 401 for any other token, rather than a game nobody listed. */

@@ -33,6 +33,7 @@ export const SETTING_NAMES = {
   exportOrigin: { name: 'ARBITER_EXPORT_ORIGIN', oldNames: ['EXPORT_ORIGIN'], where: 'aws', byDefault: 'none', meaning: 'The origin of the export bucket, which the verify page may fetch from.' },
   exportEndpoint: { name: 'ARBITER_EXPORT_ENDPOINT', oldNames: [], where: 'aws', byDefault: 'none: exports are answered inline', meaning: 'The export bucket\'s endpoint, where large exports are stored and linked.' },
   exportRegion: { name: 'ARBITER_EXPORT_REGION', oldNames: [], where: 'aws', byDefault: 'AWS_REGION', meaning: 'The export bucket\'s region.' },
+  exportJobFunction: { name: 'ARBITER_EXPORT_JOB_FUNCTION', oldNames: [], where: 'aws', byDefault: 'none: jobs run in the function that starts them', meaning: 'The function that makes tournament exports, started asynchronously.' },
   exportPrefix: { name: 'ARBITER_EXPORT_PREFIX', oldNames: [], where: 'aws', byDefault: 'exports/', meaning: 'The key prefix of export objects (the functions\' roles are limited to it).' },
   signingKeyId: { name: 'ARBITER_SIGNING_KEY_ID', oldNames: ['SIGNING_KEY_ID'], where: 'aws', byDefault: 'none (set by the stack)', meaning: 'The KMS key of the first signing generation: names the key ring item.' },
   signs: { name: 'ARBITER_SIGNS', oldNames: [], where: 'aws', byDefault: 'false', meaning: 'true for the one function that signs commits (commands); the others only publish public keys.' },

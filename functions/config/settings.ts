@@ -81,6 +81,7 @@ const SCHEMAS = {
   exportOrigin: urlOf(['https', 'http']),
   exportEndpoint: urlOf(['https', 'http']),
   exportRegion: text,
+  exportJobFunction: text,
   exportPrefix: text,
   signingKeyId: text,
   signs: flag,

@@ -38,6 +38,7 @@ export const HANDLER_NAMES = [
   'createTournament',
   'getTournament',
   'exportTournament',
+  'tournamentExportStatus',
   'keys',
   'verifierScript',
   'openapi',

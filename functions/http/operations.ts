@@ -90,6 +90,39 @@ const STORED_EXPORT = {
   },
 };
 
+const EXPORT_ID = { type: 'string', pattern: '^[0-9a-f]{40}$' };
+const EXPORT_STATUS_URL = '/tournaments/t-9kQ2rT7xLmN4pW8vYc3Z/exports/3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b';
+/** The 202 and 303 of a tournament export (tournamentExportJobs.ts): `fields` besides status, exportId and statusUrl. */
+const exportStatus = (status: string, fields: Record<string, Json>, example: Record<string, unknown>) => ({
+  'application/json': {
+    schema: {
+      type: 'object',
+      required: ['status', 'exportId', 'statusUrl', ...Object.keys(fields)],
+      properties: { status: { const: status }, exportId: EXPORT_ID, statusUrl: { type: 'string' }, ...fields },
+      additionalProperties: false,
+    },
+    example: { status, exportId: EXPORT_STATUS_URL.slice(-40), statusUrl: EXPORT_STATUS_URL, ...example },
+  },
+});
+
+/** A tournament export still being made. */
+const EXPORT_RUNNING = {
+  description: 'being made: GET `Location` (with your token) after `Retry-After` seconds',
+  headers: { Location: { description: "the export's status", schema: { type: 'string' } }, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  content: exportStatus('running', { startedAt: { type: 'string', format: 'date-time' }, retryAfter: { type: 'integer', minimum: 1 } }, { startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 1 }),
+};
+
+/** A tournament export made: its link. */
+const EXPORT_READY = {
+  description: 'made: follow Location (without the Authorization header) within five minutes; the body repeats the link',
+  headers: { Location: { $ref: '#/components/headers/Location' } },
+  content: exportStatus(
+    'ready',
+    { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
+    { url: `http://127.0.0.1:8787/exports${EXPORT_STATUS_URL.replace('/exports/', '/')}.ndjson?X-Amz-Expires=300`, expiresAt: '2026-11-23T12:05:00.000Z', bytes: 10_912_004 },
+  ),
+};
+
 const commandAnswer = (description: string) => ({
   description,
   content: { ...jsonContent(ref('CommandAccepted'), one(example.commandAccepted)), 'text/plain': { schema: { type: 'string' }, example: example.commandText } },
@@ -640,18 +673,20 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/tournaments/{id}/export',
     operationId: 'exportTournament',
     handler: 'exportTournament',
-    // A tournament's export carries a tournament head signed when it is made (trust.md §7): only commands may sign.
+    // It may start the export's job (tournamentExportJobs.ts); the job, not this request, signs the tournament head.
     group: 'commands',
     role: 'tournament',
     tag: 'tournaments',
-    summary: "Every game's export, as NDJSON: `arbiter verify` checks the whole file",
+    summary: "Every game's export, as NDJSON, made by a job: 202 and where to ask, then 303 to the file",
     description:
-      "One JSON document per line: first a TournamentExportHeader, whose signed tournamentHead lists every game of the tournament (docs/verifier.md), then one ExportBundle per game, in the listing's order. " +
-      'Without a query, every game; with `after` or `limit`, a page of them (the header then says which, and its `page.next` is the `after` of the next page).',
+      'A job makes the export of the tournament as it stands (docs/tournaments.md §5): 202 with `Location` (`statusUrl`) to GET again after `Retry-After` seconds, then 303 to a five-minute link (GET it without your token). ' +
+      'The same state (every game where it ends, the keys, the page) is made once: asked again, 303 at once. ' +
+      "The file: one JSON document per line, a TournamentExportHeader whose signed tournamentHead lists every game (docs/verifier.md), then one ExportBundle per game in the listing's order. " +
+      'Without a query, every game; with `after` or `limit`, a page (its header says which; `page.next` is the `after` of the next page).',
     parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
     responses: {
       200: {
-        description: 'the export, one JSON document per line',
+        description: 'the export, one JSON document per line, from a server without an export store',
         content: {
           'application/x-ndjson': {
             // OpenAPI 3.1 has no schema for the items of a sequence: this is the schema of each line.
@@ -663,9 +698,29 @@ export const OPERATIONS: readonly Operation[] = [
           },
         },
       },
-      303: STORED_EXPORT,
+      202: EXPORT_RUNNING,
+      303: EXPORT_READY,
     },
     errors: tournamentPageErrors,
+  },
+  {
+    method: 'GET',
+    path: '/tournaments/{id}/exports/{exportId}',
+    operationId: 'getTournamentExport',
+    handler: 'tournamentExportStatus',
+    // A lost job is started again from here.
+    group: 'commands',
+    role: 'tournament',
+    tag: 'tournaments',
+    summary: "A tournament export's status: 202 while its job runs, 303 to the file once made",
+    description: "The `Location` of GET /tournaments/{id}/export's 202. Ask again after `Retry-After` seconds; a job lost on the way is started again (at most three times).",
+    parameters: [tournamentIdParameter, pathParameter('exportId', "the export's id, as the 202 named it", { type: 'string', pattern: '^[0-9a-f]{40}$' })],
+    responses: { 202: EXPORT_RUNNING, 303: EXPORT_READY },
+    errors: [
+      [401, "unauthenticated: no token, or not this tournament's"],
+      [404, 'not_found: no such tournament, or no such export of it (exports are kept 7 days)'],
+      [503, 'unavailable (with Retry-After): a store could not be reached, or the export failed three times'],
+    ],
   },
   {
     method: 'GET',

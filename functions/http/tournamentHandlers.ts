@@ -1,6 +1,7 @@
 import type { GameService } from '../application/gameService';
-import { tournamentExport, type ExportDelivery } from '../application/exports';
-import { exportResult } from './exportAnswer';
+import type { ExportDelivery } from '../application/exports';
+import { startTournamentExport, tournamentExportStatus } from '../application/tournamentExportJobs';
+import { tournamentExportResult } from './exportAnswer';
 import { TOURNAMENT_PAGE_DEFAULT, type GamePage } from '../application/tournamentPages';
 import type { ParsedEvent } from './middleware';
 import { consoleObserver, type Observer } from './observe';
@@ -26,8 +27,10 @@ export function tournamentHandlers(service: () => Promise<GameService>, observer
     // A page of its games (?after=<gameId>&limit=), the first without a query.
     getTournament: route(async (event) => json(200, await (await service()).tournaments.listing(idOf(event), bearerToken(event), gamePageOf(event))), observer),
 
-    // NDJSON inline when it fits one response; otherwise stored and answered with a link (exports.ts). The whole tournament, or a page of it.
-    exportTournament: route(async (event) => exportResult(await tournamentExport(await service(), exports, idOf(event), bearerToken(event), gamePageOf(event))), observer),
+    // Made by a job and stored (tournamentExportJobs.ts): 202 while it runs, 303 to its link once made. The whole tournament, or a page of it.
+    exportTournament: route(async (event) => tournamentExportResult(idOf(event), await startTournamentExport(await service(), exports, idOf(event), bearerToken(event), gamePageOf(event))), observer),
+
+    tournamentExportStatus: route(async (event) => tournamentExportResult(idOf(event), await tournamentExportStatus(await service(), exports, idOf(event), pathOf(event, 'exportId'), bearerToken(event))), observer),
 
     reissueToken: route(async (event) => json(201, await (await service()).reissueToken(idOf(event), bearerToken(event), roleOf(event))), observer),
 

@@ -211,7 +211,7 @@ function refusal(status: number, code: string, message: string): LinkAnswer {
  */
 function durableFilesystemStore(directory: string): unknown {
   const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem') as new (directory: string) => {
-    getResourcePath(bucket: string, key: string, resource: string): string;
+    getResourcePath(bucket: string, key: string | undefined, resource: string): string;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
   };
   class DurableStore extends FilesystemStore {
@@ -225,6 +225,17 @@ function durableFilesystemStore(directory: string): unknown {
       await writeFile(aside, content, { mode: 0o600 });
       await rename(aside, path);
       return { size: content.length, md5 };
+    }
+
+    // A part of a multipart upload, answered once it is whole on disk (s3rver's own answers before the file is flushed).
+    async putPart(bucket: string, uploadId: string, partNumber: number, content: NodeJS.ReadableStream) {
+      const bytes = await collect(content);
+      const path = join(this.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber));
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      const md5 = createHash('md5').update(bytes).digest('hex');
+      await writeFile(path, bytes, { mode: 0o600 });
+      await writeFile(`${path}.md5`, md5, { mode: 0o600 });
+      return { size: bytes.length, md5 };
     }
   }
   return new DurableStore(directory);
@@ -318,6 +329,28 @@ class MemoryS3Store {
 
   async deleteObject(bucket: string, key: string) {
     this.buckets.get(bucket)?.objects.delete(key);
+  }
+
+  private readonly uploads = new Map<string, { bucket: string; key: string; metadata: Record<string, string>; parts: Map<number, Buffer> }>();
+
+  async initiateUpload(bucket: string, key: string, uploadId: string, metadata: Record<string, string>) {
+    this.uploads.set(uploadId, { bucket, key, metadata, parts: new Map() });
+  }
+
+  async putPart(bucket: string, uploadId: string, partNumber: number, content: NodeJS.ReadableStream) {
+    const upload = this.uploads.get(uploadId);
+    if (!upload || upload.bucket !== bucket) throw new Error(`no upload ${uploadId}`);
+    const bytes = await collect(content);
+    upload.parts.set(Number(partNumber), bytes);
+    return { size: bytes.length, md5: createHash('md5').update(bytes).digest('hex') };
+  }
+
+  async putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]) {
+    const upload = this.uploads.get(uploadId);
+    if (!upload || upload.bucket !== bucket) throw new Error(`no upload ${uploadId}`);
+    this.uploads.delete(uploadId);
+    const content = Buffer.concat([...parts].sort((a, b) => a.number - b.number).map((part) => upload.parts.get(part.number) ?? Buffer.alloc(0)));
+    return this.putObject({ bucket, key: upload.key, content, metadata: upload.metadata });
   }
 
   reset() {

@@ -12,6 +12,7 @@ import { DynamoEventStore } from '../store/dynamoStore';
 import type { EventStore } from '../ports/eventStore';
 import { startEmbeddedDynamo } from './embeddedDynamo';
 import { startEmbeddedS3 } from './embeddedS3';
+import { InProcessExportJobs } from '../application/tournamentExportJobs';
 import { CorsPolicy } from './cors';
 import { encryptPlainSeeds } from './encryptPlainSeeds';
 import { createLocalServer } from './httpAdapter';
@@ -183,7 +184,11 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
     now: () => Date.parse(now()),
     pruneEveryMs: options.exportPruneEveryMs,
   });
-  const exports = { store: exportStore.store, inlineMaxBytes: options.exportInlineMaxBytes };
+  // Tournament exports are made by jobs in this process, as the export function makes them on AWS (tournamentExportJobs.ts).
+  const exportJobs = new InProcessExportJobs(service, exportStore.store, (job, outcome) => {
+    if ('failed' in outcome) console.warn(`Arbiter: the export ${job.exportId} of tournament ${job.tournamentId} failed (${outcome.failed}); asking for its status starts it again`);
+  });
+  const exports = { store: exportStore.store, inlineMaxBytes: options.exportInlineMaxBytes, jobs: exportJobs };
   const server: Server = createLocalServer(createHandlers(service, localVerifierSource, options.observer, localWebAssets, exports), new CorsPolicy(options.corsOrigins ?? []), exportStore.serveLink);
   const push = attachPush({ server, service, allowedOrigins: options.corsOrigins ?? [], limits: options.pushLimits });
   await new Promise<void>((resolve, reject) => {
@@ -223,7 +228,8 @@ export async function startLocalService(options: LocalOptions = {}): Promise<Loc
       await push.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      // Commands already taken are written, and their snapshots, before the store closes.
+      // Commands already taken are written, and their snapshots, before the store closes; so are the exports being made.
+      await exportJobs.idle();
       await service.idle();
       await notificationsClosed;
       await dynamo.close();

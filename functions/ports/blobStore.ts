@@ -12,3 +12,19 @@ export interface BlobStore {
   /** A link that GETs the object with no other credential, valid for `expiresInSeconds`. */
   link(key: string, expiresInSeconds: number): Promise<string>;
 }
+
+/** An object written in parts as it is made (S3 multipart upload): only the part being filled is held. */
+export interface BlobUpload {
+  write(bytes: Uint8Array): Promise<void>;
+  /** Stores what was written as one object; its size in bytes. */
+  complete(): Promise<number>;
+  /** Drops what was written; nothing is stored. */
+  abort(): Promise<void>;
+}
+
+/** A store that also reads small objects back (a job's record) and takes large ones in parts (tournament exports). */
+export interface JobBlobStore extends BlobStore {
+  /** The object's bytes, or undefined when there is none. */
+  read(key: string): Promise<Uint8Array | undefined>;
+  upload(key: string, contentType: string): Promise<BlobUpload>;
+}

@@ -1,4 +1,4 @@
-export type { BlobStore } from '../ports/blobStore';
+export type { BlobStore, BlobUpload, JobBlobStore } from '../ports/blobStore';
 
 /**
  * The only keys the service writes or links: `<kind>/<id>/<name>.json|ndjson`, each part of

@@ -1,12 +1,12 @@
 import { createHash, createHmac, timingSafeEqual, type Hash, type Hmac } from 'node:crypto';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { BlobStore } from '../ports/blobStore';
+import type { BlobUpload, JobBlobStore } from '../ports/blobStore';
 import { checkedBlobKey, EXPORT_ENVIRONMENT, EXPORT_PREFIX } from './blobStore';
 import { StoreUnavailable } from '../ports/eventStore';
 
 export interface S3Request {
-  method: 'GET' | 'HEAD' | 'PUT';
+  method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
   body?: Uint8Array;
@@ -57,7 +57,7 @@ const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
  * in `x-amz-content-sha256`), and three requests: HEAD, PUT, and a presigned GET. Not
  * @aws-sdk/client-s3 itself: it would add about 170 KB to the reads bundle, already the largest.
  */
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore implements JobBlobStore {
   private readonly signer: SignatureV4;
   private readonly transport: S3Transport;
   private readonly now: () => Date;
@@ -91,6 +91,64 @@ export class S3BlobStore implements BlobStore {
     });
     const response = await this.send(request);
     if (response.status !== 200) throw failure('PUT', response);
+  }
+
+  async read(key: string): Promise<Uint8Array | undefined> {
+    const response = await this.send(await this.signed('GET', key));
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw failure('GET', response);
+    return response.body;
+  }
+
+  /**
+   * A multipart upload (CreateMultipartUpload, UploadPart, CompleteMultipartUpload): what is
+   * written is sent in parts of `partBytes` (S3 takes at least 5 MiB but for the last), so
+   * at most one part is held however large the object.
+   */
+  async upload(key: string, contentType: string, partBytes = UPLOAD_PART_BYTES): Promise<BlobUpload> {
+    if (partBytes < MIN_PART_BYTES) throw new Error(`S3 parts are at least ${MIN_PART_BYTES} bytes`);
+    const created = await this.send(await this.signed('POST', key, undefined, { 'content-type': contentType, 'cache-control': 'private, max-age=300' }, { uploads: '' }));
+    if (created.status !== 200) throw failure('POST', created);
+    const uploadId = xmlText(created.body, 'UploadId');
+    if (!uploadId) throw new Error('S3 answered CreateMultipartUpload without an UploadId');
+    const etags: string[] = [];
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let total = 0;
+    const sendPart = async () => {
+      const body = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      const partNumber = String(etags.length + 1);
+      const answer = await this.send(await this.signed('PUT', key, body, {}, { partNumber, uploadId }));
+      if (answer.status !== 200) throw failure('PUT', answer);
+      const etag = answer.headers.etag ?? answer.headers.ETag;
+      if (!etag) throw new Error(`S3 answered part ${partNumber} without an ETag`);
+      etags.push(etag);
+    };
+    return {
+      write: async (bytes) => {
+        pending.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        pendingBytes += bytes.byteLength;
+        total += bytes.byteLength;
+        if (pendingBytes >= partBytes) await sendPart();
+      },
+      complete: async () => {
+        // The last part may be small, or empty when nothing at all was written.
+        if (pendingBytes > 0 || etags.length === 0) await sendPart();
+        const parts = etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`).join('');
+        const body = Buffer.from(`<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${parts}</CompleteMultipartUpload>`, 'utf8');
+        const answer = await this.send(await this.signed('POST', key, body, { 'content-type': 'application/xml' }, { uploadId }));
+        // S3 may answer 200 with an error in the body when the assembly fails late.
+        if (answer.status !== 200 || xmlText(answer.body, 'Code')) throw failure('POST', answer.status === 200 ? { ...answer, status: 500 } : answer);
+        return total;
+      },
+      abort: async () => {
+        pending = [];
+        pendingBytes = 0;
+        await this.send(await this.signed('DELETE', key, undefined, {}, { uploadId })).catch(() => undefined);
+      },
+    };
   }
 
   async link(key: string, expiresInSeconds: number): Promise<string> {
@@ -176,8 +234,9 @@ export class S3BlobStore implements BlobStore {
     return new URL(`${endpoint.origin}${bucket}/${this.options.prefix ?? ''}${checkedBlobKey(key)}`);
   }
 
-  private async signed(method: 'HEAD' | 'PUT', key: string, body?: Uint8Array, headers: Record<string, string> = {}): Promise<S3Request> {
+  private async signed(method: S3Request['method'], key: string, body?: Uint8Array, headers: Record<string, string> = {}, query: Record<string, string> = {}): Promise<S3Request> {
     const url = this.urlOf(key);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const signed = await this.signer.sign(
       {
         method,
@@ -185,7 +244,7 @@ export class S3BlobStore implements BlobStore {
         hostname: url.hostname,
         port: url.port ? Number(url.port) : undefined,
         path: url.pathname,
-        query: {},
+        query,
         headers: { ...headers, host: url.host, 'x-amz-content-sha256': createHash('sha256').update(body ?? new Uint8Array()).digest('hex') },
         body,
       },
@@ -203,6 +262,17 @@ export class S3BlobStore implements BlobStore {
     }
   }
 }
+
+/** Parts of a multipart upload: S3's minimum is 5 MiB (all but the last); 8 MiB keeps a 60 MB export to 8 requests. */
+export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/** The text of the first `<name>` element of an S3 XML answer. */
+function xmlText(body: Uint8Array, name: string): string | undefined {
+  return new TextDecoder().decode(body.subarray(0, 64 * 1024)).match(new RegExp(`<${name}>([^<]{1,1024})</${name}>`))?.[1];
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** S3's answer as an error: throttling and S3's own failures are a 503 to retry; a refusal (403, 400) is a fault to log. */
 function failure(method: string, response: S3Response): Error {
@@ -237,8 +307,8 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytesOf = (data: SourceData): Buffer =>
   typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
 
-/** SHA-256 (and HMAC-SHA-256 with a secret) from node:crypto, in the shape the signer asks for. */
-class NodeSha256 {
+/** SHA-256 (and HMAC-SHA-256 with a secret) from node:crypto, in the shape the signer asks for (exportJobStarter.ts signs with it too). */
+export class NodeSha256 {
   private hash: Hash | Hmac;
 
   constructor(private readonly secret?: SourceData) {

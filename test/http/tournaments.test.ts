@@ -110,7 +110,10 @@ describe('GET /tournaments/{id}/export', () => {
       await client.command(game.gameId, tournament.token, { commandId: 'seal', type: 'Seal' });
       games.push(game);
     }
-    const reply = await client.get(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
+    const started = await client.get(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
+    expect([started.status, started.body.status, started.headers.get('location')]).toEqual([202, 'running', started.body.statusUrl]);
+    expect(started.body.statusUrl).toBe(`/tournaments/${tournament.tournamentId}/exports/${started.body.exportId}`);
+    const reply = await client.exported(`/tournaments/${tournament.tournamentId}/export`, tournament.token);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(reply.text.endsWith('\n')).toBe(true);
@@ -147,6 +150,12 @@ describe('GET /tournaments/{id}/export', () => {
     const url = `${client.baseUrl}/tournaments/${tournament.tournamentId}`;
     const run = await cli(['verify', url, '--token', tournament.token, '--trust', await fingerprint(client)]);
     expect([run.code, run.lines.at(-2), run.lines.at(-1)]).toEqual([0, '2 games: 2 OK', 'OK: every game verified']);
+    // The server made the file first (202): the verifier said it was waiting, and asked again after Retry-After.
+    expect(run.stderr).toContain('the server is making the export; asking again in 1 s');
+    // `export` saves the same file, made once: the second ask is answered at once by its link.
+    const saved = await cli(['export', url, '--token', tournament.token]);
+    expect([saved.code, saved.stderr]).toEqual([0, '']);
+    expect(saved.written.trimEnd().split('\n')).toHaveLength(3);
     expect((await cli(['verify', url, '--trust', await fingerprint(client)])).code).toBe(2);
   });
 });

@@ -34,7 +34,8 @@ const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction'];
 const SWEEP_FUNCTION = 'GameExpirySweepFunction';
 const REVEAL_FUNCTION = 'BeaconRevealsRevealFunction';
 const DELIVERY_FUNCTION = 'NotificationsDeliveryFunction';
-const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION, REVEAL_FUNCTION, DELIVERY_FUNCTION];
+const EXPORT_FUNCTION = 'ExportJobFunction';
+const ALL_FUNCTIONS = [...HTTP_FUNCTIONS, ...PUSH_FUNCTIONS, SWEEP_FUNCTION, REVEAL_FUNCTION, DELIVERY_FUNCTION, EXPORT_FUNCTION];
 
 /** A logical id without CDK's hash suffix: `Commits06B76583` → `Commits`. */
 const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
@@ -176,7 +177,7 @@ describe('the Arbiter stack', () => {
     expect(connections.Properties.StreamSpecification).toBeUndefined();
   });
 
-  it('runs eleven functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls, one that delivers notifications) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
+  it('runs twelve functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls, one that delivers notifications, one that makes tournament exports) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
     expect(Object.keys(PUSH_ENTRIES)).toHaveLength(PUSH_FUNCTIONS.length);
     const functions = functionsOf(template);
     expect(Object.keys(functions).map(named).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -358,9 +359,10 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:DeleteItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["lease#*"]}}',
         // Notification subscriptions: confirmed (UpdateItem) and ended (DeleteItem of the record, its index entry, cursors and dead letters).
         'Allow dynamodb:DeleteItem,dynamodb:UpdateItem → Commits.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["subscription#*","deadletters#*","subscriptions#*"]}}',
-        // Tournament exports, whose tournament head only commands may sign: stored once and linked.
+        // Tournament exports: the job's record written, the export function started, the file linked once made.
         'Allow s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
         'Allow s3:ListBucket → ExportStorageExports.Arn',
+        'Allow lambda:InvokeFunction → ExportJobFunction.Arn',
       ],
       ReadsFunction: [
         ...logsAndTraces('readsLogs'),
@@ -416,6 +418,15 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:GetItem → Seeds.Arn if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["*#seed"]}}',
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
+      ],
+      // Makes tournament exports: reads games (never a seed), signs the tournament head, writes exports/ in parts.
+      ExportJobFunction: [
+        ...logsAndTraces('ExportJobLogs'),
+        'Allow dynamodb:GetItem,dynamodb:Query → Commits.Arn',
+        `Deny dynamodb:BatchGetItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if ${seedDeny}`,
+        'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
+        'Allow s3:AbortMultipartUpload,s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
+        'Allow s3:ListBucket → ExportStorageExports.Arn',
       ],
       GameExpirySweepFunction: [
         ...logsAndTraces('GameExpirySweepLogs'),
@@ -514,16 +525,17 @@ describe('the keys in KMS', () => {
     }
   });
 
-  it('grant kms:Sign to the commands side alone: the commands function, and the function that reveals beacon rolls', () => {
+  it('grant kms:Sign to the commands side alone: the commands function, the function that reveals beacon rolls, and the one that signs tournament heads', () => {
     const signers = allStatements().filter((s) => [s.Action].flat().includes('kms:Sign'));
     expect(signers.map((s) => [s.Effect, s.roles])).toEqual([
       ['Allow', ['CommandsFunctionRole']],
       ['Allow', ['BeaconRevealsRevealRole']],
       // The role npm run rotate-key:aws runs as: it signs the rotation statement (infra/signing.ts).
       ['Allow', ['KeyRotationRole']],
+      ['Allow', ['ExportJobRole']],
     ]);
     for (const signer of signers) expect([signer.Resource].flat().map(resourceName)).toEqual(['SigningKey1.Arn']);
-    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION)) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
+    for (const fn of ALL_FUNCTIONS.filter((f) => f !== 'CommandsFunction' && f !== REVEAL_FUNCTION && f !== EXPORT_FUNCTION)) expect(actionsOf(fn), fn).not.toContain('kms:Sign');
   });
 
   it('let no function but commands use the token key or seal a seed, and only the reveal function and the notification delivery function (the subscriptions\' secrets) besides open one; reads may only read the public keys; the push functions get no KMS action at all', () => {

@@ -61,7 +61,8 @@ const named = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
 function standIn(value: unknown): string {
   if (typeof value === 'string') return value;
   const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]] };
-  const refs: Record<string, string> = { Commits: dynamo.tableName, Seeds: dynalite.seedTableName, PushApi: PUSH_API, 'AWS::Region': REGION, 'AWS::URLSuffix': URL_SUFFIX };
+  // ExportJobFunction: the export function's name, which commands invokes (infra/exportJob.ts); no request here starts a tournament export.
+  const refs: Record<string, string> = { Commits: dynamo.tableName, Seeds: dynalite.seedTableName, PushApi: PUSH_API, ExportJobFunction: 'arbiter-export-job', 'AWS::Region': REGION, 'AWS::URLSuffix': URL_SUFFIX };
   const arns: Record<string, string> = { SigningKey1: SIGNING_KEY, SigningKey2: NEXT_SIGNING_KEY, SeedKey: SEED_KEY, TokenKey: TOKEN_KEY };
   if (v.Ref && refs[named(v.Ref)]) return refs[named(v.Ref)];
   if (v['Fn::GetAtt']?.[1] === 'Arn' && arns[named(v['Fn::GetAtt'][0])]) return arns[named(v['Fn::GetAtt'][0])];

@@ -15,4 +15,5 @@ for (const event of JSON.parse(readFileSync(eventsFile, 'utf8'))) {
   const context = { awsRequestId: `req-${results.length}`, functionName: 'test', getRemainingTimeInMillis: () => deadline - Date.now() };
   results.push(await handler(event, context));
 }
-writeFileSync(resultsFile, JSON.stringify({ loadMs, results }));
+// The process's peak resident memory (KB), as a function's memory limit would meet it.
+writeFileSync(resultsFile, JSON.stringify({ loadMs, results, maxRssKb: process.resourceUsage().maxRSS }));

@@ -8,6 +8,7 @@ import { ArbiterStack } from '../../infra/arbiterStack';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES } from '../../infra/beaconReveals';
 import { NOTIFY_ENTRIES } from '../../infra/notifications';
+import { EXPORT_JOB_ENTRIES } from '../../infra/exportJob';
 import { PUSH_ENTRIES, PUSH_STAGE } from '../../infra/push';
 
 /** The synthesized stack (its aspects applied, so every alarm exists) and cdk-nag's AwsSolutions findings on it. */
@@ -106,7 +107,7 @@ describe("cdk-nag's AwsSolutions pack", () => {
     // X-Ray and the stream's ListStreams name no resource; a push function posts to whichever connection of its own stage;
     // the connections table holds nothing a restore could give back.
     const counts = Object.fromEntries([...new Set(bare.findings.map((f) => f.rule))].map((rule) => [rule, bare.findings.filter((f) => f.rule === rule).length]));
-    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length;
+    const functions = Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length + Object.keys(EXPORT_JOB_ENTRIES).length;
     expect(counts).toEqual({
       'AwsSolutions-APIG4': ROUTES.length + 3,
       'AwsSolutions-IAM5[Resource::*]': functions,
@@ -115,15 +116,15 @@ describe("cdk-nag's AwsSolutions pack", () => {
       'AwsSolutions-SQS3': 1,
       [connectionsRule(stack, 'POST')]: 2,
       [connectionsRule(stack, 'DELETE')]: 1,
-      // reads (a game's export) and commands (a tournament's, whose head only commands signs).
-      [exportsRule(stack)]: 2,
+      // reads (a game's export), commands (a tournament's job record and link) and the export function (the tournament's file).
+      [exportsRule(stack)]: 3,
       // AWS Backup's role keeps AWS's own policy for backups (infra/operations.ts).
       [BACKUP_POLICY_RULE]: 1,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
     // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's,
-    // one for the sweep's dead-letter queue).
+    // one for the sweep's dead-letter queue, two for the export function's: its role policy, and its grant on exports/).
     // (and one for AWS Backup's role.)
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1);
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1 + 1);
   });
 });

@@ -7,12 +7,13 @@ import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
 import { BEACON_ENTRIES } from '../../infra/beaconReveals';
 import { NOTIFY_ENTRIES } from '../../infra/notifications';
+import { EXPORT_JOB_ENTRIES } from '../../infra/exportJob';
 import { run } from '../support/runCli';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
 describe('npm run synth', () => {
-  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, and the reveal function of beacon games) and the rotation role, no key policy giving kms:* to the account', async () => {
+  it('writes the template with the pinned CDK CLI, with no AWS credentials: every function bundled, kms:Sign granted to the commands side alone (commands, the reveal function of beacon games, the export function of tournament exports) and the rotation role, no key policy giving kms:* to the account', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'arbiter-synth-')), 'cdk.out');
     const result = await run('npm', ['run', 'synth', '--', '--output', out], {
       AWS_ACCESS_KEY_ID: '',
@@ -25,8 +26,8 @@ describe('npm run synth', () => {
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
     const resources = Object.entries(template.Resources);
     const functions = resources.filter(([, r]) => r.Type === 'AWS::Lambda::Function');
-    // The six functions behind the HTTP API, the two push functions, the sweep, the reveal function and the notification delivery function.
-    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
+    // The six functions behind the HTTP API, the two push functions, the sweep, the reveal function, the notification delivery function and the export function.
+    expect(functions).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length + Object.keys(EXPORT_JOB_ENTRIES).length);
     const assets = JSON.parse(readFileSync(join(out, 'Arbiter.assets.json'), 'utf8'));
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);
@@ -37,7 +38,7 @@ describe('npm run synth', () => {
     const roleOf = (prefix: string) => functions.find(([id]) => id.startsWith(prefix))![1].Properties.Role['Fn::GetAtt'][0];
     // ... and the role npm run rotate-key:aws runs as, which signs the rotation statement (infra/signing.ts).
     const rotationRole = resources.find(([id, r]) => r.Type === 'AWS::IAM::Role' && id.startsWith('KeyRotationRole'))![0];
-    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }], [{ Ref: rotationRole }]]);
+    expect(signers.map(([, r]) => r.Properties.Roles)).toEqual([[{ Ref: roleOf('CommandsFunction') }], [{ Ref: roleOf('BeaconRevealsRevealFunction') }], [{ Ref: rotationRole }], [{ Ref: roleOf('ExportJobFunction') }]]);
     // Whatever feature flags cdk.json sets, the keys' policies are the stack's own: no kms:* for the account (policySimulation.test.ts).
     const arbiterKeys = resources.filter(([id, r]) => r.Type === 'AWS::KMS::Key' && /^(SigningKey\d+|SeedKey|TokenKey)/.test(id));
     expect(arbiterKeys).toHaveLength(3);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
  * ED25519_SHA_512 with MessageType RAW does, and symmetric keys bound to the encryption
  * context. So a Lambda bundle runs here as on AWS. Counts each call by operation.
  */
-export async function startFakeKms(keys: { signing: string[]; symmetric: string[] }) {
+export async function startFakeKms(keys: { signing: string[]; symmetric: string[]; /** A signing key's private key given by the test (to sign fixtures as the server would); otherwise made here. */ privateKeys?: ReadonlyMap<string, KeyObject> }) {
   const signing = new Map<string, { privateKey: KeyObject; spki: Buffer }>();
   for (const arn of keys.signing) {
-    const pair = generateKeyPairSync('ed25519');
+    const given = keys.privateKeys?.get(arn);
+    const pair = given ? { privateKey: given, publicKey: createPublicKey(given) } : generateKeyPairSync('ed25519');
     signing.set(arn, { privateKey: pair.privateKey, spki: pair.publicKey.export({ format: 'der', type: 'spki' }) });
   }
   const symmetric = new Map(keys.symmetric.map((arn) => [arn, randomBytes(32)]));

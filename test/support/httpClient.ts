@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startLocalService, type LocalService } from '../../functions/local/localService';
 
 export interface Reply {
@@ -39,6 +39,22 @@ export class TestClient {
 
   post(path: string, body: unknown, token?: string, headers?: Record<string, string>) {
     return this.request('POST', path, { token, body, headers });
+  }
+
+  /**
+   * GET a tournament export as a client does (docs/tournaments.md "Exporting a round"): 202 while
+   * its job runs (asked again at its Location, bounded: 400 looks, 25 ms apart, not the
+   * Retry-After a person's client waits), then the 303 followed to the file. Any other answer
+   * is returned as it came.
+   */
+  async exported(path: string, token?: string): Promise<Reply> {
+    let reply = await this.get(path, token);
+    for (let look = 0; reply.status === 202 && look < 400; look++) {
+      expect(reply.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      reply = await this.get(reply.headers.get('location')!, token);
+    }
+    return reply;
   }
 
   async createGame(body: unknown = { ruleset: 'dice', title: 'test game' }) {

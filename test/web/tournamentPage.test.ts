@@ -15,6 +15,9 @@ async function press(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** A round's export is made by a job: the page waits for it (Retry-After) before it verifies. */
+const EXPORT_MADE = { timeout: 20_000 };
+
 const cells = (page: Page, field: string) => page.locator(`table.tournament-games tbody tr [data-field="${field}"]`).allTextContents();
 
 describe('the tournament page (#/tournaments/{id}?token=…)', () => {
@@ -53,7 +56,7 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
 
     // Not sealed yet: verified, but not conclusive, game by game.
     await press(page, 'Verify the round');
-    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code')).toBe('3');
+    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code'), EXPORT_MADE).toBe('3');
     expect(await cells(page, 'verification')).toEqual(['NOT SEALED (dice not checked yet)', 'NOT SEALED (dice not checked yet)']);
 
     // Each game rolled and sealed by the tournament's token; the page reads it anew.
@@ -68,9 +71,12 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
     expect(await cells(page, 'head')).toEqual([expect.stringMatching(/^#3 [0-9a-f]{12}…/), expect.stringMatching(/^#3 [0-9a-f]{12}…/)]);
 
     await press(page, 'Verify the round');
-    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code')).toBe('0');
+    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code'), EXPORT_MADE).toBe('0');
     expect(await cells(page, 'verification')).toEqual(['OK', 'OK']);
     expect(await page.locator('.report').textContent()).toContain('2 games exported');
+    // The export was made by a job: the page asked for it, then at the status the 202 named, until the 303 to the file.
+    expect(requested.filter((r) => new RegExp(`/tournaments/${tournamentId}/exports/[0-9a-f]{40}$`).test(new URL(r).pathname)).length).toBeGreaterThan(0);
+    expect(requested.some((r) => new URL(r).pathname.startsWith(`/exports/tournaments/${tournamentId}/`))).toBe(true);
     const fingerprint = (await callApi(session.service, 'GET', '/keys')).json.keys[0].fingerprint;
     expect(await page.locator('.report').textContent()).toContain(`Tournament head signed by ${fingerprint}: a key you trust`);
     await screenshot(page, 'tournament');
@@ -78,7 +84,7 @@ describe('the tournament page (#/tournaments/{id}?token=…)', () => {
     // A fingerprint it does not trust: the same file fails to verify.
     await page.getByLabel('Trusted fingerprints (one per line)').fill('ed25519:0000000000000000000000000000000000000000000000000000000000000000');
     await press(page, 'Verify the round');
-    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code')).not.toBe('0');
+    await expect.poll(() => page.locator('.report .verdict').getAttribute('data-exit-code'), EXPORT_MADE).not.toBe('0');
 
     // The page is its bookmark: reloaded, it reads the same tournament from the fragment.
     await page.reload();

@@ -26,7 +26,14 @@ beforeAll(async () => {
     expect((await post(tournament.token, { commandId: 'seal', type: 'Seal', payload: {} })).status).toBe(201);
     gameIds.push(gameId);
   }
-  const reply = await callApi(session.service, 'GET', `/tournaments/${tournament.tournamentId}/export`, tournament.token);
+  // Made by a job: 202 with its status, asked again until fetch follows the 303 to the file.
+  const started = await callApi(session.service, 'GET', `/tournaments/${tournament.tournamentId}/export`, tournament.token);
+  expect(started.status).toBe(202);
+  let reply = started;
+  for (let look = 0; reply.status === 202 && look < 200; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    reply = await callApi(session.service, 'GET', started.json.statusUrl, tournament.token);
+  }
   expect(reply.status).toBe(200);
   exported = reply.text;
   fingerprint = (await callApi(session.service, 'GET', '/keys')).json.keys[0].fingerprint;
@@ -115,10 +122,15 @@ describe('the verify page on a tournament export (NDJSON)', () => {
   });
 
   it('by keyboard alone: the tournament’s link typed in, loaded with its token, the report focused; nothing is uploaded', async () => {
+    // A third game, sealed: the tournament in a state not exported yet, so the page meets the 202 of its job.
+    const third = await callApi(session.service, 'POST', '/games', tournament.token, { ruleset: 'dice', title: 'Table 3: Eve v Fay' });
+    expect((await callApi(session.service, 'POST', `/games/${third.json.gameId}/commands`, tournament.token, { commandId: 'seal', type: 'Seal', payload: {} })).status).toBe(201);
     const page = await openVerify();
     const uploads: string[] = [];
+    const statuses: string[] = [];
     page.on('request', (r) => {
       if (r.method() !== 'GET') uploads.push(`${r.method()} ${r.url()}`);
+      if (/\/exports\/[0-9a-f]{40}$/.test(new URL(r.url()).pathname)) statuses.push(r.url());
     });
     expect(await tabTo(page, 'or a game’s or tournament’s link')).toBe(true);
     await page.keyboard.type(`${session.service.url}/#/tournaments/${tournament.tournamentId}?token=${tournament.token}`);
@@ -130,6 +142,7 @@ describe('the verify page on a tournament export (NDJSON)', () => {
     expect(await page.evaluate<string | undefined>('document.activeElement?.className')).toBe('report');
     expect(await page.locator('[role="status"]').first().textContent()).toBe(`Checked the export of tournament ${tournament.tournamentId}.`);
     expect(uploads).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(0);
     // And bookmarked: #/verify?tournament=…&token=… loads and checks it at once.
     const bookmarked = await openVerify(`/#/verify?tournament=${encodeURIComponent(tournament.tournamentId)}&token=${encodeURIComponent(tournament.token)}`);
     await bookmarked.locator('.verdict').waitFor();

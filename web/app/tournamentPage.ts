@@ -2,12 +2,13 @@
 // glance, new games, the round's export and its verification in this browser. The token
 // stays in the fragment, so the page can be bookmarked and no server log ever sees it.
 import type { TournamentExamination } from '../../domain/verify/tournamentExport';
-import { ApiError, api, gameLink, gamePath, request, serverKeyDocument } from './api';
+import { ApiError, api, gameLink, gamePath, serverKeyDocument } from './api';
 import { rulesets, type RulesetInfo } from './catalogue';
 import { beaconChoice } from './beaconChoice';
 import { PINNED_CHAINS_LABEL, pinnedChains, tournamentBeaconsLine } from './beaconsLine';
 import { checkInWorker, WorkerFailure } from './checkInWorker';
 import { copyLink } from './copyLink';
+import { madeExport } from './exportJob';
 import { clear, el, field, statusLine } from './dom';
 import { EXIT, type ExitCode } from '../../domain/verify/exitCodes';
 import { tournamentCounts, tournamentGameVerdict } from '../../domain/verify/tournamentVerdict';
@@ -265,7 +266,10 @@ function oneTournamentPage(root: HTMLElement, tournamentId: string, token: strin
   });
 
   const exportText = async (): Promise<string> => {
-    const response = await request('GET', tournamentPath(tournamentId, '/export'), { token, signal: stop.signal });
+    // Made by a job on the server: 202 until it is ready, then the file.
+    const response = await madeExport(tournamentPath(tournamentId, '/export'), token, stop.signal, (seconds, looks) =>
+      status.say(`The server is making the round’s export (${looks === 1 ? 'started' : `still at it, ${looks} looks`}); asking again in ${seconds} s…`),
+    );
     if (!response.ok) throw new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
     return response.text();
   };

@@ -5,6 +5,7 @@ import { timeUsedText } from '../../domain/verify/timeUsed';
 // answers and shows progress while a large file is checked, and a check can be cancelled.
 import type { ExportExamination } from '../../domain/verify/verifyExport';
 import { gamePath, parseGameLink, request, serverKeyDocument } from './api';
+import { madeExport } from './exportJob';
 import { clear, el, field, statusLine } from './dom';
 import { beaconsLine, PINNED_CHAINS_LABEL, pinnedChains } from './beaconsLine';
 import { renderTournamentReport } from './tournamentReport';
@@ -140,7 +141,9 @@ export function verifyPage(root: HTMLElement, params: URLSearchParams): () => vo
   const loadLink = async (target: ExportLink) => {
     status.say('Loading the export…');
     const path = target.kind === 'game' ? gamePath(target.id, '/export') : `/tournaments/${encodeURIComponent(target.id)}/export`;
-    const response = await request('GET', path, { token: target.token, signal: stop.signal }).catch(() => undefined);
+    // A tournament's export is made by a job on the server: 202 until it is ready (exportJob.ts).
+    const waited = (seconds: number) => status.say(`The server is making the export; asking again in ${seconds} s…`);
+    const response = await (target.kind === 'game' ? request('GET', path, { token: target.token, signal: stop.signal }) : madeExport(path, target.token, stop.signal, waited)).catch(() => undefined);
     if (stop.signal.aborted) return;
     if (!response) return status.say('The server cannot be reached.', 'error');
     if (!response.ok) return status.say(response.status === 401 ? `This link does not open the ${target.kind} (401).` : `The server answered ${response.status}.`, 'error');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { gameExport, tournamentExport, type ExportDelivery } from '../../../functions/application/exports';
+import { gameExport, type ExportDelivery } from '../../../functions/application/exports';
 import type { GameService } from '../../../functions/application/gameService';
 import { isBlobKey, type BlobStore } from '../../../functions/store/blobStore';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
@@ -114,23 +114,5 @@ describe('gameExport', () => {
     await expect(gameExport(service, { store: blobs.store }, 'g-nope', token)).rejects.toMatchObject({ status: 404 });
     await expect(gameExport(service, { store: blobs.store }, '../games', organizer)).rejects.toMatchObject({ status: 404 });
     expect(blobs.calls).toEqual([]);
-  });
-});
-
-describe('tournamentExport', () => {
-  it('inline under the limit (the store asked only whether it holds this content); over it, stored under the digest of its content', async () => {
-    const { service: cup } = memoryService('exports-cup');
-    const tournament = await cup.tournaments.create({ name: 'Cup' });
-    await cup.tournaments.createGame({ ruleset: 'dice' }, tournament.token);
-    const blobs = memoryBlobs();
-    const small = await tournamentExport(cup, { store: blobs.store }, tournament.tournamentId, tournament.token);
-    expect(small).toMatchObject({ kind: 'inline', contentType: 'application/x-ndjson; charset=utf-8' });
-    expect(blobs.calls).toEqual([expect.stringMatching(new RegExp(`^size tournaments/${tournament.tournamentId}/[0-9a-f]{40}\\.ndjson$`))]);
-    const large = await tournamentExport(cup, { store: blobs.store, inlineMaxBytes: 0 }, tournament.tournamentId, tournament.token);
-    expect(large.kind).toBe('link');
-    const [key] = blobs.objects.keys();
-    expect(key).toMatch(new RegExp(`^tournaments/${tournament.tournamentId}/[0-9a-f]{40}\\.ndjson$`));
-    expect(blobs.objects.get(key)!.toString('utf8').trim().split('\n')).toHaveLength(2);
-    await expect(tournamentExport(cup, { store: blobs.store, inlineMaxBytes: 0 }, tournament.tournamentId, 'arb_wrong')).rejects.toMatchObject({ status: 401 });
   });
 });

@@ -183,8 +183,12 @@ describe('without a data directory, the embedded s3rver keeps exports in memory'
     expect(bundle.commits).toHaveLength(2);
     expect(verifyExport(bundle, { trusted: [memory.service.signer.fingerprint], allowUnsealed: true })).toMatchObject({ ok: true, commits: 2 });
 
-    const listed = await fetch(`${memory.url}/tournaments/${tournament.tournamentId}/export`, { headers: { authorization: `Bearer ${tournament.token}` }, redirect: 'manual' });
-    expect(listed.status).toBe(303);
+    // A tournament's export is made by a job (multipart into the in-memory s3rver): 202 and its status, until 303.
+    const asked = { headers: { authorization: `Bearer ${tournament.token}` }, redirect: 'manual' as const };
+    let listed = await fetch(`${memory.url}/tournaments/${tournament.tournamentId}/export`, asked);
+    expect(listed.status).toBe(202);
+    const status = `${memory.url}${listed.headers.get('location')}`;
+    await expect.poll(async () => (listed = await fetch(status, asked)).status, { timeout: 20_000 }).toBe(303);
     const tournamentLink = listed.headers.get('location')!;
     expect(new URL(tournamentLink).pathname).toMatch(new RegExp(`^/exports/tournaments/${tournament.tournamentId}/[0-9a-f]{40}\\.ndjson$`));
     const file = await fetch(tournamentLink);
