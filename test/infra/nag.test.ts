@@ -125,6 +125,6 @@ describe("cdk-nag's AwsSolutions pack", () => {
     // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's,
     // one for the sweep's dead-letter queue, two for the export function's: its role policy, and its grant on exports/).
     // (and one for AWS Backup's role.)
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1 + 1);
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1 + 1 + 2);
   });
 });

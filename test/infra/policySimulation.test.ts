@@ -60,9 +60,9 @@ const gameContext = { 'kms:EncryptionContextKeys': ['gameId'], 'kms:EncryptionCo
 const both = (...names: string[]) => names.flatMap((n) => [n, `${n} with *:* added to its IAM policies`]).sort();
 
 describe('who can use the keys (S1): the key policies name the roles of each use, and deny it to every other principal', () => {
-  it('signs with the signing key: the commands function, the reveal function and the rotation role; nobody else, administrators included', async () => {
+  it('signs with the signing key: the commands function, the reveal function, the export function (tournament heads) and the rotation role; nobody else, administrators included', async () => {
     const signing = key('SigningKey1');
-    expect(await allowedTo('kms:Sign', signing.arn, signing.policy)).toEqual(both('BeaconRevealsRevealRole', 'CommandsFunctionRole', 'KeyRotationRole'));
+    expect(await allowedTo('kms:Sign', signing.arn, signing.policy)).toEqual(both('BeaconRevealsRevealRole', 'CommandsFunctionRole', 'ExportJobRole', 'KeyRotationRole'));
   });
 
   it("opens a seed (Decrypt under a game's context): the commands and reveal functions; the key policy names the delivery function too (for subscriptions' targets)", async () => {
@@ -111,7 +111,7 @@ describe('who can use the keys (S1): the key policies name the roles of each use
     const retired = key('SigningKey1', rotatedKeys);
     const current = key('SigningKey2', rotatedKeys);
     expect(await allowedTo('kms:Sign', retired.arn, retired.policy, {}, principals)).toEqual([]);
-    expect(await allowedTo('kms:Sign', current.arn, current.policy, {}, principals)).toEqual(both('BeaconRevealsRevealRole', 'CommandsFunctionRole', 'KeyRotationRole'));
+    expect(await allowedTo('kms:Sign', current.arn, current.policy, {}, principals)).toEqual(both('BeaconRevealsRevealRole', 'CommandsFunctionRole', 'ExportJobRole', 'KeyRotationRole'));
   });
 });
 
@@ -163,12 +163,18 @@ describe('the seeds (S4): a table of their own that only the functions that roll
 
   it('is read by the commands and reveal functions only (GetItem), and written by the commands function only', async () => {
     const seeds = table('Seeds');
+    // AWS Backup's role is simulated with every permission (AWS's policy is AWS's, see templatePolicies.ts): only the
+    // AWS Backup service can assume it, and the items it copies into backups hold each seed sealed by the seed key,
+    // which its key policy refuses to open for that role (the tests above).
+    const backup = [...roles.entries()].filter(([, r]) => r.managed.length > 0);
+    expect(backup.map(([id]) => named(id))).toEqual(['BackupRole']);
+    expect(template.Resources[backup[0][0]].Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'backup.amazonaws.com' } }]);
     for (const action of READS) {
       const context: Record<string, string[]> = action === 'dynamodb:Scan' || action === 'dynamodb:PartiQLSelect' ? {} : { 'dynamodb:LeadingKeys': ['g-1#seed'] };
-      const stackRoles = everyone().filter((p) => p.role && !p.name.includes('*:*'));
+      const stackRoles = everyone().filter((p) => p.role && !p.name.includes('*:*') && p.role !== 'BackupRole');
       expect(await allowedTo(action, seeds, undefined, context, stackRoles), action).toEqual(action === 'dynamodb:GetItem' ? ['BeaconRevealsRevealRole', 'CommandsFunctionRole'] : []);
     }
-    const stackRoles = everyone().filter((p) => p.role && !p.name.includes('*:*'));
+    const stackRoles = everyone().filter((p) => p.role && !p.name.includes('*:*') && p.role !== 'BackupRole');
     expect(await allowedTo('dynamodb:PutItem', seeds, undefined, { 'dynamodb:LeadingKeys': ['g-1#seed'] }, stackRoles)).toEqual(['CommandsFunctionRole']);
   });
 

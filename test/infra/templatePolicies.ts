@@ -21,6 +21,7 @@ export function resolver(template: Template) {
     if (type === 'AWS::DynamoDB::Table') return `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${logicalId}${attribute === 'StreamArn' ? '/stream/2026-01-01T00:00:00.000' : ''}`;
     if (type === 'AWS::S3::Bucket') return `arn:aws:s3:::${logicalId.toLowerCase()}`;
     if (type === 'AWS::SQS::Queue') return `arn:aws:sqs:${REGION}:${ACCOUNT}:${logicalId}`;
+    if (type === 'AWS::Lambda::Function') return `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${logicalId}`;
     if (type === 'AWS::Logs::LogGroup') return `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${logicalId}:*`;
     throw new Error(`no ARN for ${type}.${attribute}`);
   };
@@ -38,14 +39,24 @@ export function resolver(template: Template) {
   return { resolve, arnOf };
 }
 
-/** Every role of the template with its inline policies (its own `Policies` and each AWS::IAM::Policy naming it); managed policies refused. */
-export function rolesOf(template: Template): Map<string, { arn: string; policies: PolicyDocument[] }> {
+/**
+ * AWS Backup's own service policy, which the backup role keeps (infra/operations.ts). Its text is
+ * AWS's and changes with AWS, so the simulation gives that role every permission instead (an
+ * upper bound): whatever AWS's policy says, the key policies must still refuse it every use.
+ */
+export const AWS_BACKUP_POLICY = 'arn:aws:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup';
+
+/** Every role of the template with its inline policies (its own `Policies` and each AWS::IAM::Policy naming it); a managed policy other than AWS Backup's refused. */
+export function rolesOf(template: Template): Map<string, { arn: string; policies: PolicyDocument[]; managed: string[] }> {
   const { resolve, arnOf } = resolver(template);
-  const roles = new Map<string, { arn: string; policies: PolicyDocument[] }>();
+  const roles = new Map<string, { arn: string; policies: PolicyDocument[]; managed: string[] }>();
   for (const [id, resource] of Object.entries(template.Resources)) {
     if (resource.Type !== 'AWS::IAM::Role') continue;
-    if (resource.Properties?.ManagedPolicyArns?.length) throw new Error(`${id} has managed policies: add them to the simulation`);
-    roles.set(id, { arn: arnOf(id, 'Arn'), policies: (resource.Properties?.Policies ?? []).map((p: Json) => resolve(p.PolicyDocument)) });
+    const managed = (resource.Properties?.ManagedPolicyArns ?? []).map((arn: Json) => resolve(arn) as string);
+    const unknown = managed.filter((arn: string) => arn !== AWS_BACKUP_POLICY);
+    if (unknown.length > 0) throw new Error(`${id} has managed policies (${unknown.join(', ')}): add them to the simulation`);
+    const inline = (resource.Properties?.Policies ?? []).map((p: Json) => resolve(p.PolicyDocument));
+    roles.set(id, { arn: arnOf(id, 'Arn'), policies: managed.length > 0 ? [...inline, ADMINISTRATOR] : inline, managed });
   }
   for (const resource of Object.values(template.Resources)) {
     if (resource.Type === 'AWS::IAM::ManagedPolicy') throw new Error('a managed policy: add it to the simulation');
