@@ -15,6 +15,8 @@ export const FAN_OUT_SLICES = 64;
 export const CONNECTIONS_PER_MESSAGE = 50;
 /** Posts in flight at once in one fan-out invocation, across its messages. */
 export const POSTS_IN_FLIGHT = 32;
+/** Commits a warm fan-out function keeps: a game's slices ask for the same commits, and a commit never changes once stored. */
+const CACHED_COMMITS = 2000;
 
 /** One connection of a fan-out message: what its deliveries depend on. */
 export interface FanOutTarget {
@@ -143,6 +145,7 @@ export function limiter(n: number) {
  */
 export function fanOutDelivery(deps: FanOutDeps) {
   const report = deps.report ?? ((fault) => console.error(JSON.stringify({ level: 'ERROR', message: 'push fan-out fault', ...fault })));
+  const cache = new Map<string, Commit>();
 
   return async (message: FanOutMessage, inFlight: ReturnType<typeof limiter>): Promise<void> => {
     const { gameId } = message;
@@ -158,7 +161,7 @@ export function fanOutDelivery(deps: FanOutDeps) {
           }),
         );
     }
-    const commits = message.to > 0 && live.length > 0 ? (await deps.readCommits(gameId, message.from - 1, message.to - message.from + 1)).filter((c) => c.seq <= message.to) : [];
+    const commits = message.to > 0 && live.length > 0 ? await commitsOf(gameId, message.from, message.to) : [];
     const texts = new Map<string, string>();
     const textOf = (rulesetId: string, commit: Commit) => {
       const key = `${commit.seq} ${rulesetId}`;
@@ -168,6 +171,25 @@ export function fanOutDelivery(deps: FanOutDeps) {
     };
     await Promise.all([...ended, ...live.map((target) => toConnection(target, commits, textOf, inFlight))]);
   };
+
+  /** The commits from..to: those a slice of the same game read before from memory, the rest from the table. */
+  async function commitsOf(gameId: string, from: number, to: number): Promise<Commit[]> {
+    const commits: Commit[] = [];
+    let next = from;
+    for (; next <= to; next++) {
+      const cached = cache.get(`${gameId} ${next}`);
+      if (!cached) break;
+      commits.push(cached);
+    }
+    if (next > to) return commits;
+    for (const commit of await deps.readCommits(gameId, next - 1, to - next + 1)) {
+      if (commit.seq > to) break;
+      commits.push(commit);
+      cache.set(`${gameId} ${commit.seq}`, commit);
+      if (cache.size > CACHED_COMMITS) cache.delete(cache.keys().next().value!);
+    }
+    return commits;
+  }
 
   async function toConnection(target: FanOutTarget, commits: readonly Commit[], textOf: (rulesetId: string, commit: Commit) => string, inFlight: ReturnType<typeof limiter>) {
     const subscriber = { identity: target.identity, after: target.after, authorizedAt: target.authorizedAt };
