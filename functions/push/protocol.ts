@@ -8,7 +8,7 @@
 export interface PushLimits {
   /** A client's message, in bytes; more is refused with payload_too_large. */
   maxMessageBytes: number;
-  /** A message to a client, in bytes (API Gateway's frame limit is 128 KB); a larger commit is announced by a `gap`. */
+  /** A message to a client, in bytes (API Gateway's message limit is 128 KB, sent in frames of at most 32 KB); a larger commit is announced by a `gap`. */
   maxFrameBytes: number;
   /** Games one connection follows at once. */
   maxSubscriptionsPerConnection: number;
