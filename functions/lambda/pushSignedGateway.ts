@@ -37,9 +37,10 @@ export function signedGateway(callbackUrl: string, region = process.env.AWS_REGI
   };
 
   const send = (method: 'POST' | 'DELETE', connectionId: string, body: Buffer): Promise<Answer> => {
-    const segments = [...prefix, '@connections', connectionId];
-    const path = `/${segments.map(strict).join('/')}`;
-    const canonicalPath = `/${segments.map((s) => strict(strict(s))).join('/')}`;
+    // As the SDK sends it (`@connections` as is, the id escaped); signed with each segment escaped once more, as SigV4 asks of every service but S3.
+    const segments = [...prefix.map(strict), '@connections', strict(connectionId)];
+    const path = `/${segments.join('/')}`;
+    const canonicalPath = `/${segments.map(strict).join('/')}`;
     const amzDate = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
     const day = amzDate.slice(0, 8);
     const token = process.env.AWS_SESSION_TOKEN;

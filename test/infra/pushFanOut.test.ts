@@ -17,8 +17,8 @@ import { startLoopbackDynamo } from '../support/loopbackDynamo';
 import { startLoopbackSqs, type FakeSqsRecord } from '../support/loopbackSqs';
 
 /** The load: 1,000 subscribers of one game, 20 commits a second for 5 seconds. */
-const SUBSCRIBERS = Number(process.env.I35_LOAD_SUBSCRIBERS ?? 1000);
-const COMMITS = Number(process.env.I35_LOAD_COMMITS ?? 100);
+const SUBSCRIBERS = 1000;
+const COMMITS = 100;
 const COMMITS_PER_SECOND = 20;
 /**
  * Every commit reaches every subscriber within this many seconds of its stream record, asserted

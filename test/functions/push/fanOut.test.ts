@@ -166,7 +166,7 @@ describe('signedGateway: PostToConnection as one SigV4-signed request', () => {
     expect(await gateway.post('L0SM9cOFvHcCIhw=', '{"type":"pong"}')).toBe('sent');
     expect(await gateway.post('gone=', '{"type":"pong"}')).toBe('gone');
     const [request] = seen;
-    expect(request.url).toBe('/live/%40connections/L0SM9cOFvHcCIhw%3D');
+    expect(request.url).toBe('/live/@connections/L0SM9cOFvHcCIhw%3D');
     const date = String(request.headers['x-amz-date']);
     const signer = new SignatureV4({ service: 'execute-api', region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' }, sha256: Sha256 as never, applyChecksum: false });
     const reference = await signer.sign(
