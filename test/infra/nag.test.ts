@@ -112,7 +112,8 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [exportsRule(stack)]: 2,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
+    // The push construct: its API, its three role policies (socket, stream, fan-out), three @connections grants (socket POST, fan-out POST and DELETE), its connections table.
     // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's).
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1);
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 8 + 2 + 1 + 1 + 1);
   });
 });
