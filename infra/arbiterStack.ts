@@ -295,7 +295,7 @@ export class ArbiterStack extends Stack {
     this.addAlarm('PushFanOutDeadLetters', {
       metric: push.fanOutDeadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
-      description: 'Fan-out messages failed 3 times and wait in the dead-letter queue: their subscribers missed pushes and catch up over HTTP. docs/push.md#a-crowd-on-aws',
+      description: 'Fan-out messages failed 3 times and wait in the dead-letter queue: their subscribers missed pushes and catch up over HTTP. docs/deploy.md#pushfanoutdeadletters',
     });
 
     // ---- the API, with JSON access logs ----
