@@ -1,7 +1,7 @@
 import { BatchWriteItemCommand, CreateTableCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,9 +73,10 @@ describe('a crowd on AWS: 1,000 subscribers of one game and 20 commits a second,
   const recordAt = new Map<number, number>();
   let gameId: string;
   let firstSeq: number;
+  let dir: string | undefined;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arbiter-i35-fanout-load-'));
+    dir = mkdtempSync(join(tmpdir(), 'arbiter-push-load-'));
     const files = {} as Record<'pushStream' | 'pushFanOut', string>;
     for (const name of ['pushStream', 'pushFanOut'] as const) {
       files[name] = join(dir, name, BUNDLE.outFile);
@@ -141,6 +142,7 @@ describe('a crowd on AWS: 1,000 subscribers of one game and 20 commits a second,
     for (const w of workers) w.child.kill();
     await sqs?.close();
     gateway?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
     await dynamo?.close();
   });
 
