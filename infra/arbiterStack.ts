@@ -71,6 +71,8 @@ export const DEFAULTS = {
   creationQuotaPerHour: 60,
   /** The longest a long poll holds a `reads` function: pushed timelines are the way to wait (docs/push.md). */
   longPollMaxSeconds: 10,
+  /** Of the `reads` concurrency, the share long polls may hold at once; the rest always answers reads that do not wait (docs/push.md#a-crowd-on-aws). */
+  longPollShare: 0.6,
   /** Creations per second across the API (POST /games, POST /tournaments), and the burst above it. */
   creationThrottle: { rateLimit: 10, burstLimit: 20 },
   /** Where the reveal function fetches drand rounds (ARBITER_DRAND_RELAYS): drand's public relays. */
@@ -275,7 +277,8 @@ export class ArbiterStack extends Stack {
     }
 
     // ---- timelines pushed over a WebSocket API (docs/push.md); long-poll stays the fallback ----
-    const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention });
+    const longPollSlots = Math.max(1, Math.floor((readsConcurrency ?? DEFAULTS.readsConcurrency) * DEFAULTS.longPollShare));
+    const push = addPush(this, { table, allowedOrigins: props.corsOrigins?.length ? props.corsOrigins : undefined, logRetention, longPolls: { fn: functions.reads, slots: longPollSlots } });
     functions.web.addEnvironment(settingName('pushUrl'), push.url);
 
     // ---- abandoned games deleted, creations counted (docs/deploy.md#abandoned-games-and-the-creation-quota) ----
@@ -298,6 +301,12 @@ export class ArbiterStack extends Stack {
       metric: push.streamFunction.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 60_000,
       description: 'New commits reach WebSocket subscribers more than a minute late (the stream function is behind or failing); clients still catch up over HTTP. docs/deploy.md#pushstreamiteratorage',
+    });
+
+    this.addAlarm('PushFanOutDeadLetters', {
+      metric: push.fanOutDeadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      description: 'Fan-out messages failed 3 times and wait in the dead-letter queue: their subscribers missed pushes and catch up over HTTP. docs/deploy.md#pushfanoutdeadletters',
     });
 
     // ---- the API, with JSON access logs ----

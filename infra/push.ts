@@ -4,20 +4,34 @@ import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-li
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
 import { settingName } from '../functions/config/settingNames';
+import { POLL_POOL_KEY } from '../functions/push/pollPool';
 
 /** The push functions' entry points (built with the project's bundling settings, infra/bundling.ts). */
 export const PUSH_ENTRIES = {
   pushSocket: 'functions/lambda/pushSocket.ts',
   pushStream: 'functions/lambda/pushStream.ts',
+  pushFanOut: 'functions/lambda/pushFanOut.ts',
 } as const;
+
+/** The fan-out function: one full vCPU (Lambda gives CPU in proportion to memory, one vCPU at 1,769 MB) for posting, which is CPU-bound (SigV4, TLS). */
+export const FAN_OUT_MEMORY_MB = 1769;
+/** Its timeout: a message is at most 50 connections × a stream batch's commits of one game (docs/push.md). */
+export const FAN_OUT_TIMEOUT = Duration.seconds(30);
+/** Receives of a fan-out message before SQS moves it to the dead-letter queue (its subscribers then catch up over HTTP). */
+export const FAN_OUT_MAX_RECEIVES = 3;
+/** Fan-out functions at once (the SQS event source's maximum concurrency): 64 slices of one busy game, and room for others. */
+export const FAN_OUT_CONCURRENCY = 100;
+/** Stream batches of one shard run at once: a game's records stay in order (same partition key), different games overlap. */
+export const STREAM_PARALLELIZATION = 4;
 
 /** The stage clients connect to: wss://…/live. */
 export const PUSH_STAGE = 'live';
@@ -33,6 +47,8 @@ export interface PushProps {
   accessLogs?: boolean;
   /** Log retention of the push functions and the stage. */
   logRetention?: RetentionDays;
+  /** The function that answers long polls (reads) and how many may wait at once: each waits holding a slot in the connections table. */
+  longPolls?: { fn: IFunction & { addEnvironment(key: string, value: string): unknown }; slots: number };
 }
 
 /**
@@ -48,6 +64,12 @@ export class ArbiterPush extends Construct {
   readonly connections: Table;
   readonly socketFunction: NodejsFunction;
   readonly streamFunction: NodejsFunction;
+  /** Posts each fan-out message to its connections. */
+  readonly fanOutFunction: NodejsFunction;
+  /** SQS FIFO: one message group per game and slice of its subscribers. */
+  readonly fanOutQueue: Queue;
+  /** Fan-out messages that failed FAN_OUT_MAX_RECEIVES times (alarmed on by the stack). */
+  readonly fanOutDeadLetters: Queue;
   /** wss://… : what clients connect to (the web app's `arbiter-push` meta, and the page's connect-src). */
   readonly url: string;
 
@@ -67,6 +89,33 @@ export class ArbiterPush extends Construct {
 
     this.socketFunction = this.pushFunction('Socket', PUSH_ENTRIES.pushSocket, retention, Duration.seconds(10));
     this.streamFunction = this.pushFunction('Stream', PUSH_ENTRIES.pushStream, retention, Duration.seconds(30));
+    this.fanOutFunction = sideFunction(this, 'FanOut', {
+      entry: PUSH_ENTRIES.pushFanOut,
+      description: 'Arbiter push fanout function',
+      serviceName: 'arbiter-push',
+      timeout: FAN_OUT_TIMEOUT,
+      memorySize: FAN_OUT_MEMORY_MB,
+      retention,
+    });
+    this.fanOutDeadLetters = new Queue(this, 'FanOutDeadLetters', {
+      fifo: true,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.fanOutQueue = new Queue(this, 'FanOutQueue', {
+      fifo: true,
+      // Ordered per message group (a game's slice) only: groups go out in parallel, at high throughput.
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Lambda's advice: six times the function's timeout, so a message is not given again while its batch still runs.
+      visibilityTimeout: Duration.seconds(FAN_OUT_TIMEOUT.toSeconds() * 6),
+      // A push older than this is worth less than the client's own catch-up over HTTP.
+      retentionPeriod: Duration.hours(1),
+      deadLetterQueue: { queue: this.fanOutDeadLetters, maxReceiveCount: FAN_OUT_MAX_RECEIVES },
+    });
 
     const integration = (name: string) => new WebSocketLambdaIntegration(name, this.socketFunction);
     this.api = new WebSocketApi(this, 'Api', {
@@ -110,9 +159,10 @@ export class ArbiterPush extends Construct {
 
     const common = { [settingName('connectionsTableName')]: this.connections.tableName, [settingName('pushCallbackUrl')]: callbackUrl, [settingName('tableName')]: props.table.tableName };
     for (const [name, value] of Object.entries(common)) {
-      this.socketFunction.addEnvironment(name, value);
-      this.streamFunction.addEnvironment(name, value);
+      for (const fn of [this.socketFunction, this.streamFunction, this.fanOutFunction]) fn.addEnvironment(name, value);
     }
+    this.streamFunction.addEnvironment(settingName('fanOutQueueUrl'), this.fanOutQueue.queueUrl);
+    this.fanOutQueue.grantSendMessages(this.streamFunction);
     this.socketFunction.addEnvironment(settingName('corsOrigins'), (props.allowedOrigins?.length ? props.allowedOrigins : ['*']).join(','));
 
     // The socket function authorizes as the reads function does: the game's items, never a seed.
@@ -130,15 +180,37 @@ export class ArbiterPush extends Construct {
     );
     this.socketFunction.addToRolePolicy(new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [this.connectionsArn('POST')] }));
 
-    // The stream function reads commit items only: partition keys that are game ids, with no '#'.
+    // The stream function reads subscriptions and queues fan-out messages: no item of the game table, no connection to post to.
     this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
+        resources: [props.table.tableArn],
+      }),
+    );
+    this.streamFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [this.connections.tableArn] }));
+    this.streamFunction.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 100,
+        // Records of one game (one partition key) are still given in order, one batch at a time; other games' batches overlap.
+        parallelizationFactor: STREAM_PARALLELIZATION,
+        // No record is ever dropped: a failed batch is halved and given again until it passes (retries and record age unlimited);
+        // the PushStreamIteratorAge alarm says when the stream falls behind.
+        bisectBatchOnError: true,
+        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY') })],
+      }),
+    );
+
+    // The fan-out function reads commit items only (partition keys that are game ids, with no '#'), forgets gone connections, posts.
+    this.fanOutFunction.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:Query'],
         resources: [props.table.tableArn],
         conditions: { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': ['*#*'] } },
       }),
     );
-    this.streamFunction.addToRolePolicy(
+    this.fanOutFunction.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.DENY,
         actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
@@ -146,36 +218,45 @@ export class ArbiterPush extends Construct {
         conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['*#*'] } },
       }),
     );
-    this.streamFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], resources: [this.connections.tableArn] }));
-    this.streamFunction.addToRolePolicy(
+    this.fanOutFunction.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], resources: [this.connections.tableArn] }));
+    this.fanOutFunction.addToRolePolicy(
       new PolicyStatement({ actions: ['execute-api:ManageConnections'], resources: [this.connectionsArn('POST'), this.connectionsArn('DELETE')] }),
     );
-    this.streamFunction.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.LATEST,
-        batchSize: 100,
-        // One batch at a time per shard: a game's commits go out in seq order.
-        parallelizationFactor: 1,
-        // A push older than a minute is worth less than the client's own catch-up (docs/push.md).
-        maxRecordAge: Duration.minutes(1),
-        retryAttempts: 2,
-        bisectBatchOnError: true,
-        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY') })],
+    this.fanOutFunction.addEventSource(
+      new SqsEventSource(this.fanOutQueue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: FAN_OUT_CONCURRENCY,
       }),
     );
+
+    // Long polls wait in a pool of their own: the reads function leases a slot in the connections table, partition `longpoll` only.
+    if (props.longPolls) {
+      const { fn, slots } = props.longPolls;
+      if (!Number.isInteger(slots) || slots < 1) throw new Error(`longPolls.slots must be a whole number of at least 1: got ${slots}`);
+      fn.addEnvironment(settingName('connectionsTableName'), this.connections.tableName);
+      fn.addEnvironment(settingName('longPollSlots'), String(slots));
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query', 'dynamodb:UpdateItem'],
+          resources: [this.connections.tableArn],
+          conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [POLL_POOL_KEY] } },
+        }),
+      );
+    }
 
     // cdk-nag (AwsSolutions): what this construct cannot do otherwise, each with its reason.
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason: 'Each subscription is authorized by a token of its game, sent in the subscribe message (docs/push.md): a token in the connect URL would land in access logs.',
     });
-    for (const fn of [this.socketFunction, this.streamFunction]) {
+    for (const fn of [this.socketFunction, this.streamFunction, this.fanOutFunction]) {
       Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and, for the stream function, dynamodb:ListStreams: these actions take no resource. Every other statement names its resource.',
+        reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and, for the stream function, dynamodb:ListStreams: these actions take no resource. Every other statement names its resource (the stream function\'s Deny of the game table\'s reads is a Deny).',
       });
     }
-    for (const [fn, methods] of [[this.socketFunction, ['POST']], [this.streamFunction, ['POST', 'DELETE']]] as const) {
+    for (const [fn, methods] of [[this.socketFunction, ['POST']], [this.fanOutFunction, ['POST', 'DELETE']]] as const) {
       for (const method of methods) {
         Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
           id: this.connectionsFinding(method),

@@ -89,6 +89,8 @@ const SCHEMAS = {
   tokenKeyId: text,
   drandRelays: relayList,
   notifyQueueUrl: urlOf(['https', 'http']),
+  fanOutQueueUrl: urlOf(['https', 'http']),
+  longPollSlots: wholeNumber(1, 10_000, 'long polls waiting at once'),
   sesFrom: checked((value, name) => {
     const address = value.trim();
     if (!/^[^@\s<>"]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/.test(address)) throw new Error(`${name} is one e-mail address (an SES verified identity): got ${JSON.stringify(value.slice(0, 64))}`);

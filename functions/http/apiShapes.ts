@@ -20,7 +20,7 @@ export const ErrorShape = z.strictObject({
     details: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('by code: issues [{ field, message, valid? }] (invalid_request: message follows the field, valid lists what it may be when that is a short list), valid (not_found of a ruleset or a role: the ones there are), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes and, for a record too large, bytes (payload_too_large), lastCommandAt and afterDays (game_abandoned), perHour and retryAfterSeconds (creation_quota)'),
+      .describe('by code: issues [{ field, message, valid? }] (invalid_request: message follows the field, valid lists what it may be when that is a short list), valid (not_found of a ruleset or a role: the ones there are), needed (insufficient_dice), currentVersion (version_conflict), seq (command_id_reused), rule (rule_violation), maxBytes and, for a record too large, bytes (payload_too_large), lastCommandAt and afterDays (game_abandoned), perHour and retryAfterSeconds (creation_quota), retryAfterSeconds (long_poll_full)'),
   }),
 });
 

@@ -26,6 +26,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_in_use: { status: 409, retryAfter: true },
   game_abandoned: { status: 410, listedByDefault: true },
   creation_quota: { status: 429, retryAfter: true, listedByDefault: true },
+  long_poll_full: { status: 429, retryAfter: true },
   payload_too_large: { status: 413, listedByDefault: true },
   rule_violation: { status: 422, listedByDefault: true },
   entropy_locked: { status: 422 },

@@ -318,6 +318,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Reco
     message: "This address has created 60 games or tournaments this hour (a tournament's games count for the address that created the tournament), the most one address may. Try again in 23 minutes.",
     details: { perHour: 60, retryAfterSeconds: 1380 },
   },
+  long_poll_full: {
+    message: 'As many long polls wait now as this server holds: poll again in 5 seconds, or follow the game over the push socket (docs/push.md).',
+    details: { retryAfterSeconds: 5 },
+  },
   unavailable: { message: 'The service is briefly unavailable. Try again shortly with the same commandId: if the command was stored, you get it back; it is never applied twice.' },
   method_not_allowed: { message: 'PUT is not allowed here.' },
   internal_error: { message: 'Something went wrong on our side. Retrying with the same commandId is safe: a command is never applied twice.' },

@@ -334,7 +334,13 @@ export const OPERATIONS: readonly Operation[] = [
       },
       304: { description: 'If-None-Match names the current version', headers: etag },
     },
-    errors: [[400, 'invalid_request: after, limit or wait out of range'], 401, 404, 503],
+    errors: [
+      [400, 'invalid_request: after, limit or wait out of range'],
+      401,
+      404,
+      [429, 'long_poll_full (with Retry-After): a `wait` that finds as many long polls waiting as the server holds (AWS); poll again after Retry-After, or follow the game over the push socket', ['long_poll_full']],
+      503,
+    ],
   },
   {
     method: 'GET',

@@ -1,11 +1,12 @@
 // SDK calls that hang are cut short (awsClients.ts): a push is retried by the client's catch-up, never waited on.
-import { apiGatewayManagementClient, dynamoClient } from './awsClients';
+import { dynamoClient } from './awsClients';
+import { signedGateway } from './pushSignedGateway';
 import type { Signer } from '../application/signer';
 import { compose } from '../compose';
 import { required } from '../config/settings';
 import { DynamoEventStore } from '../store/dynamoStore';
 import { DynamoSnapshots } from '../store/dynamoSnapshots';
-import { apiGateway, type Gateway } from '../push/gateway';
+import type { Gateway } from '../push/gateway';
 import { DynamoSubscriptions } from '../push/subscriptionStore';
 import { lambdaSettings } from './lambdaSettings';
 
@@ -33,4 +34,4 @@ export const readService = (store: DynamoEventStore) =>
 export const subscriptionStore = () => new DynamoSubscriptions(dynamoClient(), required(lambdaSettings(), 'connectionsTableName'));
 
 /** The WebSocket stage's management endpoint (its callback URL, set by the stack). */
-export const gateway = (): Gateway => apiGateway(apiGatewayManagementClient(required(lambdaSettings(), 'pushCallbackUrl')));
+export const gateway = (): Gateway => signedGateway(required(lambdaSettings(), 'pushCallbackUrl'));

@@ -2,6 +2,7 @@ import type { GameService } from '../application/gameService';
 import { sha256Hex } from '../application/tokens';
 import type { EventStore } from '../ports/eventStore';
 import { commitText, deliveryFor } from './delivery';
+import { FAN_OUT_SLICES } from './fanOut';
 import type { Gateway, PostOutcome } from './gateway';
 import { originAllowed } from './origin';
 import { encode, parseClientMessage, PUSH_LIMITS, pushError, type PushLimits, type ServerMessage, type SubscribeRequest } from './protocol';
@@ -114,7 +115,8 @@ export function socketHandler(deps: SocketDeps) {
       return void (await reply(pushError('too_many_subscriptions', `A connection follows at most ${limits.maxSubscriptionsPerConnection} games: unsubscribe from one first.`, gameId)));
     }
     const nowSeconds = Math.floor(now() / 1000);
-    if ((await deps.subscriptions.countForGame(gameId, limits.maxSubscribersPerGame, nowSeconds)) >= limits.maxSubscribersPerGame) {
+    const followers = await deps.subscriptions.countForGame(gameId, limits.maxSubscribersPerGame, nowSeconds);
+    if (followers >= limits.maxSubscribersPerGame) {
       return void (await reply(pushError('too_many_subscribers', 'This game has as many live followers as the server takes: follow it with GET /games/{id}/events?wait=… instead.', gameId)));
     }
     const service = await deps.service();
@@ -140,6 +142,8 @@ export function socketHandler(deps: SocketDeps) {
       after: subscriber.after,
       authorizedAt: opened.version,
       expiresAt: expiresAt(now(), limits.maxConnectionMs),
+      // Round robin by arrival: a game's followers spread evenly over the fan-out slices.
+      slice: followers % FAN_OUT_SLICES,
     });
     // A commit stored after the catch-up was read but fanned out before this subscription was
     // stored would fall between the two: read once more. It may reach the client twice (the

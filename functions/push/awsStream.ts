@@ -1,8 +1,8 @@
 import type { Commit } from '../../domain/fairness/hashChain';
-import { commitText, deliveryFor, endedByViewerRevocation } from './delivery';
+import { fanOutDelivery, fanOutMessages, limiter, POSTS_IN_FLIGHT, readFanOutMessage, type FanOutQueue, type GameChanges, type QueuedFanOut } from './fanOut';
 import type { Gateway } from './gateway';
-import { encode, PUSH_LIMITS, pushError, type PushLimits } from './protocol';
-import { removeConnection, type StoredSubscription, type SubscriptionStore } from './subscriptionStore';
+import { PUSH_LIMITS, type PushLimits } from './protocol';
+import type { SubscriptionStore } from './subscriptionStore';
 
 /** The parts of a DynamoDB stream record (view type KEYS_ONLY) this handler reads. */
 export interface StreamRecordLike {
@@ -21,20 +21,14 @@ export interface StreamDeps {
    * unnotified by a failed hand-off.
    */
   notify?: (gameIds: readonly string[]) => Promise<void>;
+  /** The fan-out queue (SQS FIFO on AWS); without one, this function posts the messages itself. */
+  fanOut?: FanOutQueue;
   limits?: Partial<PushLimits>;
   now?: () => number;
 }
 
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const VIEWERS_SUFFIX = '#viewers';
-/** Posts in flight at once, across the subscribers of a game. */
-const POSTS_AT_ONCE = 16;
-
-interface GameChanges {
-  from: number;
-  to: number;
-  revokedViewers: Set<string>;
-}
 
 /**
  * What a batch of the game table's stream says to push: per game, the range of seqs of new
@@ -66,70 +60,31 @@ export function changesOf(records: readonly StreamRecordLike[]): Map<string, Gam
 }
 
 /**
- * The stream function: each new commit to the subscribers of its game, in seq order per
- * connection, with the same messages as the local server (delivery.ts). A connection found
- * gone is forgotten; one that cannot be sent to is dropped and catches up when it comes back.
- * Never given a seed, a token hash or a signing key: it reads keys from the stream and
- * commit items from the table, nothing else.
+ * The stream function: it only splits the work. For each game with new commits (or a revoked
+ * spectator link) it reads the game's subscriptions and puts one message per slice of them on
+ * the fan-out queue (fanOut.ts), where the fan-out function posts them in parallel. Without a
+ * queue (a test, a stack without fan-out) it delivers the same messages itself. Never given a
+ * seed, a token hash or a signing key: it reads keys from the stream, subscriptions, and (only
+ * without a queue) commit items.
  */
 export function streamHandler(deps: StreamDeps) {
   const limits: PushLimits = { ...PUSH_LIMITS, ...deps.limits };
   const now = deps.now ?? Date.now;
+  const deliver = fanOutDelivery({ readCommits: deps.readCommits, subscriptions: deps.subscriptions, gateway: deps.gateway, limits });
 
   return async (event: { Records?: readonly StreamRecordLike[] }): Promise<void> => {
     const changed = changesOf(event.Records ?? []);
     const withCommits = [...changed].filter(([, changes]) => changes.to > 0).map(([gameId]) => gameId);
     if (deps.notify && withCommits.length > 0) await deps.notify(withCommits);
+    const messages: QueuedFanOut[] = [];
     for (const [gameId, changes] of changed) {
       const subscriptions = await deps.subscriptions.forGame(gameId, limits.maxSubscribersPerGame, Math.floor(now() / 1000));
-      if (subscriptions.length === 0) continue;
-      const live: StoredSubscription[] = [];
-      for (const subscription of subscriptions) {
-        const revoked = [...changes.revokedViewers].some((viewerId) => endedByViewerRevocation(subscription.identity, viewerId));
-        if (!revoked) {
-          live.push(subscription);
-          continue;
-        }
-        await deps.subscriptions.remove(subscription.connectionId, gameId);
-        await post(subscription.connectionId, encode(pushError('unauthenticated', 'This spectator link was revoked: it no longer reads this game.', gameId)));
-      }
-      if (changes.to === 0 || live.length === 0) continue;
-      const commits = (await deps.readCommits(gameId, changes.from - 1, changes.to - changes.from + 1)).filter((c) => c.seq <= changes.to);
-      const texts = new Map<string, Map<number, string>>();
-      const textOf = (rulesetId: string, commit: Commit) => {
-        let byRuleset = texts.get(rulesetId);
-        if (!byRuleset) texts.set(rulesetId, (byRuleset = new Map()));
-        let text = byRuleset.get(commit.seq);
-        if (text === undefined) byRuleset.set(commit.seq, (text = commitText(rulesetId, commit, limits)));
-        return text;
-      };
-      for (let start = 0; start < live.length; start += POSTS_AT_ONCE) {
-        await Promise.all(live.slice(start, start + POSTS_AT_ONCE).map((subscription) => fanOut(subscription, commits, textOf)));
-      }
+      messages.push(...fanOutMessages(gameId, changes, subscriptions));
     }
+    if (messages.length === 0) return;
+    // Any failure rejects the batch, and Lambda gives it again (no record is dropped); messages already sent are dropped by SQS as duplicates.
+    if (deps.fanOut) return deps.fanOut.send(messages);
+    const inFlight = limiter(POSTS_IN_FLIGHT);
+    for (const queued of messages) await deliver(readFanOutMessage(queued.body)!, inFlight);
   };
-
-  /** One subscriber's commits, one after another: order per connection is kept. */
-  async function fanOut(subscription: StoredSubscription, commits: readonly Commit[], textOf: (rulesetId: string, commit: Commit) => string) {
-    const subscriber = { ...subscription };
-    for (const commit of commits) {
-      const delivery = deliveryFor(subscriber, commit, textOf(subscription.rulesetId, commit));
-      if (delivery.kind === 'skip') continue;
-      if (delivery.kind === 'end') {
-        await deps.subscriptions.remove(subscription.connectionId, subscription.gameId);
-        await post(subscription.connectionId, delivery.text);
-        return;
-      }
-      if (!(await post(subscription.connectionId, delivery.text))) return;
-      subscriber.after = commit.seq;
-    }
-  }
-
-  async function post(connectionId: string, text: string): Promise<boolean> {
-    const outcome = await deps.gateway.post(connectionId, text);
-    if (outcome === 'sent') return true;
-    if (outcome === 'failed') await deps.gateway.drop(connectionId);
-    await removeConnection(deps.subscriptions, connectionId, limits.maxSubscriptionsPerConnection + 1);
-    return false;
-  }
 }

@@ -8,11 +8,11 @@
 export interface PushLimits {
   /** A client's message, in bytes; more is refused with payload_too_large. */
   maxMessageBytes: number;
-  /** A message to a client, in bytes (API Gateway's frame limit is 128 KB); a larger commit is announced by a `gap`. */
+  /** A message to a client, in bytes (API Gateway's message limit is 128 KB, sent in frames of at most 32 KB); a larger commit is announced by a `gap`. */
   maxFrameBytes: number;
   /** Games one connection follows at once. */
   maxSubscriptionsPerConnection: number;
-  /** Connections following one game at once. */
+  /** Connections following one game at once (on AWS bounded by the fan-out's slices and posts per second, docs/push.md). */
   maxSubscribersPerGame: number;
   /** Commits a subscribe catches up; further behind, the client reads GET /games/{id}/events first. */
   maxCatchUp: number;
@@ -38,7 +38,7 @@ export const PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
   maxMessageBytes: 4 * 1024,
   maxFrameBytes: 128 * 1024,
   maxSubscriptionsPerConnection: 8,
-  maxSubscribersPerGame: 200,
+  maxSubscribersPerGame: 1000,
   maxCatchUp: 200,
   idleMs: 10 * 60_000,
   maxConnectionMs: 2 * 60 * 60_000,

@@ -15,6 +15,8 @@ export interface StoredSubscription {
   authorizedAt: number;
   /** Epoch seconds: DynamoDB's TTL removes a subscription whose $disconnect never came. */
   expiresAt: number;
+  /** Its fan-out slice (fanOut.ts), given when it subscribed; absent on a subscription stored before slices. */
+  slice?: number;
 }
 
 /** The subscriptions of the AWS path: who follows which game, on which connection. */
@@ -77,6 +79,7 @@ export class DynamoSubscriptions implements SubscriptionStore {
         after: { N: String(s.after) },
         authorizedAt: { N: String(s.authorizedAt) },
         expiresAt: expires,
+        ...(s.slice !== undefined ? { slice: { N: String(s.slice) } } : {}),
       },
     });
     await this.call(() => this.client.send(item));
@@ -110,6 +113,7 @@ export class DynamoSubscriptions implements SubscriptionStore {
         after: Number(item.after?.N ?? 0),
         authorizedAt: Number(item.authorizedAt?.N ?? 0),
         expiresAt: Number(item.expiresAt?.N ?? 0),
+        ...(item.slice?.N !== undefined ? { slice: Number(item.slice.N) } : {}),
       });
     }
     return subscriptions;

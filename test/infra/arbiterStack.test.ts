@@ -30,7 +30,7 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown;
 
 /** The functions behind the HTTP API (infra/bundling.ts), then the push functions (infra/push.ts), by logical id without its hash. */
 const HTTP_FUNCTIONS = Object.keys(LAMBDA_ENTRIES).map((name) => `${name[0].toUpperCase()}${name.slice(1)}Function`);
-const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction'];
+const PUSH_FUNCTIONS = ['PushSocketFunction', 'PushStreamFunction', 'PushFanOutFunction'];
 const SWEEP_FUNCTION = 'GameExpirySweepFunction';
 const REVEAL_FUNCTION = 'BeaconRevealsRevealFunction';
 const DELIVERY_FUNCTION = 'NotificationsDeliveryFunction';
@@ -177,7 +177,7 @@ describe('the Arbiter stack', () => {
     expect(connections.Properties.StreamSpecification).toBeUndefined();
   });
 
-  it('runs twelve functions (six behind the HTTP API, two for push, one that deletes abandoned games, one that reveals beacon rolls, one that delivers notifications, one that makes tournament exports) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
+  it('runs thirteen functions (six behind the HTTP API, three for push, one that deletes abandoned games, one that reveals beacon rolls, one that delivers notifications, one that makes tournament exports) on nodejs24.x, arm64, traced by X-Ray, each with a role of its own', () => {
     expect(Object.keys(PUSH_ENTRIES)).toHaveLength(PUSH_FUNCTIONS.length);
     const functions = functionsOf(template);
     expect(Object.keys(functions).map(named).sort()).toEqual([...ALL_FUNCTIONS].sort());
@@ -225,10 +225,10 @@ describe('the Arbiter stack', () => {
       EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Commits'), 'StreamArn'] },
       StartingPosition: 'LATEST',
     });
-    // The push stream, the sweep of abandoned games and the beacon reveals (below) read the table's stream; notifications read their queue, not the stream.
+    // The push stream, the sweep of abandoned games and the beacon reveals (below) read the table's stream; notifications and the push fan-out read their queues, not the stream.
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
     expect(mappings.filter((m) => m.Properties.EventSourceArn['Fn::GetAtt']?.[1] === 'StreamArn')).toHaveLength(3);
-    expect(mappings).toHaveLength(4);
+    expect(mappings).toHaveLength(5);
   });
 
   it('deletes abandoned games: leases and creation counts expire by TTL, and only the TTL removal of a lease reaches the sweep function', () => {
@@ -372,6 +372,8 @@ describe('the Arbiter stack', () => {
         'Allow s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
         'Allow s3:ListBucket → ExportStorageExports.Arn',
         `Deny dynamodb:BatchGetItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if ${seedDeny}`,
+        // Long polls lease their slots in the connections table, partition longpoll only (docs/push.md#a-crowd-on-aws).
+        'Allow dynamodb:Query,dynamodb:UpdateItem → PushConnections.Arn if {"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["longpoll"]}}',
       ],
       CatalogueFunction: logsAndTraces('catalogueLogs'),
       VerifierFunction: logsAndTraces('verifierLogs'),
@@ -384,18 +386,27 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:DeleteItem,dynamodb:PutItem,dynamodb:Query → PushConnections.Arn',
         `Allow execute-api:ManageConnections → ${connections('POST')}`,
       ],
+      // Splits the work: reads subscriptions, never an item of the commits table, and queues fan-out messages.
       PushStreamFunction: [
         ...logsAndTraces('PushStreamLogs'),
-        'Allow dynamodb:Query → Commits.Arn if {"ForAllValues:StringNotLike":{"dynamodb:LeadingKeys":["*#*"]}}',
-        'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#*"]}}',
-        'Allow dynamodb:DeleteItem,dynamodb:Query → PushConnections.Arn',
-        `Allow execute-api:ManageConnections → ${connections('POST')}`,
-        `Allow execute-api:ManageConnections → ${connections('DELETE')}`,
+        'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn',
+        'Allow dynamodb:Query → PushConnections.Arn',
+        'Allow sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage → PushFanOutQueue.Arn',
         // The event source mapping reads the commits table's stream.
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
         // It hands each game with new commits to notifications (infra/notifications.ts).
         'Allow sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage → NotificationsQueue.Arn',
+      ],
+      // Posts: reads commit items only, forgets gone connections, drops failing ones.
+      PushFanOutFunction: [
+        ...logsAndTraces('PushFanOutLogs'),
+        'Allow dynamodb:Query → Commits.Arn if {"ForAllValues:StringNotLike":{"dynamodb:LeadingKeys":["*#*"]}}',
+        'Deny dynamodb:BatchGetItem,dynamodb:GetItem,dynamodb:Query,dynamodb:Scan → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#*"]}}',
+        'Allow dynamodb:DeleteItem,dynamodb:Query → PushConnections.Arn',
+        `Allow execute-api:ManageConnections → ${connections('POST')}`,
+        `Allow execute-api:ManageConnections → ${connections('DELETE')}`,
+        'Allow sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage → PushFanOutQueue.Arn',
       ],
       // Notifications: reads commits and subscriptions, writes only the notification store's items, opens the subscriptions' secrets; never a seed, a secret or a token hash.
       NotificationsDeliveryFunction: [
@@ -478,10 +489,11 @@ describe('the Arbiter stack', () => {
       }
       for (const action of TABLE_WRITES) expect(mayOnTable(fn, action, GAME), `${fn} ${action}`).toBe(false);
     }
-    // The stream function queries commits, and nothing else of the table.
-    expect(mayOnTable('PushStreamFunction', 'dynamodb:Query', GAME)).toBe(true);
-    for (const pk of [SECRETS_ITEM, KEY_RING_ITEM]) expect(mayOnTable('PushStreamFunction', 'dynamodb:Query', pk), pk).toBe(false);
-    expect(mayOnTable('PushStreamFunction', 'dynamodb:GetItem', GAME)).toBe(false);
+    // The fan-out function queries commits, and nothing else of the table; the stream function reads none of it.
+    expect(mayOnTable('PushFanOutFunction', 'dynamodb:Query', GAME)).toBe(true);
+    for (const pk of [SECRETS_ITEM, KEY_RING_ITEM]) expect(mayOnTable('PushFanOutFunction', 'dynamodb:Query', pk), pk).toBe(false);
+    expect(mayOnTable('PushFanOutFunction', 'dynamodb:GetItem', GAME)).toBe(false);
+    for (const action of TABLE_READS) expect(mayOnTable('PushStreamFunction', action, GAME), action).toBe(false);
     // Notifications remove a subscription whose grant ended, its scope's index entry with it: delete only, never put there.
     for (const pk of ['subscriptions#game#g-7kq2', 'subscriptions#tournament#t-1']) {
       expect(mayOnTable(DELIVERY_FUNCTION, 'dynamodb:DeleteItem', pk), pk).toBe(true);
@@ -763,9 +775,9 @@ describe('the alarms', () => {
         });
       }
     }
-    // 11 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + late beacon reveals + notification dead letters + key use by others + the sweep's lag and dead letters
-    // + the operations alarms (infra/operations.ts): 11 functions × duration near the timeout, HTTP 429s, WebSocket errors, command latency.
-    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + 1 + 2 + ALL_FUNCTIONS.length + 3);
+    // 13 functions × (errors, throttles) + 2 concurrency + 5xx, table throttles, KMS, DynamoDB, unreserved concurrency + push stream lag + push fan-out dead letters + late beacon reveals + notification dead letters + key use by others + the sweep's lag and dead letters
+    // + the operations alarms (infra/operations.ts): 13 functions × duration near the timeout, HTTP 429s, WebSocket errors, command latency.
+    expect(Object.keys(alarmsOf(template))).toHaveLength(ALL_FUNCTIONS.length * 2 + 2 + 5 + 1 + 1 + 1 + 1 + 1 + 2 + ALL_FUNCTIONS.length + 3);
   });
 
   it('watch a function another construct adds to the stack later, as the push construct did and the export construct will', () => {

@@ -122,9 +122,10 @@ describe("cdk-nag's AwsSolutions pack", () => {
       [BACKUP_POLICY_RULE]: 1,
     });
     // One acknowledgement per HTTP route, per role policy and per finding of the push construct (its API's routes at once).
+    // The push construct: its API, its three role policies (socket, stream, fan-out), three @connections grants (socket POST, fan-out POST and DELETE), its connections table.
     // (and one each for the reads and commands roles' grants on the exports bucket's exports/ prefix, one for the sweep function's role, one for the reveal function's, one for the notification delivery function's,
     // one for the sweep's dead-letter queue, two for the export function's: its role policy, and its grant on exports/).
     // (and one for AWS Backup's role.)
-    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 7 + 2 + 1 + 1 + 1 + 1 + 1 + 2);
+    expect(acks).toHaveLength(ROUTES.length + Object.keys(LAMBDA_ENTRIES).length + 8 + 2 + 1 + 1 + 1 + 1 + 1 + 2);
   });
 });

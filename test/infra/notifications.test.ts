@@ -37,7 +37,7 @@ beforeAll(() => {
 describe('notifications on AWS (infra/notifications.ts)', () => {
   it('queue each game with new commits, encrypted and TLS only, with a dead-letter queue after 5 receives, given again only after the delivery function\'s timeout', () => {
     const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
-    // The notifications' queues (the sweep of abandoned games has a dead-letter queue of its own, infra/gameExpiry.ts).
+    // The notifications' queues (the sweep of abandoned games has a dead-letter queue of its own, infra/gameExpiry.ts; the push fan-out's are tested in test/infra/push.test.ts).
     expect(Object.keys(queues).map(named).filter((name) => name.startsWith('Notifications')).sort()).toEqual(['NotificationsDeadLetters', 'NotificationsQueue']);
     expect(queues[queue].Properties).toMatchObject({
       SqsManagedSseEnabled: true,
@@ -74,7 +74,8 @@ describe('notifications on AWS (infra/notifications.ts)', () => {
   it('are handed on by the push stream function, which reads every new commit already: it is told the queue and may only send to it', () => {
     const env = only(template, 'AWS::Lambda::Function', 'PushStreamFunction')[1].Properties.Environment.Variables;
     expect(env.ARBITER_NOTIFY_QUEUE_URL).toEqual({ Ref: queue });
-    const sqs = statementsOf(template, 'PushStreamFunction').filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')));
+    // (It also sends to the push fan-out queue: test/infra/push.test.ts.)
+    const sqs = statementsOf(template, 'PushStreamFunction').filter((s) => [s.Action].flat().some((a) => a.startsWith('sqs:')) && !JSON.stringify(s.Resource).includes('PushFanOut'));
     expect(sqs).toEqual([{ Effect: 'Allow', Action: ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], Resource: { 'Fn::GetAtt': [queue, 'Arn'] } }]);
     // Its stream filter is push's (INSERT or MODIFY): the commits are picked out by their key in the function (notifyQueue.test.ts).
     const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).find((m) => named(m.Properties.FunctionName.Ref) === 'PushStreamFunction')!;

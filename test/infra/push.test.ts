@@ -1,7 +1,9 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { sideFunction } from '../../infra/sideFunction';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
 import { mkdtempSync, statSync } from 'node:fs';
@@ -35,7 +37,10 @@ describe('the push construct (infra/push.ts) in a small stack', () => {
       stream: StreamViewType.KEYS_ONLY,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     });
-    addPush(stack, { table, allowedOrigins: ['https://app.invalid'] });
+    // A stand-in for the stack's reads function, which answers long polls.
+    const reads = sideFunction(stack, 'Reads', { entry: 'functions/lambda/reads.ts', description: 'reads', serviceName: 'arbiter', timeout: Duration.seconds(25), retention: RetentionDays.ONE_DAY });
+    Validations.of(reads.role!.node.findChild('DefaultPolicy')).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'The stand-in of the reads function: X-Ray tracing only, as the stack acknowledges for its own.' });
+    addPush(stack, { table, allowedOrigins: ['https://app.invalid'], longPolls: { fn: reads, slots: 60 } });
     template = Template.fromStack(stack);
   });
 
@@ -80,54 +85,108 @@ describe('the push construct (infra/push.ts) in a small stack', () => {
     });
   });
 
-  it('feeds the stream function from the game table\'s stream, in order, INSERTs and MODIFYs only', () => {
+  it('feeds the stream function from the game table\'s stream, INSERTs and MODIFYs only, and never drops a record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: functionId('PushStreamFunction') },
       StartingPosition: 'LATEST',
-      ParallelizationFactor: 1,
+      ParallelizationFactor: 4,
       BisectBatchOnFunctionError: true,
-      MaximumRecordAgeInSeconds: 60,
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }] },
     });
+    const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((m) => JSON.stringify(m.Properties.FunctionName).includes('PushStreamFunction'))!;
+    // Unset: retried until it passes, however old (AWS's -1); the iterator-age alarm tells when the stream falls behind.
+    expect(mapping.Properties.MaximumRetryAttempts).toBeUndefined();
+    expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeUndefined();
+  });
+
+  it('fans out through a FIFO queue with a dead-letter queue, to a one-vCPU function that reports each failed message', () => {
+    const queues = template.findResources('AWS::SQS::Queue');
+    const [queueId, queue] = Object.entries(queues).find(([id]) => id.startsWith('PushFanOutQueue'))!;
+    const [deadId, dead] = Object.entries(queues).find(([id]) => id.startsWith('PushFanOutDeadLetters'))!;
+    expect(queue.Properties).toMatchObject({
+      FifoQueue: true,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadId, 'Arn'] }, maxReceiveCount: 3 },
+    });
+    expect(dead.Properties).toMatchObject({ FifoQueue: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('PushFanOutFunction') },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 100 },
+    });
+    expect(template.findResources('AWS::Lambda::Function')[functionId('PushFanOutFunction')].Properties).toMatchObject({ MemorySize: 1769, Timeout: 30 });
+    const streamEnv = template.findResources('AWS::Lambda::Function')[functionId('PushStreamFunction')].Properties.Environment.Variables;
+    expect(streamEnv.ARBITER_FAN_OUT_QUEUE_URL).toEqual({ Ref: queueId });
+  });
+
+  it('lets the reads function lease long-poll slots in the connections table, partition longpoll only', () => {
+    const readsRole = Object.keys(template.findResources('AWS::IAM::Role')).find((id) => id.startsWith('ReadsRole'))!;
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === readsRole))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(statements.filter((s) => JSON.stringify(s.Resource).includes('PushConnections'))).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: ['dynamodb:Query', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^PushConnections/), 'Arn'] },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['longpoll'] } },
+      }),
+    ]);
+    const env = template.findResources('AWS::Lambda::Function')[functionId('ReadsFunction')].Properties.Environment.Variables;
+    expect(env).toMatchObject({ ARBITER_LONG_POLL_SLOTS: '60', ARBITER_CONNECTIONS_TABLE_NAME: { Ref: expect.stringMatching(/^PushConnections/) } });
   });
 
   it('grants each function exactly what it uses: no seed item, no key, no secret, no signing', () => {
     const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
     expect(allowed('PushSocketFunction')).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Query', 'execute-api:ManageConnections', 'logs:CreateLogStream', 'logs:PutLogEvents', ...xray].sort());
     expect(allowed('PushStreamFunction')).toEqual(
-      ['dynamodb:DeleteItem', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:Query', 'dynamodb:Query', 'execute-api:ManageConnections', 'logs:CreateLogStream', 'logs:PutLogEvents', ...xray].sort(),
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:Query', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage', ...xray].sort(),
     );
-    for (const prefix of ['PushSocketFunction', 'PushStreamFunction']) {
+    expect(allowed('PushFanOutFunction')).toEqual(
+      ['dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:Query', 'execute-api:ManageConnections', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', ...xray].sort(),
+    );
+    for (const prefix of ['PushSocketFunction', 'PushStreamFunction', 'PushFanOutFunction']) {
       const allows = JSON.stringify(statementsOf(prefix).filter((st) => st.Effect === 'Allow'));
       expect(allows, prefix).not.toMatch(/kms:|secretsmanager:|dynamodb:Scan|dynamodb:\*|dynamodb:BatchGetItem/);
       // '*' only where no resource can be named: X-Ray, and the stream's ListStreams.
       const anywhere = statementsOf(prefix).filter((st) => st.Effect === 'Allow' && st.Resource === '*').flatMap((st) => [st.Action].flat()).sort();
       expect(anywhere, prefix).toEqual(prefix === 'PushStreamFunction' ? ['dynamodb:ListStreams', ...xray] : xray);
       const env = template.findResources('AWS::Lambda::Function')[functionId(prefix)].Properties.Environment.Variables;
+      const own = { PushSocketFunction: ['ARBITER_CORS_ORIGINS'], PushStreamFunction: ['ARBITER_FAN_OUT_QUEUE_URL'], PushFanOutFunction: [] }[prefix]!;
       expect(Object.keys(env).sort(), prefix).toEqual(
-        ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'ARBITER_CONNECTIONS_TABLE_NAME', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'ARBITER_PUSH_CALLBACK_URL', 'ARBITER_TABLE_NAME', ...(prefix === 'PushSocketFunction' ? ['ARBITER_CORS_ORIGINS'] : [])].sort(),
+        ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'ARBITER_CONNECTIONS_TABLE_NAME', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'ARBITER_PUSH_CALLBACK_URL', 'ARBITER_TABLE_NAME', ...own].sort(),
       );
     }
     // The socket function is denied every seed item; the stream function may read only partitions without '#': commits.
     expect(statementsOf('PushSocketFunction')).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['*#seed'] } } }),
     );
-    const streamTableReads = statementsOf('PushStreamFunction').filter((s) => [s.Action].flat().includes('dynamodb:Query') && JSON.stringify(s.Resource).includes('Commits'));
-    expect(streamTableReads).toEqual([
+    // The stream function reads no item of the game table at all; the fan-out function commit items only.
+    expect(statementsOf('PushStreamFunction').filter((s) => JSON.stringify(s.Resource).includes('Commits') && !JSON.stringify(s.Resource).includes('StreamArn'))).toEqual([
+      expect.objectContaining({ Effect: 'Deny', Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'] }),
+    ]);
+    const fanOutTableReads = statementsOf('PushFanOutFunction').filter((s) => [s.Action].flat().includes('dynamodb:Query') && JSON.stringify(s.Resource).includes('Commits'));
+    expect(fanOutTableReads).toEqual([
       expect.objectContaining({ Effect: 'Allow', Action: 'dynamodb:Query', Condition: { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': ['*#*'] } } }),
       expect.objectContaining({ Effect: 'Deny', Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['*#*'] } } }),
     ]);
-    // Posts to this stage's connections only; only the stream function may also drop one.
+    // Posts to this stage's connections only; only the fan-out function may also drop one.
     const manage = (prefix: string) => JSON.stringify(statementsOf(prefix).filter((s) => s.Action === 'execute-api:ManageConnections'));
     expect(manage('PushSocketFunction')).toContain(`/${PUSH_STAGE}/POST/@connections/*`);
     expect(manage('PushSocketFunction')).not.toContain('DELETE');
-    expect(manage('PushStreamFunction')).toContain(`/${PUSH_STAGE}/DELETE/@connections/*`);
+    expect(manage('PushFanOutFunction')).toContain(`/${PUSH_STAGE}/DELETE/@connections/*`);
+    expect(manage('PushStreamFunction')).toBe('[]');
     // No managed policy on either role.
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
   it('runs both functions on nodejs24.x, arm64, traced, with their own log groups', () => {
-    for (const prefix of ['PushSocketFunction', 'PushStreamFunction']) {
+    for (const prefix of ['PushSocketFunction', 'PushStreamFunction', 'PushFanOutFunction']) {
       const fn = template.findResources('AWS::Lambda::Function')[functionId(prefix)];
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogGroup: expect.anything() } });
     }
@@ -137,7 +196,7 @@ describe('the push construct (infra/push.ts) in a small stack', () => {
     const report = new AwsSolutionsChecks(stack).validateScope(stack);
     expect(report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} ${r.constructPath}`))).toEqual([]);
     const acknowledged = stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules').flatMap((m) => Object.entries(m.data as Record<string, string>)));
-    expect(acknowledged.length).toBe(7);
+    expect(acknowledged.length).toBe(9);
     for (const [id, reason] of acknowledged) expect(reason.length, id).toBeGreaterThan(40);
   });
 });

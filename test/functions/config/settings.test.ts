@@ -54,6 +54,8 @@ describe('the settings', () => {
       ARBITER_SMTP_URL: 'smtp://127.0.0.1:2525',
       ARBITER_SMTP_FROM: 'arbiter@club.example.org',
       ARBITER_NOTIFY_QUEUE_URL: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      ARBITER_FAN_OUT_QUEUE_URL: 'https://sqs.eu-west-3.amazonaws.com/1/fan-out.fifo',
+      ARBITER_LONG_POLL_SLOTS: '60',
       ARBITER_SES_FROM: 'arbiter@example.org',
     });
     expect(warnings).toEqual([]);
@@ -87,6 +89,8 @@ describe('the settings', () => {
       smtpUrl: 'smtp://127.0.0.1:2525',
       smtpFrom: 'arbiter@club.example.org',
       notifyQueueUrl: 'https://sqs.eu-west-3.amazonaws.com/1/notify',
+      fanOutQueueUrl: 'https://sqs.eu-west-3.amazonaws.com/1/fan-out.fifo',
+      longPollSlots: 60,
       sesFrom: 'arbiter@example.org',
     });
     expect(Object.keys(settings).sort()).toEqual(SETTING_DEFINITIONS.map((d) => d.key).sort());

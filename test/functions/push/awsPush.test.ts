@@ -153,7 +153,7 @@ describe('the AWS push functions, with the gateway faked (aws-sdk-client-mock) a
     await socket(message('c-1', { action: 'subscribe', gameId: game.gameId, token: game.tokens.players.red, after: 1 }));
     await socket(message('c-1', { action: 'subscribe', gameId: other.gameId, token: other.tokens.organizer, after: 1 }));
     const stored = await subscriptions.forGame(game.gameId, 10, Math.floor(Date.now() / 1000));
-    expect(stored).toEqual([{ connectionId: 'c-1', gameId: game.gameId, identity: 'role:red', rulesetId: 'dice', after: 1, authorizedAt: 1, expiresAt: expect.any(Number) }]);
+    expect(stored).toEqual([{ connectionId: 'c-1', gameId: game.gameId, identity: 'role:red', rulesetId: 'dice', after: 1, authorizedAt: 1, expiresAt: expect.any(Number), slice: 0 }]);
     expect(stored[0].expiresAt * 1000 - Date.now()).toBeGreaterThan(2 * 3600_000);
     // The table holds no token, nor its hash.
     const text = JSON.stringify(await items(CONNECTIONS));
