@@ -75,9 +75,11 @@ public final class PlayerLink {
         if (rawGame.isEmpty() || rawGame.contains("/")) throw bad("it is not a game's link (…/#/games/{game}?token=…)");
         if (!query.startsWith("token=") || query.indexOf('&') >= 0 || query.indexOf('#') >= 0) throw bad("after the game it must have only ?token=…");
         String gameId = decode(rawGame, "game id");
+        if (!ArbiterClient.isId(gameId)) throw bad("its game id is not one the server gives (letters, digits and . _ : - only)");
         String token = decode(query.substring("token=".length()), "token");
         if (token.isEmpty()) throw bad("its token is empty");
         int port = uri.getPort();
+        if (port == 0 || port > 65535) throw bad("its port number is not one a server can have (1 to 65535)");
         String server = scheme + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host).toLowerCase(Locale.ROOT) + (port >= 0 ? ":" + port : "");
         return new PlayerLink(server, gameId, token);
     }

@@ -89,9 +89,9 @@ public final class TemplateAndLinkTests {
         T.equal(link.gameId, "g-123abc", "the game");
         T.equal(link.token(), TOKEN, "the token");
         T.check(!link.toString().contains(TOKEN), "toString leaves the token out: " + link);
-        PlayerLink encoded = PlayerLink.parse("  https://arbiter.example.org:8443/#/games/g-%C3%A9x?token=a%2Bb%3D%3D+c  ");
+        PlayerLink encoded = PlayerLink.parse("  https://arbiter.example.org:8443/#/games/g-%3Ax?token=a%2Bb%3D%3D+c  ");
         T.equal(encoded.serverUrl, "https://arbiter.example.org:8443", "a port is kept; white space around the link is ignored");
-        T.equal(encoded.gameId, "g-\u00e9x", "a percent-encoded game id, UTF-8");
+        T.equal(encoded.gameId, "g-:x", "a percent-encoded game id");
         T.equal(encoded.token(), "a+b==+c", "percent-decoding as encodeURIComponent wrote it ('+' stays '+')");
         T.equal(PlayerLink.parse("http://127.0.0.1:8787/#/games/g-1?token=t").serverUrl, "http://127.0.0.1:8787", "http to 127.0.0.1 (npm start)");
         T.equal(PlayerLink.parse("http://localhost:8787/#/games/g-1?token=t").serverUrl, "http://localhost:8787", "http to localhost");
@@ -121,6 +121,12 @@ public final class TemplateAndLinkTests {
             {"https://arbiter.example.org/#/games/g-1?token=" + TOKEN + "%C3", "not UTF-8"},
             {"https://arbiter.example.org/#/games/g 1?token=" + TOKEN, "space"},
             {"g-1 " + TOKEN, "space"},
+            {"http://127.0.0.1:9/#/games/g%21?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/g-%C3%A9x?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/..%2F..%2Fadmin?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/" + "g".repeat(129) + "?token=" + TOKEN, "game id"},
+            {"http://localhost:99999/#/games/g-1?token=" + TOKEN, "port"},
+            {"https://arbiter.example.org:0/#/games/g-1?token=" + TOKEN, "port"},
             {TOKEN, "https://"},
             {"", "empty"},
         };

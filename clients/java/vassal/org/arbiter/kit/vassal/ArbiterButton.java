@@ -217,10 +217,10 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         remember(link, text(link));
         seat = s;
         PlayerLink joined = link;
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = catchUp(s, lines);
-            SwingUtilities.invokeLater(() -> {
+            onEdt(() -> {
                 lines.forEach(this::sendLine);
                 if (failure != null) {
                     GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
@@ -315,11 +315,11 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
      */
     protected void send(Seat s, String type, String payloadJson, String what) {
         getLaunchButton().setEnabled(false);
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = s.caughtUp ? null : catchUp(s, lines);
             RollSession.Outcome outcome = s.session.send(type, payloadJson, what);
-            SwingUtilities.invokeLater(() -> {
+            onEdt(() -> {
                 lines.forEach(this::sendLine);
                 if (failure != null) GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
                 publish(outcome);
@@ -329,11 +329,41 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         });
     }
 
+    /**
+     * Runs work on the network thread. Whatever it throws, the button works again and the player is told here
+     * (an exception that escaped would leave the button greyed out until VASSAL restarts, and say nothing).
+     */
+    private void onNetwork(Runnable work) {
+        NETWORK.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                SwingUtilities.invokeLater(() -> failedHere(e));
+            }
+        });
+    }
+
+    /** Runs the rest of a press on the Swing event thread, with the same guarantee as {@link #onNetwork}. */
+    private void onEdt(Runnable work) {
+        SwingUtilities.invokeLater(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                failedHere(e);
+            }
+        });
+    }
+
+    private void failedHere(RuntimeException e) {
+        say("✗ Arbiter: this press failed on this computer (" + e.getClass().getSimpleName() + "); nothing more is shown for it — the button works again");
+        getLaunchButton().setEnabled(true);
+    }
+
     /** On the Swing event thread, after a beacon game's command was accepted (202): waits for the reveal on the network thread, then posts it. */
     private void awaitReveal(Seat s) {
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
             RollSession.Outcome revealed = s.session.awaitReveal();
-            SwingUtilities.invokeLater(() -> {
+            onEdt(() -> {
                 getLaunchButton().setEnabled(true);
                 publish(revealed);
             });

@@ -73,6 +73,7 @@ public final class AdapterTests {
         } else {
             T.section("the command button: nothing sent on a missing property, several pieces or a wrong link; a combat from the player's link", AdapterTests::commandButton);
             T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
+            T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
         System.exit(T.finish());
@@ -223,6 +224,34 @@ public final class AdapterTests {
         idle(dice);
         T.equal(dice.asked, 2, "the link, then the purpose");
         T.check(shownStartsWith("✓ #2 player1 Roll \"assault on 2708\" 3d6, dice "), "chat: the roll with its purpose and ✓ (pinned by the other button): " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+    }
+
+    /** A new game, as VASSAL starts it: every component is told the last one ended. */
+    static void newGame() throws Exception {
+        onEdt(() -> module.components.forEach(c -> c.setup(false)));
+    }
+
+    static void impossibleLinks() throws Exception {
+        for (String bad : List.of("http://127.0.0.1:9/#/games/g%21?token=abc-impossible", "http://127.0.0.1:9/#/games/..%2F..%2Fadmin?token=abc-impossible",
+                "http://localhost:99999/#/games/g-1?token=abc-impossible")) {
+            secrets.add("abc-impossible");
+            ScriptedDiceButton dice = new ScriptedDiceButton();
+            dice.addTo(null);
+            newGame();
+            int shown = module.chatter.shown.size(), logged = module.logged.size();
+            dice.answers.add(bad);
+            dice.answers.add("a roll that cannot be made");
+            press(dice);
+            idle(dice);
+            List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+            T.check(said.stream().anyMatch(l -> l.startsWith("✗ Arbiter: That is not your Arbiter game link: ")), "refused in chat: " + said);
+            T.equal(dice.asked, 1, "... before the purpose is asked");
+            T.equal(module.logged.size(), logged, "nothing logged");
+            dice.answers.add(bad);
+            press(dice);
+            T.equal(dice.asked, 2, "the next press asks for the link again (the wrong one was not kept)");
+            dice.removeFrom(null);
+        }
     }
 
     static void beacon(String chainName) throws Exception {
