@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.swing.JOptionPane;
@@ -63,11 +65,13 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     static final class Seat {
         final RollSession session;
         final String gameId;
+        final PlayerLink link;
         boolean caughtUp;
 
-        Seat(RollSession session, String gameId) {
+        Seat(RollSession session, PlayerLink link) {
             this.session = session;
-            this.gameId = gameId;
+            this.gameId = link.gameId;
+            this.link = link;
         }
     }
 
@@ -209,7 +213,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
         Seat s;
         try {
-            s = new Seat(new RollSession(new ArbiterClient(link.serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), link.gameId, link.token()), link.gameId);
+            s = new Seat(new RollSession(new ArbiterClient(link.serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), link.gameId, link.token()), link);
         } catch (IllegalArgumentException e) {
             say("✗ Arbiter: " + e.getMessage());
             return null;
@@ -314,6 +318,10 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
      * check, and then the reveal. The button stays disabled until it is done.
      */
     protected void send(Seat s, String type, String payloadJson, String what) {
+        if (holdsTheLink(s.link, type) || holdsTheLink(s.link, payloadJson)) {
+            say("✗ Arbiter: what you were about to send holds your game link or its token (everyone would see it in the log); nothing was sent");
+            return;
+        }
         getLaunchButton().setEnabled(false);
         onNetwork(() -> {
             List<String> lines = new ArrayList<>();
@@ -327,6 +335,38 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
                 else getLaunchButton().setEnabled(true);
             });
         });
+    }
+
+    /**
+     * True when the text holds the player's token or a link's {@code token=}, as typed or inside a JSON string
+     * (however escaped): e.g. the link, still in the clipboard, pasted once more as a roll's purpose.
+     */
+    static boolean holdsTheLink(PlayerLink link, String text) {
+        if (text == null) return false;
+        List<String> texts = new ArrayList<>(List.of(text));
+        try {
+            strings(Json.parse(text), texts);
+        } catch (Json.JsonException e) {
+            // not JSON: the text as it is
+        }
+        String token = link.token();
+        for (String t : texts) {
+            if (t.contains(token) || t.contains(percent(token)) || t.toLowerCase(Locale.ROOT).contains("token=")) return true;
+        }
+        return false;
+    }
+
+    private static void strings(Object json, List<String> out) {
+        if (json instanceof String) {
+            out.add((String) json);
+        } else if (json instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) json).entrySet()) {
+                out.add(String.valueOf(e.getKey()));
+                strings(e.getValue(), out);
+            }
+        } else if (json instanceof List) {
+            for (Object o : (List<?>) json) strings(o, out);
+        }
     }
 
     /**

@@ -74,6 +74,7 @@ public final class AdapterTests {
             T.section("the command button: nothing sent on a missing property, several pieces or a wrong link; a combat from the player's link", AdapterTests::commandButton);
             T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
             T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
+            T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
         System.exit(T.finish());
@@ -252,6 +253,40 @@ public final class AdapterTests {
             T.equal(dice.asked, 2, "the next press asks for the link again (the wrong one was not kept)");
             dice.removeFrom(null);
         }
+    }
+
+    static void linkNeverSent() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        String token = LiveTests.gameToken(game, "player1");
+        String link = link(gameId, token);
+        int shown = module.chatter.shown.size();
+        dice.answers.add(link);
+        dice.answers.add(link); // the link still in the clipboard: Ctrl+V Enter, Ctrl+V Enter
+        press(dice);
+        until("the keys line of the game joined", () -> module.logged.stream().anyMatch(l -> l.startsWith("ARBKEYS\t")));
+        dice.answers.add("see token=" + token.substring(0, 4));
+        press(dice);
+        ScriptedCommandButton typed = new ScriptedCommandButton();
+        typed.addTo(null);
+        typed.answers.add("{\"type\":\"Roll\",\"payload\":{\"dice\":\"1d6\",\"purpose\":\"" + String.format("\\u%04x", (int) token.charAt(0)) + token.substring(1) + "\"}}");
+        press(typed);
+        List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+        T.equal(said.stream().filter(l -> l.startsWith("✗ Arbiter: what you were about to send holds your game link or its token")).count(), 3L, "three refusals, said here only: " + said);
+        T.check(module.chatter.sent.stream().noneMatch(l -> l.contains("holds your game link")), "... not sent to the opponent");
+        T.check(dice.getLaunchButton().isEnabled() && typed.getLaunchButton().isEnabled(), "the buttons work");
+        dice.answers.add("a real roll");
+        press(dice);
+        until("the real roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        List<Receipt> onServer = LiveTests.client.events(gameId, token, 0, 1000);
+        T.equal(onServer.size(), 2, "the server received the game's creation and the one real roll only");
+        for (Receipt r : onServer) T.check(!r.canonicalText().contains(token), "commit #" + r.seq + " does not hold the token");
+        typed.removeFrom(null);
+        dice.removeFrom(null);
     }
 
     static void beacon(String chainName) throws Exception {
