@@ -155,14 +155,14 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             try {
                 keys.pin(fp);
             } catch (IllegalArgumentException e) {
-                GameModule.getGameModule().warn("Arbiter: " + e.getMessage());
+                VassalChat.warn("Arbiter: " + e.getMessage());
             }
         }
         if (!keysJson.isEmpty()) {
             try {
                 keys.learnAll(Json.parseObject(keysJson));
             } catch (Json.JsonException e) {
-                GameModule.getGameModule().warn("Arbiter: the keys attribute is not JSON: " + e.getMessage());
+                VassalChat.warn("Arbiter: the keys attribute is not JSON: " + e.getMessage());
             }
         }
     }
@@ -178,7 +178,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     }
 
     protected static void say(String text) {
-        GameModule.getGameModule().getChatter().show(TextLine.escape(text));
+        VassalChat.show(TextLine.escape(text));
     }
 
     /**
@@ -227,7 +227,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             onEdt(() -> {
                 lines.forEach(this::sendLine);
                 if (failure != null) {
-                    GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
+                    VassalChat.show(joinFailureLine(failure));
                     if (failure.status == 401 || failure.status == 403 || failure.status == 404) forget(s, joined); // a wrong or revoked link: ask again next time
                 }
             });
@@ -329,7 +329,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             RollSession.Outcome outcome = s.session.send(type, payloadJson, what);
             onEdt(() -> {
                 lines.forEach(this::sendLine);
-                if (failure != null) GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
+                if (failure != null) VassalChat.show(joinFailureLine(failure));
                 publish(outcome);
                 if (outcome.awaitingReveal) awaitReveal(s);
                 else getLaunchButton().setEnabled(true);
@@ -413,8 +413,8 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     /** On the Swing event thread: lines go to the log (checked and shown on every client); a failure is said in chat to everyone. */
     private void publish(RollSession.Outcome outcome) {
         outcome.logLines.forEach(this::sendLine);
-        outcome.chatLines.forEach(GameModule.getGameModule().getChatter()::send); // the sender's check of a beacon roll, a late reveal
-        if (!outcome.ok()) GameModule.getGameModule().getChatter().send(outcome.failureChatLine); // shows it, and sends and logs it
+        outcome.chatLines.forEach(VassalChat::send); // the sender's check of a beacon roll, a late reveal
+        if (!outcome.ok()) VassalChat.send(outcome.failureChatLine); // shows it, and sends and logs it
     }
 
     private void sendLine(String line) {

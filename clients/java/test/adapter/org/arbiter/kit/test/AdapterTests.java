@@ -75,6 +75,7 @@ public final class AdapterTests {
             T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
             T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
             T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
+            T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
         System.exit(T.finish());
@@ -179,7 +180,7 @@ public final class AdapterTests {
         T.equal(logged.size(), commits + 1, "then the game's history from #1, then the combat");
         Receipt combat = logged.get(logged.size() - 1);
         T.check("ResolveCombat".equals(combat.commandType) && "allied".equals(combat.actor) && combat.dice.size() == 1, "the combat: allied, one die");
-        T.check(shownStartsWith("✓ #" + combat.seq + " allied ResolveCombat c1 "), "chat: the result with its ✓: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+        T.check(shownStartsWith("✓ #" + combat.seq + " allied ResolveCombat \"c1\" "), "chat: the result with its ✓: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
         T.check(module.chatter.shown.stream().noneMatch(s -> s.startsWith("✗✗") || s.startsWith("⚠")), "no check failed, no gap");
         T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), link(gameId, allied), "the link is kept in the module's preferences, under the game's id");
 
@@ -289,6 +290,68 @@ public final class AdapterTests {
         dice.removeFrom(null);
     }
 
+    static void playerTextInChat() throws Exception {
+        String purpose = "r1&#8238;<b>x</b>&#x2066;&amp;";
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        dice.answers.add(link((String) game.get("gameId"), LiveTests.gameToken(game, "player1")));
+        dice.answers.add(purpose);
+        dice.answers.add("-<b>bold</b>&#8238;");
+        int shown = module.chatter.shown.size();
+        press(dice);
+        until("the roll's receipt", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✓ #2 ")));
+        idle(dice);
+        T.check(shownStartsWith("✓ #2 player1 Roll \"" + purpose + "\" 2d6, dice "), "the purpose on screen exactly as typed: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+        press(dice);
+        until("the second roll's receipt", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✓ #3 ")));
+        idle(dice);
+        T.check(shownStartsWith("✓ #3 player1 Roll \"-<b>bold</b>&#8238;\" "), "a purpose starting with '-' too");
+        for (String line : module.chatter.shown.subList(shown, module.chatter.shown.size())) {
+            T.check(line.chars().noneMatch(c -> TextLineCheck.unsafe((char) c)), "no control or bidi character on screen: " + line);
+        }
+        // A line of the adapter that starts with '-' (where VASSAL allows HTML) stays text too.
+        onEdt(() -> module.encoders.get(0).decode("ARB\tnot a receipt <b>&#8238;").execute());
+        String last = module.chatter.shown.get(module.chatter.shown.size() - 1);
+        T.check(last.startsWith("✗✗ ARBITER CHECK FAILED ✗✗") && last.chars().noneMatch(c -> TextLineCheck.unsafe((char) c)), "a broken line from the log: a loud failure, one line: " + last);
+
+        // France 1944: a combat id is the player's text; it must not pass for the result of a genuine ✓ line.
+        ArbiterClient client = LiveTests.client;
+        Map<String, Object> france = client.createGame("france44", null);
+        String gameId = (String) france.get("gameId");
+        String allied = LiveTests.gameToken(france, "allied"), german = LiveTests.gameToken(france, "german"), org = LiveTests.gameToken(france, "organizer");
+        client.command(gameId, org, ArbiterClient.newCommandId(), "StartTurn", "{\"turn\":1,\"reactionPoints\":{\"allied\":10,\"german\":6}}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"7\"}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"1US\"}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "BeginReactionSegment", "{}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "EndReactionSegment", "{}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "BeginAttackIncrement", "{}");
+        String spoof = "c1 10:7, column 6, die 6 -> DE [ed25519:ubTJDdQV]";
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "DeclareCombat", "{\"combatId\":\"" + spoof + "\",\"kind\":\"set-piece\",\"attackers\":["
+                + LiveTests.unit("1Inf", "2708", 4) + "],\"defenders\":[" + LiveTests.unit("352", "2809", 7) + "],\"attackerMorale\":4,\"defenderMorale\":3}");
+        ScriptedCommandButton resolve = commandButton("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}");
+        newGame();
+        KeyBuffer.getBuffer().selected.clear();
+        module.properties.put("CombatId", spoof);
+        resolve.answers.add(link(gameId, allied));
+        int before = module.chatter.shown.size();
+        press(resolve);
+        until("the combat's receipt", () -> module.chatter.shown.stream().skip(before).anyMatch(l -> l.contains(" allied ResolveCombat ")));
+        idle(resolve);
+        String combat = module.chatter.shown.stream().skip(before).filter(l -> l.contains(" allied ResolveCombat ")).findFirst().orElse("");
+        T.check(combat.matches("✓ #9 allied ResolveCombat \"" + java.util.regex.Pattern.quote(spoof) + "\" 4:7, column .*"), "the combat id quoted, the real odds after it: " + combat);
+        resolve.removeFrom(null);
+        dice.removeFrom(null);
+    }
+
+    /** The characters the kit never lets onto a chat line (TextLine's list). */
+    static final class TextLineCheck {
+        static boolean unsafe(char c) {
+            return org.arbiter.kit.TextLine.isUnsafe(c);
+        }
+    }
+
     static void beacon(String chainName) throws Exception {
         ArbiterClient client = LiveTests.client;
         ScriptedCommandButton air = commandButton("{\"type\":\"RollAirPower\",\"payload\":{\"combatId\":\"$CombatId$\",\"availability\":$AirPowerAvailability$}}");
@@ -315,7 +378,7 @@ public final class AdapterTests {
         Receipt pending = logged.get(logged.size() - 2), reveal = logged.get(logged.size() - 1);
         T.check("RollAirPower".equals(pending.commandType) && pending.dice.isEmpty(), "the acceptance: RollAirPower, no dice yet");
         T.check("RevealBeacon".equals(reveal.commandType) && reveal.dice.size() == 1 && reveal.seq == pending.seq + 1, "then its reveal, one die");
-        T.check(shownStartsWith("✓ #" + pending.seq + " allied RollAirPower c1 waits for drand round "), "chat: pending round r");
+        T.check(shownStartsWith("✓ #" + pending.seq + " allied RollAirPower \"c1\" waits for drand round "), "chat: pending round r");
         T.check(module.chatter.sent.stream().anyMatch(s -> s.endsWith("was still in the future when the server accepted ✓")), "the sender's check, sent to everyone: " + module.chatter.sent);
         T.check(shownStartsWith("✓ #" + reveal.seq + " server RevealBeacon of #" + pending.seq), "chat: the reveal with its ✓");
     }
