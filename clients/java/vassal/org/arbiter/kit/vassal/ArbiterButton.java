@@ -67,6 +67,8 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         final String gameId;
         final PlayerLink link;
         boolean caughtUp;
+        /** The server refused the link (401, 403, 404) when joining: commands queued behind the join are not sent. Network thread only. */
+        boolean refused;
 
         Seat(RollSession session, PlayerLink link) {
             this.session = session;
@@ -220,15 +222,15 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
         remember(link, text(link));
         seat = s;
-        PlayerLink joined = link;
         onNetwork(() -> {
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = catchUp(s, lines);
+            if (failure != null && refusesTheLink(failure.status)) s.refused = true;
             onEdt(() -> {
                 lines.forEach(this::sendLine);
                 if (failure != null) {
                     VassalChat.show(joinFailureLine(failure));
-                    if (failure.status == 401 || failure.status == 403 || failure.status == 404) forget(s, joined); // a wrong or revoked link: ask again next time
+                    if (refusesTheLink(failure.status)) forget(s); // a wrong or revoked link: ask again next time
                 }
             });
         });
@@ -285,16 +287,21 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
     }
 
-    private static void forget(Seat s, PlayerLink link) {
+    /** On the Swing event thread: the server refused this seat's link; the player is asked for it again at the next press. */
+    private static void forget(Seat s) {
         if (seat == s) seat = null;
-        remember(link, "");
+        remember(s.link, "");
+    }
+
+    private static boolean refusesTheLink(int status) {
+        return status == 401 || status == 403 || status == 404;
     }
 
     private static String joinFailureLine(ArbiterClient.ArbiterException e) {
         return TextLine.escape(e instanceof ArbiterClient.Unavailable
                 ? "✗ Arbiter server unreachable (" + e.getMessage() + "): cannot read the game's keys and history"
                 : "✗ Arbiter: cannot read the game's keys and history: " + e.status + " " + e.code + " — " + e.getMessage()
-                        + (e.status == 401 || e.status == 403 || e.status == 404 ? " (check your link: you will be asked for it again)" : ""));
+                        + (refusesTheLink(e.status) ? " (check your link: you will be asked for it again)" : ""));
     }
 
     /** On the network thread: the keys line and the commits this log has not shown yet; null, or why not. */
@@ -324,12 +331,31 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
         getLaunchButton().setEnabled(false);
         onNetwork(() -> {
+            if (s.refused) { // the join just said why, here; nothing is sent with a link the server refused
+                onEdt(() -> getLaunchButton().setEnabled(true));
+                return;
+            }
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = s.caughtUp ? null : catchUp(s, lines);
+            if (failure != null && refusesTheLink(failure.status)) {
+                s.refused = true;
+                onEdt(() -> {
+                    VassalChat.show(joinFailureLine(failure));
+                    forget(s);
+                    getLaunchButton().setEnabled(true);
+                });
+                return;
+            }
             RollSession.Outcome outcome = s.session.send(type, payloadJson, what);
             onEdt(() -> {
                 lines.forEach(this::sendLine);
                 if (failure != null) VassalChat.show(joinFailureLine(failure));
+                if (outcome.refusedStatus == 401 || outcome.refusedStatus == 403) { // the token stopped working mid-game: said here only, never to the opponent
+                    VassalChat.show(outcome.failureChatLine + " (your link no longer works: you will be asked for it again)");
+                    forget(s);
+                    getLaunchButton().setEnabled(true);
+                    return;
+                }
                 publish(outcome);
                 if (outcome.awaitingReveal) awaitReveal(s);
                 else getLaunchButton().setEnabled(true);

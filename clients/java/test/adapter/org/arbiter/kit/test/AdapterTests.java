@@ -75,6 +75,7 @@ public final class AdapterTests {
             T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
             T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
             T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
+            T.section("a refused link: said here once, never sent to the opponent, forgotten (on the first press and mid-game)", AdapterTests::refusedLink);
             T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
@@ -288,6 +289,56 @@ public final class AdapterTests {
         for (Receipt r : onServer) T.check(!r.canonicalText().contains(token), "commit #" + r.seq + " does not hold the token");
         typed.removeFrom(null);
         dice.removeFrom(null);
+    }
+
+    static void refusedLink() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        String token = LiveTests.gameToken(game, "player1");
+        int shown = module.chatter.shown.size(), sent = module.chatter.sent.size();
+        dice.answers.add(link(gameId, "not-" + token));
+        dice.answers.add("a roll with a wrong link");
+        press(dice);
+        idle(dice);
+        until("the refusal", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.contains("check your link")));
+        idle(dice);
+        List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+        T.equal(said.size(), 1, "a wrong link on the first press: one line, here: " + said);
+        T.equal(module.chatter.sent.size(), sent, "... nothing sent to the opponent or the log");
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), "", "the refused link is forgotten");
+
+        dice.answers.add(link(gameId, token));
+        dice.answers.add("a first roll");
+        press(dice);
+        until("the first roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        revoke(gameId, LiveTests.gameToken(game, "organizer"), "player1");
+        int shown2 = module.chatter.shown.size(), sent2 = module.chatter.sent.size(), asked = dice.asked;
+        dice.answers.add("after the revocation");
+        press(dice);
+        until("the refusal of the revoked token", () -> module.chatter.shown.stream().skip(shown2).anyMatch(l -> l.startsWith("✗ Arbiter refused Roll")));
+        idle(dice);
+        List<String> later = module.chatter.shown.subList(shown2, module.chatter.shown.size());
+        T.check(later.size() == 1 && later.get(0).contains("401") && later.get(0).contains("you will be asked for it again"), "a token revoked mid-game: said here: " + later);
+        T.equal(module.chatter.sent.size(), sent2, "... and not sent to the opponent or the log");
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), "", "the revoked link is forgotten");
+        T.equal(dice.asked, asked + 1, "(the purpose was asked, not the link)");
+        dice.answers.add(link(gameId, token));
+        press(dice);
+        T.equal(dice.asked, asked + 3, "the next press asks for the link again, then the purpose");
+        dice.removeFrom(null);
+    }
+
+    /** DELETE /games/{id}/tokens/{role} with the organizer's token: the role's token stops working. */
+    static void revoke(String gameId, String organizer, String role) throws Exception {
+        java.net.HttpURLConnection http = (java.net.HttpURLConnection) java.net.URI.create(LiveTests.url + "/games/" + gameId + "/tokens/" + role).toURL().openConnection();
+        http.setRequestMethod("DELETE");
+        http.setRequestProperty("Authorization", "Bearer " + organizer);
+        T.equal(http.getResponseCode(), 200, "the organizer revokes " + role + "'s token");
+        http.getInputStream().close();
     }
 
     static void playerTextInChat() throws Exception {
