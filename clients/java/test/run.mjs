@@ -382,7 +382,7 @@ try {
   }
   results.push(await runJava('OfflineTests', []));
   results.push(await runJava('TemplateAndLinkTests', []));
-  results.push(await runJava('VassalExtensionTests', [join(root, 'dist/vassal/Arbiter.vmdx'), join(root, 'dist/vassal/arbiter-vassal-kit.jar'), standInClasses]));
+  results.push(await runJava('VassalExtensionTests', [join(root, 'dist/vassal/Arbiter.vmdx'), join(root, 'dist/vassal/arbiter-vassal-kit.jar'), standInClasses, join(root, 'docs/vassal.md')]));
   results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
   results.push(await runJava('BeaconTests', [beaconVectorFile, beaconGamesFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));
