@@ -69,15 +69,24 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         boolean caughtUp;
         /** The server refused the link (401, 403, 404) when joining: commands queued behind the join are not sent. Network thread only. */
         boolean refused;
+        /** The VASSAL game this seat was taken in ({@link #games} then). */
+        final int game = games;
 
         Seat(RollSession session, PlayerLink link) {
             this.session = session;
             this.gameId = link.gameId;
             this.link = link;
         }
+
+        /** On the Swing event thread: the game this seat was taken in was closed (another one may be open). */
+        boolean closed() {
+            return game != games;
+        }
     }
 
     private static Seat seat; // the Swing event thread only
+    /** How many times a game was closed (the Swing event thread only): an answer that comes after its game was closed is not posted in the next one. */
+    private static int games;
 
     private String serverUrl = "";
     private String pinned = "";
@@ -129,6 +138,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         super.setup(gameStarting);
         if (!gameStarting) {
             seat = null; // the token belongs to that game; it was kept in memory and preferences only, never logged
+            games++;
             synchronized (ArbiterButton.class) {
                 if (owner == null) owner = this;
                 if (owner == this && moduleLog != null) moduleLog.reset();
@@ -227,6 +237,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             ArbiterClient.ArbiterException failure = catchUp(s, lines);
             if (failure != null && refusesTheLink(failure.status)) s.refused = true;
             onEdt(() -> {
+                if (s.closed()) return; // that game's history, read for a game that is no longer open
                 lines.forEach(this::sendLine);
                 if (failure != null) {
                     VassalChat.show(joinFailureLine(failure));
@@ -348,6 +359,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             }
             RollSession.Outcome outcome = s.session.send(type, payloadJson, what);
             onEdt(() -> {
+                if (afterItsGame(s, what)) return;
                 lines.forEach(this::sendLine);
                 if (failure != null) VassalChat.show(joinFailureLine(failure));
                 if (outcome.refusedStatus == 401 || outcome.refusedStatus == 403) { // the token stopped working mid-game: said here only, never to the opponent
@@ -430,10 +442,22 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         onNetwork(() -> {
             RollSession.Outcome revealed = s.session.awaitReveal();
             onEdt(() -> {
+                if (afterItsGame(s, "the reveal")) return;
                 getLaunchButton().setEnabled(true);
                 publish(revealed);
             });
         });
+    }
+
+    /**
+     * On the Swing event thread: true when the answer came after the game it was sent from was closed. It is then
+     * not posted (it would land in whatever game is open now), only said here; the server keeps it in its own game.
+     */
+    private boolean afterItsGame(Seat s, String what) {
+        if (!s.closed()) return false;
+        say("⚠ Arbiter: the answer to " + what + " came after its game was closed, so it is not posted in this one (the server keeps it in the history of game " + s.gameId + ")");
+        getLaunchButton().setEnabled(true);
+        return true;
     }
 
     /** On the Swing event thread: lines go to the log (checked and shown on every client); a failure is said in chat to everyone. */
@@ -444,6 +468,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     }
 
     private void sendLine(String line) {
+        if (moduleLog == null) return; // the module's Arbiter buttons were all removed
         Command c = new ArbiterLogCommand(line, moduleLog);
         c.execute(); // checks and shows it here
         GameModule.getGameModule().sendAndLog(c); // and on every other client, and in the log for replays

@@ -76,6 +76,7 @@ public final class AdapterTests {
             T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
             T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
             T.section("a refused link: said here once, never sent to the opponent, forgotten (on the first press and mid-game)", AdapterTests::refusedLink);
+            T.section("an answer that comes after its game was closed is not posted in the next game", AdapterTests::lateAnswer);
             T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
@@ -339,6 +340,31 @@ public final class AdapterTests {
         http.setRequestProperty("Authorization", "Bearer " + organizer);
         T.equal(http.getResponseCode(), 200, "the organizer revokes " + role + "'s token");
         http.getInputStream().close();
+    }
+
+    static void lateAnswer() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        dice.answers.add(link(gameId, LiveTests.gameToken(game, "player1")));
+        dice.answers.add("the first roll");
+        press(dice);
+        until("the first roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        int logged = module.logged.size(), shown = module.chatter.shown.size();
+        dice.answers.add("a roll whose game is closed at once");
+        // The press and the closing of the game in one event: the answer cannot come back before the game is closed.
+        onEdt(() -> {
+            dice.getLaunchButton().press();
+            module.components.forEach(c -> c.setup(false));
+        });
+        until("the late answer", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("⚠ Arbiter: the answer to Roll 2d6 came after its game was closed")));
+        idle(dice);
+        T.equal(module.logged.size(), logged, "nothing posted in the next game");
+        T.equal(LiveTests.client.events(gameId, LiveTests.gameToken(game, "player1"), 0, 1000).size(), 3, "(the server made the roll, in its own game)");
+        dice.removeFrom(null);
     }
 
     static void playerTextInChat() throws Exception {
