@@ -204,7 +204,16 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         if (log == null) return null;
         trustInto(log.keys()); // a fingerprint pinned in Preferences since the module was loaded
         List<String> games = log.verifier().gameIds();
-        PlayerLink link = games.size() == 1 ? rememberedLink(games.get(0)) : null;
+        PlayerLink link = null;
+        for (String game : games) { // the one game of this log the player pasted a link for; none when several
+            PlayerLink remembered = rememberedLink(game);
+            if (remembered == null) continue;
+            if (link != null) {
+                link = null;
+                break;
+            }
+            link = remembered;
+        }
         if (link == null) {
             String text = ask("Paste your Arbiter game link (…/#/games/…?token=…).\nIt is kept in this module's preferences on this computer, never in the game, its log or chat.", "Arbiter");
             if (text == null || text.isBlank()) return null;
@@ -215,8 +224,9 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
                 return null;
             }
             if (!games.isEmpty() && !games.contains(link.gameId)) {
-                say("✗ Arbiter: this game's log shows Arbiter game " + String.join(", ", games) + ", and your link is for game " + link.gameId + ": paste the link of this game");
-                return null;
+                // Anyone can post a genuine line of another game into this log, so the player's own link decides.
+                say("⚠ Arbiter: this game's log shows Arbiter game " + String.join(", ", games) + ", and your link is for game " + link.gameId
+                        + ": your rolls go to game " + link.gameId + " (if that is the wrong game, ask your organizer for the right link)");
             }
         }
         if (!serverUrl.isEmpty() && !sameServer(serverUrl, link.serverUrl)) {

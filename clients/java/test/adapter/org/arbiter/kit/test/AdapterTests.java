@@ -77,6 +77,7 @@ public final class AdapterTests {
             T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
             T.section("a refused link: said here once, never sent to the opponent, forgotten (on the first press and mid-game)", AdapterTests::refusedLink);
             T.section("an answer that comes after its game was closed is not posted in the next game", AdapterTests::lateAnswer);
+            T.section("a genuine line of another game posted into the log first: the player's own link still decides", AdapterTests::foreignLineFirst);
             T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
@@ -364,6 +365,41 @@ public final class AdapterTests {
         idle(dice);
         T.equal(module.logged.size(), logged, "nothing posted in the next game");
         T.equal(LiveTests.client.events(gameId, LiveTests.gameToken(game, "player1"), 0, 1000).size(), 3, "(the server made the roll, in its own game)");
+        dice.removeFrom(null);
+    }
+
+    static void foreignLineFirst() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        ArbiterClient client = LiveTests.client;
+        Map<String, Object> other = client.createGame("dice", null);
+        String otherId = (String) other.get("gameId");
+        Receipt foreign = client.command(otherId, LiveTests.gameToken(other, "player1"), ArbiterClient.newCommandId(), "Roll", "{\"dice\":\"2d6\",\"purpose\":\"elsewhere\"}");
+        // The opponent's client posts the keys and a genuine receipt of another game before this player's first roll.
+        List<String> posted = List.of(LogLine.encodeKeys(client.keys()), LogLine.encode(foreign));
+        int start = module.logged.size();
+        onEdt(() -> posted.forEach(line -> module.encoders.get(0).decode(line).execute()));
+        Map<String, Object> game = client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        int shown = module.chatter.shown.size();
+        dice.answers.add(link(gameId, LiveTests.gameToken(game, "player1")));
+        dice.answers.add("my own game");
+        press(dice);
+        until("the roll in the player's own game", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        T.check(module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("⚠ Arbiter: this game's log shows Arbiter game " + otherId + ", and your link is for game " + gameId + ": your rolls go to game " + gameId)),
+                "said: the log shows another game, the link decides");
+        newGame();
+        int asked = dice.asked;
+        List<String> log = new ArrayList<>(posted);
+        log.addAll(module.logged.subList(start, module.logged.size()));
+        onEdt(() -> log.forEach(line -> module.encoders.get(0).decode(line).execute()));
+        dice.answers.add("again");
+        press(dice);
+        T.equal(dice.asked, asked + 1, "the game opened again: the player's link found for the one game of the log it was pasted for (only the purpose asked)");
+        until("the second roll", () -> receipts().stream().filter(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)).count() == 2);
+        idle(dice);
         dice.removeFrom(null);
     }
 
