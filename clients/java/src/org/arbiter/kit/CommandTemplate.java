@@ -27,6 +27,8 @@ public final class CommandTemplate {
     private static final Pattern NAME = Pattern.compile("[^$\"\\\\\\p{Cntrl}]{1,100}");
     private static final Pattern TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9]{0,63}");
     private static final Pattern WHOLE = Pattern.compile("-?(0|[1-9][0-9]{0,15})");
+    /** 2^53 - 1: the largest whole number JSON carries exactly (the server's, and the kit's strict reader's, limit). */
+    private static final long MAX_WHOLE = 9007199254740991L;
 
     /** A template that cannot be filled in: its message is in a designer's or player's words. */
     public static final class TemplateException extends Exception {
@@ -116,6 +118,9 @@ public final class CommandTemplate {
             if (inString) {
                 out.append(escapeInString(name, value));
             } else if (WHOLE.matcher(value).matches() || value.equals("true") || value.equals("false")) {
+                if (WHOLE.matcher(value).matches() && Math.abs(Long.parseLong(value)) > MAX_WHOLE) {
+                    throw new TemplateException("the property " + TextLine.escape(name) + " is " + value + ", beyond the whole numbers a command can hold (-" + MAX_WHOLE + " to " + MAX_WHOLE + ")");
+                }
                 out.append(value);
             } else {
                 throw new TemplateException("the property " + TextLine.escape(name) + " is \"" + TextLine.escape(clip(value)) + "\", where the command needs a whole number");

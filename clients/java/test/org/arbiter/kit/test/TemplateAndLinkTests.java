@@ -60,6 +60,9 @@ public final class TemplateAndLinkTests {
         for (String value : List.of("4, \"combatId\": \"c2\"", "4}", "1e3", "04", "", " 4", "4.5", "null", "\"4\"", "99999999999999999")) {
             T.throwsLike(CommandTemplate.TemplateException.class, "needs a whole number", "not a whole number where one is needed: " + printable(value), () -> fill(number, Map.of("A", value)));
         }
+        T.equal(fill(number, Map.of("A", "-9007199254740991")).payloadJson, "{\"availability\":-9007199254740991,\"combatId\":\"c1\"}", "the largest whole number JSON carries exactly");
+        T.throwsLike(CommandTemplate.TemplateException.class, "the property A is 9007199254740992, beyond the whole numbers", "a whole number beyond 2^53 - 1: refused, naming the property",
+                () -> fill(number, Map.of("A", "9007199254740992")));
         T.throwsLike(CommandTemplate.TemplateException.class, "broken character", "a lone surrogate", () -> fill(template, Map.of("CombatId", "a\ud800")));
     }
 
