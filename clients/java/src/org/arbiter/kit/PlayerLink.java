@@ -80,8 +80,34 @@ public final class PlayerLink {
         if (token.isEmpty()) throw bad("its token is empty");
         int port = uri.getPort();
         if (port == 0 || port > 65535) throw bad("its port number is not one a server can have (1 to 65535)");
-        String server = scheme + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host).toLowerCase(Locale.ROOT) + (port >= 0 ? ":" + port : "");
+        // URI gives an IPv6 host in its brackets already; a scheme's default port is left out, as a browser shows the origin.
+        String server = scheme + "://" + host.toLowerCase(Locale.ROOT) + (port >= 0 && port != defaultPort(scheme) ? ":" + port : "");
         return new PlayerLink(server, gameId, token);
+    }
+
+    /**
+     * True when both name the same server (scheme, host and port, a scheme's default port written or not, a
+     * trailing '/' or not): e.g. a module's configured server URL and a player's link's. False when either is not a URL.
+     */
+    public static boolean sameServer(String a, String b) {
+        try {
+            URI x = new URI(a.strip()), y = new URI(b.strip());
+            if (x.getScheme() == null || y.getScheme() == null || x.getHost() == null || y.getHost() == null) return false;
+            String scheme = x.getScheme().toLowerCase(Locale.ROOT);
+            return scheme.equals(y.getScheme().toLowerCase(Locale.ROOT))
+                    && x.getHost().equalsIgnoreCase(y.getHost())
+                    && port(x, scheme) == port(y, scheme);
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private static int port(URI uri, String scheme) {
+        return uri.getPort() >= 0 ? uri.getPort() : defaultPort(scheme);
+    }
+
+    private static int defaultPort(String scheme) {
+        return scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : -1;
     }
 
     static boolean isLoopback(String host) {

@@ -100,6 +100,14 @@ public final class TemplateAndLinkTests {
         T.equal(PlayerLink.parse("http://localhost:8787/#/games/g-1?token=t").serverUrl, "http://localhost:8787", "http to localhost");
         T.equal(PlayerLink.parse("http://[::1]:8787/#/games/g-1?token=t").serverUrl, "http://[::1]:8787", "http to ::1");
         T.equal(PlayerLink.parse("https://a.example/#/games/g-1?token=t").serverUrl, "https://a.example", "no trailing slash before '#'");
+        T.equal(PlayerLink.parse("https://a.example:443/#/games/g-1?token=t").serverUrl, "https://a.example", "https's own port left out, as a browser shows the origin");
+        T.equal(PlayerLink.parse("http://localhost:80/#/games/g-1?token=t").serverUrl, "http://localhost", "http's own port left out");
+        T.check(PlayerLink.sameServer("https://A.example:443/", "https://a.example"), "a module's server URL with the default port and a slash names the link's server");
+        T.check(PlayerLink.sameServer("http://127.0.0.1:8787", "http://127.0.0.1:8787"), "the same server");
+        T.check(!PlayerLink.sameServer("https://a.example:8443", "https://a.example"), "another port: another server");
+        T.check(!PlayerLink.sameServer("http://a.example", "https://a.example"), "another scheme: another server");
+        T.check(!PlayerLink.sameServer("https://b.example", "https://a.example"), "another host: another server");
+        T.check(!PlayerLink.sameServer("not a url", "https://a.example"), "not a URL: not the same");
     }
 
     static void badLinks() {

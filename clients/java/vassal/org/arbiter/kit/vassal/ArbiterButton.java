@@ -229,7 +229,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
                         + ": your rolls go to game " + link.gameId + " (if that is the wrong game, ask your organizer for the right link)");
             }
         }
-        if (!serverUrl.isEmpty() && !sameServer(serverUrl, link.serverUrl)) {
+        if (!serverUrl.isEmpty() && !PlayerLink.sameServer(serverUrl, link.serverUrl)) {
             say("✗ Arbiter: this module plays on " + serverUrl + ", and your link is for " + link.serverUrl + ": ask your organizer for the right link");
             return null;
         }
@@ -256,11 +256,6 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             });
         });
         return s;
-    }
-
-    private static boolean sameServer(String configured, String fromLink) {
-        String a = configured.endsWith("/") ? configured.substring(0, configured.length() - 1) : configured;
-        return a.equalsIgnoreCase(fromLink);
     }
 
     /** The link as stored: rebuilt from its parts, so nothing else the player pasted is kept. */
