@@ -69,6 +69,8 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         boolean caughtUp;
         /** The server refused the link (401, 403, 404) when joining: commands queued behind the join are not sent. Network thread only. */
         boolean refused;
+        /** The link is in this module's preferences (the Swing event thread only). */
+        boolean kept;
         /** The VASSAL game this seat was taken in ({@link #games} then). */
         final int game = games;
 
@@ -240,7 +242,6 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             say("✗ Arbiter: " + e.getMessage());
             return null;
         }
-        remember(link, text(link));
         seat = s;
         onNetwork(() -> {
             List<String> lines = new ArrayList<>();
@@ -249,6 +250,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             onEdt(() -> {
                 if (s.closed()) return; // that game's history, read for a game that is no longer open
                 lines.forEach(this::sendLine);
+                keep(s);
                 if (failure != null) {
                     VassalChat.show(joinFailureLine(failure));
                     if (refusesTheLink(failure.status)) forget(s); // a wrong or revoked link: ask again next time
@@ -301,6 +303,13 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         } catch (IOException e) {
             say("⚠ Arbiter: your link could not be saved in this module's preferences (" + e.getClass().getSimpleName() + "); you will be asked for it again next time");
         }
+    }
+
+    /** On the Swing event thread: once the server has answered with the game's keys and history, the link is kept for the next time this game is opened. */
+    private static void keep(Seat s) {
+        if (s.kept || !s.caughtUp) return;
+        s.kept = true;
+        remember(s.link, text(s.link));
     }
 
     /** On the Swing event thread: the server refused this seat's link; the player is asked for it again at the next press. */
@@ -366,6 +375,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             onEdt(() -> {
                 if (afterItsGame(s, what)) return;
                 lines.forEach(this::sendLine);
+                keep(s);
                 if (failure != null) VassalChat.show(joinFailureLine(failure));
                 if (outcome.refusedStatus == 401 || outcome.refusedStatus == 403) { // the token stopped working mid-game: said here only, never to the opponent
                     VassalChat.show(outcome.failureChatLine + " (your link no longer works: you will be asked for it again)");

@@ -78,6 +78,7 @@ public final class AdapterTests {
             T.section("a refused link: said here once, never sent to the opponent, forgotten (on the first press and mid-game)", AdapterTests::refusedLink);
             T.section("an answer that comes after its game was closed is not posted in the next game", AdapterTests::lateAnswer);
             T.section("a genuine line of another game posted into the log first: the player's own link still decides", AdapterTests::foreignLineFirst);
+            T.section("the confirmation shows the command on one line, clipped; a link is kept only once the server answered it", AdapterTests::confirmAndKeep);
             T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
@@ -401,6 +402,26 @@ public final class AdapterTests {
         until("the second roll", () -> receipts().stream().filter(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)).count() == 2);
         idle(dice);
         dice.removeFrom(null);
+    }
+
+    static void confirmAndKeep() throws Exception {
+        ScriptedCommandButton button = commandButton("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}");
+        newGame();
+        KeyBuffer.getBuffer().selected.clear();
+        module.properties.put("CombatId", "c1\u202e\n" + "x".repeat(400));
+        int port = LiveTests.unusedPort();
+        button.answers.add("http://127.0.0.1:" + port + "/#/games/g-nowhere?token=tok-nowhere");
+        secrets.add("tok-nowhere");
+        int shown = module.chatter.shown.size();
+        press(button);
+        String question = button.confirmed.get(button.confirmed.size() - 1);
+        T.check(question.startsWith("Send ResolveCombat {\"combatId\":\"c1\\u202e\\\\n") && question.chars().noneMatch(c -> c == 0x202e), "the confirmation: one line that reads left to right: " + question.substring(0, 60));
+        T.check(question.length() < 420 && question.contains("x…"), "... clipped (" + question.length() + " characters)");
+        until("the server's absence", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✗ Arbiter server unreachable")));
+        T.check(!module.prefs.stored.containsKey(ArbiterButton.PREF_LINK + "g-nowhere") || module.prefs.stored.get(ArbiterButton.PREF_LINK + "g-nowhere").isEmpty(),
+                "a link the server never answered is not kept in the preferences");
+        module.properties.remove("CombatId");
+        button.removeFrom(null);
     }
 
     static void playerTextInChat() throws Exception {
