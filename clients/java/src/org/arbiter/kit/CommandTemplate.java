@@ -70,6 +70,16 @@ public final class CommandTemplate {
         return new CommandTemplate(template.text, Collections.unmodifiableSet(names));
     }
 
+    /** `npm run build:vassal` checks ARBITER_COMMAND_TEMPLATE with this: exit 0, or 1 with what is wrong on stderr. */
+    public static void main(String[] args) {
+        try {
+            parse(args.length == 1 ? args[0] : null);
+        } catch (TemplateException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        }
+    }
+
     /** The property names the template uses, in order of first use. */
     public Set<String> propertyNames() {
         return names;
