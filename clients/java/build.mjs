@@ -35,6 +35,24 @@ function fail(message) {
   process.exit(1);
 }
 
+/** The JSON of GET /keys, from a file, on one line; a build stops on a file that is missing or not a JSON object. */
+function keysFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    fail(`ARBITER_KEYS_FILE: cannot read ${path} (${e.code ?? e.message})`);
+  }
+  let keys;
+  try {
+    keys = JSON.parse(text);
+  } catch (e) {
+    fail(`ARBITER_KEYS_FILE: ${path} is not JSON (${e.message}); save what GET /keys answers, e.g. curl -s <server URL>/keys > keys.json`);
+  }
+  if (keys === null || typeof keys !== 'object' || Array.isArray(keys)) fail(`ARBITER_KEYS_FILE: ${path} is not the JSON object GET /keys answers`);
+  return JSON.stringify(keys);
+}
+
 function javaFiles(dir) {
   const found = [];
   for (const name of readdirSync(dir)) {
@@ -97,6 +115,12 @@ export function extensionData(savedAtMs) {
 }
 
 function main() {
+  // The settings first: a wrong one stops the build before anything is compiled or written.
+  const pinned = (process.env.ARBITER_PINNED ?? '').trim();
+  for (const fp of pinned.split(/[,\s]+/).filter(Boolean)) {
+    if (!/^ed25519:[A-Za-z0-9_-]{43}$/.test(fp)) fail(`ARBITER_PINNED: "${fp}" is not a key fingerprint (ed25519: and 43 characters, as npm start prints it)`);
+  }
+  const keysJson = process.env.ARBITER_KEYS_FILE ? keysFile(process.env.ARBITER_KEYS_FILE) : '';
   if (spawnSync('javac', ['-version'], { stdio: 'ignore' }).status !== 0) fail('javac not found (install a JDK 17 or later, e.g. Debian default-jdk-headless)');
   rmSync(work, { recursive: true, force: true });
   const standInClasses = join(work, 'standin-classes');
@@ -112,12 +136,12 @@ function main() {
   run('javac', [...javac, '-implicit:none', '-cp', standInClasses, '-d', classes, ...sources], 'compiling the kit and the VASSAL adapter');
   if (existsSync(join(classes, 'VASSAL'))) fail('a stand-in class reached the output');
 
-  const pinned = (process.env.ARBITER_PINNED ?? '').trim();
-  for (const fp of pinned.split(/[,\s]+/).filter(Boolean)) {
-    if (!/^ed25519:[A-Za-z0-9_-]{43}$/.test(fp)) fail(`ARBITER_PINNED: "${fp}" is not a key fingerprint (ed25519: and 43 characters, as npm start prints it)`);
-  }
-  const keysJson = process.env.ARBITER_KEYS_FILE ? JSON.stringify(JSON.parse(readFileSync(process.env.ARBITER_KEYS_FILE, 'utf8'))) : '';
   const commandTemplate = (process.env.ARBITER_COMMAND_TEMPLATE ?? '').trim();
+  if (commandTemplate) {
+    // The kit's own parser, as the button reads the template when the module loads.
+    const check = spawnSync('java', ['-cp', classes, 'org.arbiter.kit.CommandTemplate', commandTemplate], { encoding: 'utf8' });
+    if (check.status !== 0) fail(`ARBITER_COMMAND_TEMPLATE: ${(check.stderr || check.error?.message || '').trim()}`);
+  }
   const commandLabel = (process.env.ARBITER_COMMAND_LABEL ?? '').trim();
   const commandConfirm = process.env.ARBITER_COMMAND_CONFIRM !== 'false';
   writeFileSync(join(ext, 'buildFile.xml'), extensionBuildFile({ pinned, keysJson, commandTemplate, commandLabel, commandConfirm }));

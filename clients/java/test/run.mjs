@@ -106,6 +106,20 @@ if (process.env.VASSAL_SRC) {
 
 // 1b. `npm run build:vassal`: the extension and the kit jar, which VassalExtensionTests opens.
 if (spawnSync(process.execPath, [join(kit, 'build.mjs')], { stdio: 'inherit' }).status !== 0) fail('build:vassal failed');
+// A wrong setting stops build:vassal with a line that says which and why (no stack trace), and leaves the outputs above alone.
+const badKeys = join(build, 'not-keys.json');
+writeFileSync(badKeys, '{"keys": [');
+for (const [env, expected] of [
+  [{ ARBITER_KEYS_FILE: join(build, 'no-such-keys.json') }, /^build:vassal: ARBITER_KEYS_FILE: cannot read .*no-such-keys\.json \(ENOENT\)$/],
+  [{ ARBITER_KEYS_FILE: badKeys }, /^build:vassal: ARBITER_KEYS_FILE: .*not-keys\.json is not JSON /],
+  [{ ARBITER_COMMAND_TEMPLATE: '{"type":"ResolveCombat","payload":{"combatId":"$CombatId}}' }, /^build:vassal: ARBITER_COMMAND_TEMPLATE: the command template has a '\$' with no closing '\$'/],
+]) {
+  const bad = spawnSync(process.execPath, [join(kit, 'build.mjs')], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const said = bad.stderr.trim();
+  if (bad.status !== 1 || !expected.test(said) || said.includes('\n    at ')) fail(`build:vassal with ${JSON.stringify(env)}: expected exit 1 and ${expected}, got ${bad.status}: ${said}`);
+  console.log(`build:vassal refuses ${Object.keys(env)[0]}: ${said.split('\n')[0]}`);
+}
+for (const output of ['arbiter-vassal-kit.jar', 'Arbiter.vmdx']) statSync(join(root, 'dist/vassal', output));
 
 // 2. Vectors from the TypeScript implementation.
 function prng(seed) {
@@ -382,7 +396,7 @@ try {
   }
   results.push(await runJava('OfflineTests', []));
   results.push(await runJava('TemplateAndLinkTests', []));
-  results.push(await runJava('VassalExtensionTests', [join(root, 'dist/vassal/Arbiter.vmdx'), join(root, 'dist/vassal/arbiter-vassal-kit.jar'), standInClasses]));
+  results.push(await runJava('VassalExtensionTests', [join(root, 'dist/vassal/Arbiter.vmdx'), join(root, 'dist/vassal/arbiter-vassal-kit.jar'), standInClasses, join(root, 'docs/vassal.md')]));
   results.push(await runJava('CrossCheckTests', [vectorFile, randomFile, keyLogFile]));
   results.push(await runJava('BeaconTests', [beaconVectorFile, beaconGamesFile]));
   results.push(await runJava('LiveTests', [local.url, fingerprint]));

@@ -322,8 +322,13 @@ public final class ArbiterClient {
     }
 
     private static String id(String gameId) {
-        if (gameId == null || !ID.matcher(gameId).matches()) throw new IllegalArgumentException("not a game id");
+        if (!isId(gameId)) throw new IllegalArgumentException("not a game id");
         return gameId;
+    }
+
+    /** A game id or command id as the server accepts it: 1 to 128 letters, digits or . _ : - */
+    static boolean isId(String id) {
+        return id != null && ID.matcher(id).matches();
     }
 
     private static Map<String, Object> object(String text) throws ArbiterException {

@@ -27,6 +27,8 @@ public final class CommandTemplate {
     private static final Pattern NAME = Pattern.compile("[^$\"\\\\\\p{Cntrl}]{1,100}");
     private static final Pattern TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9]{0,63}");
     private static final Pattern WHOLE = Pattern.compile("-?(0|[1-9][0-9]{0,15})");
+    /** 2^53 - 1: the largest whole number JSON carries exactly (the server's, and the kit's strict reader's, limit). */
+    private static final long MAX_WHOLE = 9007199254740991L;
 
     /** A template that cannot be filled in: its message is in a designer's or player's words. */
     public static final class TemplateException extends Exception {
@@ -66,6 +68,16 @@ public final class CommandTemplate {
             return "0";
         });
         return new CommandTemplate(template.text, Collections.unmodifiableSet(names));
+    }
+
+    /** `npm run build:vassal` checks ARBITER_COMMAND_TEMPLATE with this: exit 0, or 1 with what is wrong on stderr. */
+    public static void main(String[] args) {
+        try {
+            parse(args.length == 1 ? args[0] : null);
+        } catch (TemplateException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        }
     }
 
     /** The property names the template uses, in order of first use. */
@@ -116,6 +128,9 @@ public final class CommandTemplate {
             if (inString) {
                 out.append(escapeInString(name, value));
             } else if (WHOLE.matcher(value).matches() || value.equals("true") || value.equals("false")) {
+                if (WHOLE.matcher(value).matches() && Math.abs(Long.parseLong(value)) > MAX_WHOLE) {
+                    throw new TemplateException("the property " + TextLine.escape(name) + " is " + value + ", beyond the whole numbers a command can hold (-" + MAX_WHOLE + " to " + MAX_WHOLE + ")");
+                }
                 out.append(value);
             } else {
                 throw new TemplateException("the property " + TextLine.escape(name) + " is \"" + TextLine.escape(clip(value)) + "\", where the command needs a whole number");

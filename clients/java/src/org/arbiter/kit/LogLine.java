@@ -225,8 +225,11 @@ public final class LogLine {
         }
         String purpose = firstString("purpose", data, payload);
         if (purpose != null) out.append(' ').append(quote(purpose));
+        // Quoted as a purpose is: a combat id is the player's text, and must not pass for a result or a fingerprint.
         String combat = firstString("combatId", data, payload);
-        if (combat != null) out.append(' ').append(combat);
+        if (combat != null) out.append(' ').append(quote(combat));
+        String attack = firstString("attackId", data, payload);
+        if (attack != null) out.append(' ').append(quote(attack));
         Object expression = payload == null ? null : payload.get("dice");
         if (expression instanceof String) out.append(' ').append((String) expression);
         if (data != null && data.get("odds") instanceof String) {

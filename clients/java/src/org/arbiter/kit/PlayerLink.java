@@ -75,11 +75,39 @@ public final class PlayerLink {
         if (rawGame.isEmpty() || rawGame.contains("/")) throw bad("it is not a game's link (…/#/games/{game}?token=…)");
         if (!query.startsWith("token=") || query.indexOf('&') >= 0 || query.indexOf('#') >= 0) throw bad("after the game it must have only ?token=…");
         String gameId = decode(rawGame, "game id");
+        if (!ArbiterClient.isId(gameId)) throw bad("its game id is not one the server gives (letters, digits and . _ : - only)");
         String token = decode(query.substring("token=".length()), "token");
         if (token.isEmpty()) throw bad("its token is empty");
         int port = uri.getPort();
-        String server = scheme + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host).toLowerCase(Locale.ROOT) + (port >= 0 ? ":" + port : "");
+        if (port == 0 || port > 65535) throw bad("its port number is not one a server can have (1 to 65535)");
+        // URI gives an IPv6 host in its brackets already; a scheme's default port is left out, as a browser shows the origin.
+        String server = scheme + "://" + host.toLowerCase(Locale.ROOT) + (port >= 0 && port != defaultPort(scheme) ? ":" + port : "");
         return new PlayerLink(server, gameId, token);
+    }
+
+    /**
+     * True when both name the same server (scheme, host and port, a scheme's default port written or not, a
+     * trailing '/' or not): e.g. a module's configured server URL and a player's link's. False when either is not a URL.
+     */
+    public static boolean sameServer(String a, String b) {
+        try {
+            URI x = new URI(a.strip()), y = new URI(b.strip());
+            if (x.getScheme() == null || y.getScheme() == null || x.getHost() == null || y.getHost() == null) return false;
+            String scheme = x.getScheme().toLowerCase(Locale.ROOT);
+            return scheme.equals(y.getScheme().toLowerCase(Locale.ROOT))
+                    && x.getHost().equalsIgnoreCase(y.getHost())
+                    && port(x, scheme) == port(y, scheme);
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private static int port(URI uri, String scheme) {
+        return uri.getPort() >= 0 ? uri.getPort() : defaultPort(scheme);
+    }
+
+    private static int defaultPort(String scheme) {
+        return scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : -1;
     }
 
     static boolean isLoopback(String host) {

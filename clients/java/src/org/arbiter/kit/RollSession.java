@@ -56,6 +56,8 @@ public final class RollSession {
         public final List<String> chatLines = new ArrayList<>();
         /** A beacon game's roll was accepted and waits for its beacon: call {@link RollSession#awaitReveal} (off the UI thread). */
         public boolean awaitingReveal;
+        /** The HTTP status when the server refused the command (e.g. 401: the token no longer works), else 0. */
+        public int refusedStatus;
 
         public boolean ok() {
             return failureChatLine == null;
@@ -226,6 +228,7 @@ public final class RollSession {
         } catch (ArbiterClient.ArbiterException e) {
             // The server answered and refused: nothing was rolled, nothing is pending.
             pending = null;
+            outcome.refusedStatus = e.status;
             outcome.failureChatLine = TextLine.escape("✗ Arbiter refused " + p.what + ": " + e.status + " " + e.code + " — " + e.getMessage());
             return false;
         } catch (Canonical.CanonicalException e) {

@@ -317,7 +317,7 @@ public final class LiveTests {
         Map<?, ?> data = (Map<?, ?>) resolve.events().get(0).get("data");
         T.equal(data.get("die"), Json.JsonNumber.of(resolve.dice.get(0)[1]), "the event's die is the receipt's die");
         T.equal(data.get("odds"), "10:7", "odds 10:7");
-        T.check(LogLine.chatLine(check).contains("ResolveCombat c1 10:7, column " + data.get("column") + ", die " + resolve.dice.get(0)[1] + " -> " + data.get("code")), "chat line names the combat and die: " + LogLine.chatLine(check));
+        T.check(LogLine.chatLine(check).contains("ResolveCombat \"c1\" 10:7, column " + data.get("column") + ", die " + resolve.dice.get(0)[1] + " -> " + data.get("code")), "chat line names the combat and die: " + LogLine.chatLine(check));
         String text = client.commandText(gameId, allied, resolveId, "ResolveCombat", "{\"combatId\":\"c1\"}");
         T.check(Pattern.compile("^#" + resolve.seq + " allied ResolveCombat c1: 10:7 -> .*die " + resolve.dice.get(0)[1] + " -> [A-F] \\[" + resolve.hash.substring(0, 8) + "\\]\n$").matcher(text).matches(), "server chat line for the same commandId: " + text);
         try {
@@ -369,7 +369,7 @@ public final class LiveTests {
         for (String line : lines) chat.add(module.read(line));
         for (String c : chat) T.check(c.startsWith("✓") && safe(c), "every line checks on the reader's screen: " + c);
         String last = chat.get(chat.size() - 1);
-        T.check(last.matches("✓ #" + outcome.receipts.get(0).seq + " allied ResolveCombat c1 .*die [1-6] -> [A-F].*"), "the combat's result with its verified marker: " + last);
+        T.check(last.matches("✓ #" + outcome.receipts.get(0).seq + " allied ResolveCombat \"c1\" .*die [1-6] -> [A-F].*"), "the combat's result with its verified marker: " + last);
         System.out.println("   " + last);
         T.equal(module.verifier().missing(gameId), List.of(), "the log holds the chain from #1: no gap");
         List<String> everything = new ArrayList<>(lines);

@@ -60,6 +60,9 @@ public final class TemplateAndLinkTests {
         for (String value : List.of("4, \"combatId\": \"c2\"", "4}", "1e3", "04", "", " 4", "4.5", "null", "\"4\"", "99999999999999999")) {
             T.throwsLike(CommandTemplate.TemplateException.class, "needs a whole number", "not a whole number where one is needed: " + printable(value), () -> fill(number, Map.of("A", value)));
         }
+        T.equal(fill(number, Map.of("A", "-9007199254740991")).payloadJson, "{\"availability\":-9007199254740991,\"combatId\":\"c1\"}", "the largest whole number JSON carries exactly");
+        T.throwsLike(CommandTemplate.TemplateException.class, "the property A is 9007199254740992, beyond the whole numbers", "a whole number beyond 2^53 - 1: refused, naming the property",
+                () -> fill(number, Map.of("A", "9007199254740992")));
         T.throwsLike(CommandTemplate.TemplateException.class, "broken character", "a lone surrogate", () -> fill(template, Map.of("CombatId", "a\ud800")));
     }
 
@@ -89,14 +92,22 @@ public final class TemplateAndLinkTests {
         T.equal(link.gameId, "g-123abc", "the game");
         T.equal(link.token(), TOKEN, "the token");
         T.check(!link.toString().contains(TOKEN), "toString leaves the token out: " + link);
-        PlayerLink encoded = PlayerLink.parse("  https://arbiter.example.org:8443/#/games/g-%C3%A9x?token=a%2Bb%3D%3D+c  ");
+        PlayerLink encoded = PlayerLink.parse("  https://arbiter.example.org:8443/#/games/g-%3Ax?token=a%2Bb%3D%3D+c  ");
         T.equal(encoded.serverUrl, "https://arbiter.example.org:8443", "a port is kept; white space around the link is ignored");
-        T.equal(encoded.gameId, "g-\u00e9x", "a percent-encoded game id, UTF-8");
+        T.equal(encoded.gameId, "g-:x", "a percent-encoded game id");
         T.equal(encoded.token(), "a+b==+c", "percent-decoding as encodeURIComponent wrote it ('+' stays '+')");
         T.equal(PlayerLink.parse("http://127.0.0.1:8787/#/games/g-1?token=t").serverUrl, "http://127.0.0.1:8787", "http to 127.0.0.1 (npm start)");
         T.equal(PlayerLink.parse("http://localhost:8787/#/games/g-1?token=t").serverUrl, "http://localhost:8787", "http to localhost");
         T.equal(PlayerLink.parse("http://[::1]:8787/#/games/g-1?token=t").serverUrl, "http://[::1]:8787", "http to ::1");
         T.equal(PlayerLink.parse("https://a.example/#/games/g-1?token=t").serverUrl, "https://a.example", "no trailing slash before '#'");
+        T.equal(PlayerLink.parse("https://a.example:443/#/games/g-1?token=t").serverUrl, "https://a.example", "https's own port left out, as a browser shows the origin");
+        T.equal(PlayerLink.parse("http://localhost:80/#/games/g-1?token=t").serverUrl, "http://localhost", "http's own port left out");
+        T.check(PlayerLink.sameServer("https://A.example:443/", "https://a.example"), "a module's server URL with the default port and a slash names the link's server");
+        T.check(PlayerLink.sameServer("http://127.0.0.1:8787", "http://127.0.0.1:8787"), "the same server");
+        T.check(!PlayerLink.sameServer("https://a.example:8443", "https://a.example"), "another port: another server");
+        T.check(!PlayerLink.sameServer("http://a.example", "https://a.example"), "another scheme: another server");
+        T.check(!PlayerLink.sameServer("https://b.example", "https://a.example"), "another host: another server");
+        T.check(!PlayerLink.sameServer("not a url", "https://a.example"), "not a URL: not the same");
     }
 
     static void badLinks() {
@@ -121,6 +132,12 @@ public final class TemplateAndLinkTests {
             {"https://arbiter.example.org/#/games/g-1?token=" + TOKEN + "%C3", "not UTF-8"},
             {"https://arbiter.example.org/#/games/g 1?token=" + TOKEN, "space"},
             {"g-1 " + TOKEN, "space"},
+            {"http://127.0.0.1:9/#/games/g%21?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/g-%C3%A9x?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/..%2F..%2Fadmin?token=" + TOKEN, "game id"},
+            {"https://arbiter.example.org/#/games/" + "g".repeat(129) + "?token=" + TOKEN, "game id"},
+            {"http://localhost:99999/#/games/g-1?token=" + TOKEN, "port"},
+            {"https://arbiter.example.org:0/#/games/g-1?token=" + TOKEN, "port"},
             {TOKEN, "https://"},
             {"", "empty"},
         };

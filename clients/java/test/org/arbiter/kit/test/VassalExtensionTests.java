@@ -27,7 +27,7 @@ import org.w3c.dom.Node;
  * components it adds (classes in the archive, at their package paths, built for Java 17, with a public
  * no-argument constructor, toolbar items whose every buildFile attribute is one the component reads), and no
  * stand-in class in either output.
- * Usage: VassalExtensionTests dist/vassal/Arbiter.vmdx dist/vassal/arbiter-vassal-kit.jar STANDIN_CLASSES_DIR
+ * Usage: VassalExtensionTests dist/vassal/Arbiter.vmdx dist/vassal/arbiter-vassal-kit.jar STANDIN_CLASSES_DIR [docs/vassal.md]
  */
 public final class VassalExtensionTests {
     public static void main(String[] args) {
@@ -37,7 +37,18 @@ public final class VassalExtensionTests {
         T.section("the extension's members", () -> members(vmdx, jar));
         T.section("buildFile.xml: a module extension ANY module loads, adding the Arbiter buttons to the module", () -> buildFile(vmdx, standIns));
         T.section("extensiondata: VASSAL's metadata of an extension, universal, read as 3.5 or later", () -> extensionData(vmdx));
+        if (args.length > 3) T.section("docs/vassal.md tells a designer what to copy into the module: the classes the extension holds", () -> designerDocs(vmdx, new File(args[3])));
         System.exit(T.finish());
+    }
+
+    static void designerDocs(File vmdx, File docs) throws Exception {
+        String text = java.nio.file.Files.readString(docs.toPath()).replaceAll("\\s+", " ");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("grep -c 'org/arbiter\\.\\*class'`: (\\d+) class files").matcher(text);
+        try (ZipFile ext = new ZipFile(vmdx)) {
+            long classes = names(ext).stream().filter(n -> n.startsWith("org/arbiter/") && n.endsWith(".class")).count();
+            T.check(m.find() && Long.parseLong(m.group(1)) == classes, "the count a designer checks in the module is the extension's: " + classes + " class files");
+        }
+        T.check(text.contains("This step cannot be skipped"), "the classes go into the module even when every player loads the extension (VASSAL builds the module before its extensions)");
     }
 
     static Set<String> names(ZipFile zip) {

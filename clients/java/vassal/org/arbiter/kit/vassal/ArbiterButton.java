@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.swing.JOptionPane;
@@ -63,15 +65,30 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     static final class Seat {
         final RollSession session;
         final String gameId;
+        final PlayerLink link;
         boolean caughtUp;
+        /** The server refused the link (401, 403, 404) when joining: commands queued behind the join are not sent. Network thread only. */
+        boolean refused;
+        /** The link is in this module's preferences (the Swing event thread only). */
+        boolean kept;
+        /** The VASSAL game this seat was taken in ({@link #games} then). */
+        final int game = games;
 
-        Seat(RollSession session, String gameId) {
+        Seat(RollSession session, PlayerLink link) {
             this.session = session;
-            this.gameId = gameId;
+            this.gameId = link.gameId;
+            this.link = link;
+        }
+
+        /** On the Swing event thread: the game this seat was taken in was closed (another one may be open). */
+        boolean closed() {
+            return game != games;
         }
     }
 
     private static Seat seat; // the Swing event thread only
+    /** How many times a game was closed (the Swing event thread only): an answer that comes after its game was closed is not posted in the next one. */
+    private static int games;
 
     private String serverUrl = "";
     private String pinned = "";
@@ -123,6 +140,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         super.setup(gameStarting);
         if (!gameStarting) {
             seat = null; // the token belongs to that game; it was kept in memory and preferences only, never logged
+            games++;
             synchronized (ArbiterButton.class) {
                 if (owner == null) owner = this;
                 if (owner == this && moduleLog != null) moduleLog.reset();
@@ -151,14 +169,14 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
             try {
                 keys.pin(fp);
             } catch (IllegalArgumentException e) {
-                GameModule.getGameModule().warn("Arbiter: " + e.getMessage());
+                VassalChat.warn("Arbiter: " + e.getMessage());
             }
         }
         if (!keysJson.isEmpty()) {
             try {
                 keys.learnAll(Json.parseObject(keysJson));
             } catch (Json.JsonException e) {
-                GameModule.getGameModule().warn("Arbiter: the keys attribute is not JSON: " + e.getMessage());
+                VassalChat.warn("Arbiter: the keys attribute is not JSON: " + e.getMessage());
             }
         }
     }
@@ -174,7 +192,7 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
     }
 
     protected static void say(String text) {
-        GameModule.getGameModule().getChatter().show(TextLine.escape(text));
+        VassalChat.show(TextLine.escape(text));
     }
 
     /**
@@ -188,7 +206,16 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         if (log == null) return null;
         trustInto(log.keys()); // a fingerprint pinned in Preferences since the module was loaded
         List<String> games = log.verifier().gameIds();
-        PlayerLink link = games.size() == 1 ? rememberedLink(games.get(0)) : null;
+        PlayerLink link = null;
+        for (String game : games) { // the one game of this log the player pasted a link for; none when several
+            PlayerLink remembered = rememberedLink(game);
+            if (remembered == null) continue;
+            if (link != null) {
+                link = null;
+                break;
+            }
+            link = remembered;
+        }
         if (link == null) {
             String text = ask("Paste your Arbiter game link (…/#/games/…?token=…).\nIt is kept in this module's preferences on this computer, never in the game, its log or chat.", "Arbiter");
             if (text == null || text.isBlank()) return null;
@@ -199,41 +226,38 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
                 return null;
             }
             if (!games.isEmpty() && !games.contains(link.gameId)) {
-                say("✗ Arbiter: this game's log shows Arbiter game " + String.join(", ", games) + ", and your link is for game " + link.gameId + ": paste the link of this game");
-                return null;
+                // Anyone can post a genuine line of another game into this log, so the player's own link decides.
+                say("⚠ Arbiter: this game's log shows Arbiter game " + String.join(", ", games) + ", and your link is for game " + link.gameId
+                        + ": your rolls go to game " + link.gameId + " (if that is the wrong game, ask your organizer for the right link)");
             }
         }
-        if (!serverUrl.isEmpty() && !sameServer(serverUrl, link.serverUrl)) {
+        if (!serverUrl.isEmpty() && !PlayerLink.sameServer(serverUrl, link.serverUrl)) {
             say("✗ Arbiter: this module plays on " + serverUrl + ", and your link is for " + link.serverUrl + ": ask your organizer for the right link");
             return null;
         }
         Seat s;
         try {
-            s = new Seat(new RollSession(new ArbiterClient(link.serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), link.gameId, link.token()), link.gameId);
+            s = new Seat(new RollSession(new ArbiterClient(link.serverUrl).timeouts(5_000, 15_000).retries(3, 10, 500), link.gameId, link.token()), link);
         } catch (IllegalArgumentException e) {
             say("✗ Arbiter: " + e.getMessage());
             return null;
         }
-        remember(link, text(link));
         seat = s;
-        PlayerLink joined = link;
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = catchUp(s, lines);
-            SwingUtilities.invokeLater(() -> {
+            if (failure != null && refusesTheLink(failure.status)) s.refused = true;
+            onEdt(() -> {
+                if (s.closed()) return; // that game's history, read for a game that is no longer open
                 lines.forEach(this::sendLine);
+                keep(s);
                 if (failure != null) {
-                    GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
-                    if (failure.status == 401 || failure.status == 403 || failure.status == 404) forget(s, joined); // a wrong or revoked link: ask again next time
+                    VassalChat.show(joinFailureLine(failure));
+                    if (refusesTheLink(failure.status)) forget(s); // a wrong or revoked link: ask again next time
                 }
             });
         });
         return s;
-    }
-
-    private static boolean sameServer(String configured, String fromLink) {
-        String a = configured.endsWith("/") ? configured.substring(0, configured.length() - 1) : configured;
-        return a.equalsIgnoreCase(fromLink);
     }
 
     /** The link as stored: rebuilt from its parts, so nothing else the player pasted is kept. */
@@ -281,16 +305,28 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         }
     }
 
-    private static void forget(Seat s, PlayerLink link) {
+    /** On the Swing event thread: once the server has answered with the game's keys and history, the link is kept for the next time this game is opened. */
+    private static void keep(Seat s) {
+        if (s.kept || !s.caughtUp) return;
+        s.kept = true;
+        remember(s.link, text(s.link));
+    }
+
+    /** On the Swing event thread: the server refused this seat's link; the player is asked for it again at the next press. */
+    private static void forget(Seat s) {
         if (seat == s) seat = null;
-        remember(link, "");
+        remember(s.link, "");
+    }
+
+    private static boolean refusesTheLink(int status) {
+        return status == 401 || status == 403 || status == 404;
     }
 
     private static String joinFailureLine(ArbiterClient.ArbiterException e) {
         return TextLine.escape(e instanceof ArbiterClient.Unavailable
                 ? "✗ Arbiter server unreachable (" + e.getMessage() + "): cannot read the game's keys and history"
                 : "✗ Arbiter: cannot read the game's keys and history: " + e.status + " " + e.code + " — " + e.getMessage()
-                        + (e.status == 401 || e.status == 403 || e.status == 404 ? " (check your link: you will be asked for it again)" : ""));
+                        + (refusesTheLink(e.status) ? " (check your link: you will be asked for it again)" : ""));
     }
 
     /** On the network thread: the keys line and the commits this log has not shown yet; null, or why not. */
@@ -314,14 +350,39 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
      * check, and then the reveal. The button stays disabled until it is done.
      */
     protected void send(Seat s, String type, String payloadJson, String what) {
+        if (holdsTheLink(s.link, type) || holdsTheLink(s.link, payloadJson)) {
+            say("✗ Arbiter: what you were about to send holds your game link or its token (everyone would see it in the log); nothing was sent");
+            return;
+        }
         getLaunchButton().setEnabled(false);
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
+            if (s.refused) { // the join just said why, here; nothing is sent with a link the server refused
+                onEdt(() -> getLaunchButton().setEnabled(true));
+                return;
+            }
             List<String> lines = new ArrayList<>();
             ArbiterClient.ArbiterException failure = s.caughtUp ? null : catchUp(s, lines);
+            if (failure != null && refusesTheLink(failure.status)) {
+                s.refused = true;
+                onEdt(() -> {
+                    VassalChat.show(joinFailureLine(failure));
+                    forget(s);
+                    getLaunchButton().setEnabled(true);
+                });
+                return;
+            }
             RollSession.Outcome outcome = s.session.send(type, payloadJson, what);
-            SwingUtilities.invokeLater(() -> {
+            onEdt(() -> {
+                if (afterItsGame(s, what)) return;
                 lines.forEach(this::sendLine);
-                if (failure != null) GameModule.getGameModule().getChatter().show(joinFailureLine(failure));
+                keep(s);
+                if (failure != null) VassalChat.show(joinFailureLine(failure));
+                if (outcome.refusedStatus == 401 || outcome.refusedStatus == 403) { // the token stopped working mid-game: said here only, never to the opponent
+                    VassalChat.show(outcome.failureChatLine + " (your link no longer works: you will be asked for it again)");
+                    forget(s);
+                    getLaunchButton().setEnabled(true);
+                    return;
+                }
                 publish(outcome);
                 if (outcome.awaitingReveal) awaitReveal(s);
                 else getLaunchButton().setEnabled(true);
@@ -329,25 +390,100 @@ public abstract class ArbiterButton extends AbstractToolbarItem {
         });
     }
 
+    /**
+     * True when the text holds the player's token or a link's {@code token=}, as typed or inside a JSON string
+     * (however escaped): e.g. the link, still in the clipboard, pasted once more as a roll's purpose.
+     */
+    static boolean holdsTheLink(PlayerLink link, String text) {
+        if (text == null) return false;
+        List<String> texts = new ArrayList<>(List.of(text));
+        try {
+            strings(Json.parse(text), texts);
+        } catch (Json.JsonException e) {
+            // not JSON: the text as it is
+        }
+        String token = link.token();
+        for (String t : texts) {
+            if (t.contains(token) || t.contains(percent(token)) || t.toLowerCase(Locale.ROOT).contains("token=")) return true;
+        }
+        return false;
+    }
+
+    private static void strings(Object json, List<String> out) {
+        if (json instanceof String) {
+            out.add((String) json);
+        } else if (json instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) json).entrySet()) {
+                out.add(String.valueOf(e.getKey()));
+                strings(e.getValue(), out);
+            }
+        } else if (json instanceof List) {
+            for (Object o : (List<?>) json) strings(o, out);
+        }
+    }
+
+    /**
+     * Runs work on the network thread. Whatever it throws, the button works again and the player is told here
+     * (an exception that escaped would leave the button greyed out until VASSAL restarts, and say nothing).
+     */
+    private void onNetwork(Runnable work) {
+        NETWORK.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                SwingUtilities.invokeLater(() -> failedHere(e));
+            }
+        });
+    }
+
+    /** Runs the rest of a press on the Swing event thread, with the same guarantee as {@link #onNetwork}. */
+    private void onEdt(Runnable work) {
+        SwingUtilities.invokeLater(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                failedHere(e);
+            }
+        });
+    }
+
+    private void failedHere(RuntimeException e) {
+        say("✗ Arbiter: this press failed on this computer (" + e.getClass().getSimpleName() + "); nothing more is shown for it — the button works again");
+        getLaunchButton().setEnabled(true);
+    }
+
     /** On the Swing event thread, after a beacon game's command was accepted (202): waits for the reveal on the network thread, then posts it. */
     private void awaitReveal(Seat s) {
-        NETWORK.execute(() -> {
+        onNetwork(() -> {
             RollSession.Outcome revealed = s.session.awaitReveal();
-            SwingUtilities.invokeLater(() -> {
+            onEdt(() -> {
+                if (afterItsGame(s, "the reveal")) return;
                 getLaunchButton().setEnabled(true);
                 publish(revealed);
             });
         });
     }
 
+    /**
+     * On the Swing event thread: true when the answer came after the game it was sent from was closed. It is then
+     * not posted (it would land in whatever game is open now), only said here; the server keeps it in its own game.
+     */
+    private boolean afterItsGame(Seat s, String what) {
+        if (!s.closed()) return false;
+        say("⚠ Arbiter: the answer to " + what + " came after its game was closed, so it is not posted in this one (the server keeps it in the history of game " + s.gameId + ")");
+        getLaunchButton().setEnabled(true);
+        return true;
+    }
+
     /** On the Swing event thread: lines go to the log (checked and shown on every client); a failure is said in chat to everyone. */
     private void publish(RollSession.Outcome outcome) {
         outcome.logLines.forEach(this::sendLine);
-        outcome.chatLines.forEach(GameModule.getGameModule().getChatter()::send); // the sender's check of a beacon roll, a late reveal
-        if (!outcome.ok()) GameModule.getGameModule().getChatter().send(outcome.failureChatLine); // shows it, and sends and logs it
+        outcome.chatLines.forEach(VassalChat::send); // the sender's check of a beacon roll, a late reveal
+        if (!outcome.ok()) VassalChat.send(outcome.failureChatLine); // shows it, and sends and logs it
     }
 
     private void sendLine(String line) {
+        if (moduleLog == null) return; // the module's Arbiter buttons were all removed
         Command c = new ArbiterLogCommand(line, moduleLog);
         c.execute(); // checks and shows it here
         GameModule.getGameModule().sendAndLog(c); // and on every other client, and in the log for replays

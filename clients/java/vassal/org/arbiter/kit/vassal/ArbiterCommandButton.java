@@ -5,6 +5,7 @@ import VASSAL.counters.GamePiece;
 import VASSAL.counters.KeyBuffer;
 import java.util.List;
 import org.arbiter.kit.CommandTemplate;
+import org.arbiter.kit.TextLine;
 
 /**
  * A toolbar button that sends any command of the game's ruleset through Arbiter, from a command template
@@ -68,10 +69,18 @@ public class ArbiterCommandButton extends ArbiterButton {
             return;
         }
         String what = label.isEmpty() ? command.type : command.type + " " + label;
-        if (askFirst && !confirm("Send " + command.type + " " + command.payloadJson + " to Arbiter?\nThe server resolves it and everyone sees the result.", "Arbiter command")) return;
+        if (askFirst && !confirm("Send " + command.type + " " + shown(command.payloadJson) + " to Arbiter?\nThe server resolves it and everyone sees the result.", "Arbiter command")) return;
         Seat s = seat();
         if (s == null) return;
         send(s, command.type, command.payloadJson, what);
+    }
+
+    /** The payload as the confirmation shows it: one line that reads left to right, at most 300 characters. */
+    static String shown(String payloadJson) {
+        String line = TextLine.escape(payloadJson);
+        if (line.length() <= 300) return line;
+        int end = Character.isHighSurrogate(line.charAt(298)) ? 298 : 299;
+        return line.substring(0, end) + "…";
     }
 
     @Override

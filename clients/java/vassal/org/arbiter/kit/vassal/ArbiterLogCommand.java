@@ -1,6 +1,5 @@
 package org.arbiter.kit.vassal;
 
-import VASSAL.build.GameModule;
 import VASSAL.command.Command;
 import org.arbiter.kit.ModuleLog;
 
@@ -30,9 +29,9 @@ public final class ArbiterLogCommand extends Command {
     @Override
     protected void executeCommand() {
         if (ModuleLog.isStateLine(line)) {
-            for (String chat : log.readState(line)) GameModule.getGameModule().getChatter().show(chat);
+            for (String chat : log.readState(line)) VassalChat.show(chat);
         } else {
-            GameModule.getGameModule().getChatter().show(log.read(line));
+            VassalChat.show(log.read(line));
         }
     }
 

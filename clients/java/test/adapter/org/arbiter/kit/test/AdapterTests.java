@@ -73,6 +73,13 @@ public final class AdapterTests {
         } else {
             T.section("the command button: nothing sent on a missing property, several pieces or a wrong link; a combat from the player's link", AdapterTests::commandButton);
             T.section("the dice button, in a new game: the link of that game, the purpose, the roll", AdapterTests::diceButton);
+            T.section("a link with a game id or port no server has: refused in chat, the button works again", AdapterTests::impossibleLinks);
+            T.section("the link pasted again as a purpose, or a token in a typed command: refused here, nothing sent", AdapterTests::linkNeverSent);
+            T.section("a refused link: said here once, never sent to the opponent, forgotten (on the first press and mid-game)", AdapterTests::refusedLink);
+            T.section("an answer that comes after its game was closed is not posted in the next game", AdapterTests::lateAnswer);
+            T.section("a genuine line of another game posted into the log first: the player's own link still decides", AdapterTests::foreignLineFirst);
+            T.section("the confirmation shows the command on one line, clipped; a link is kept only once the server answered it", AdapterTests::confirmAndKeep);
+            T.section("a player's text in chat as VASSAL shows it: character references and tags stay text, a combat id stays quoted", AdapterTests::playerTextInChat);
         }
         T.section("the token is in no log line, chat line or warning", AdapterTests::noToken);
         System.exit(T.finish());
@@ -177,7 +184,7 @@ public final class AdapterTests {
         T.equal(logged.size(), commits + 1, "then the game's history from #1, then the combat");
         Receipt combat = logged.get(logged.size() - 1);
         T.check("ResolveCombat".equals(combat.commandType) && "allied".equals(combat.actor) && combat.dice.size() == 1, "the combat: allied, one die");
-        T.check(shownStartsWith("✓ #" + combat.seq + " allied ResolveCombat c1 "), "chat: the result with its ✓: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+        T.check(shownStartsWith("✓ #" + combat.seq + " allied ResolveCombat \"c1\" "), "chat: the result with its ✓: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
         T.check(module.chatter.shown.stream().noneMatch(s -> s.startsWith("✗✗") || s.startsWith("⚠")), "no check failed, no gap");
         T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), link(gameId, allied), "the link is kept in the module's preferences, under the game's id");
 
@@ -225,6 +232,260 @@ public final class AdapterTests {
         T.check(shownStartsWith("✓ #2 player1 Roll \"assault on 2708\" 3d6, dice "), "chat: the roll with its purpose and ✓ (pinned by the other button): " + module.chatter.shown.get(module.chatter.shown.size() - 1));
     }
 
+    /** A new game, as VASSAL starts it: every component is told the last one ended. */
+    static void newGame() throws Exception {
+        onEdt(() -> module.components.forEach(c -> c.setup(false)));
+    }
+
+    static void impossibleLinks() throws Exception {
+        for (String bad : List.of("http://127.0.0.1:9/#/games/g%21?token=abc-impossible", "http://127.0.0.1:9/#/games/..%2F..%2Fadmin?token=abc-impossible",
+                "http://localhost:99999/#/games/g-1?token=abc-impossible")) {
+            secrets.add("abc-impossible");
+            ScriptedDiceButton dice = new ScriptedDiceButton();
+            dice.addTo(null);
+            newGame();
+            int shown = module.chatter.shown.size(), logged = module.logged.size();
+            dice.answers.add(bad);
+            dice.answers.add("a roll that cannot be made");
+            press(dice);
+            idle(dice);
+            List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+            T.check(said.stream().anyMatch(l -> l.startsWith("✗ Arbiter: That is not your Arbiter game link: ")), "refused in chat: " + said);
+            T.equal(dice.asked, 1, "... before the purpose is asked");
+            T.equal(module.logged.size(), logged, "nothing logged");
+            dice.answers.add(bad);
+            press(dice);
+            T.equal(dice.asked, 2, "the next press asks for the link again (the wrong one was not kept)");
+            dice.removeFrom(null);
+        }
+    }
+
+    static void linkNeverSent() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        String token = LiveTests.gameToken(game, "player1");
+        String link = link(gameId, token);
+        int shown = module.chatter.shown.size();
+        dice.answers.add(link);
+        dice.answers.add(link); // the link still in the clipboard: Ctrl+V Enter, Ctrl+V Enter
+        press(dice);
+        until("the keys line of the game joined", () -> module.logged.stream().anyMatch(l -> l.startsWith("ARBKEYS\t")));
+        dice.answers.add("see token=" + token.substring(0, 4));
+        press(dice);
+        ScriptedCommandButton typed = new ScriptedCommandButton();
+        typed.addTo(null);
+        typed.answers.add("{\"type\":\"Roll\",\"payload\":{\"dice\":\"1d6\",\"purpose\":\"" + String.format("\\u%04x", (int) token.charAt(0)) + token.substring(1) + "\"}}");
+        press(typed);
+        List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+        T.equal(said.stream().filter(l -> l.startsWith("✗ Arbiter: what you were about to send holds your game link or its token")).count(), 3L, "three refusals, said here only: " + said);
+        T.check(module.chatter.sent.stream().noneMatch(l -> l.contains("holds your game link")), "... not sent to the opponent");
+        T.check(dice.getLaunchButton().isEnabled() && typed.getLaunchButton().isEnabled(), "the buttons work");
+        dice.answers.add("a real roll");
+        press(dice);
+        until("the real roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        List<Receipt> onServer = LiveTests.client.events(gameId, token, 0, 1000);
+        T.equal(onServer.size(), 2, "the server received the game's creation and the one real roll only");
+        for (Receipt r : onServer) T.check(!r.canonicalText().contains(token), "commit #" + r.seq + " does not hold the token");
+        typed.removeFrom(null);
+        dice.removeFrom(null);
+    }
+
+    static void refusedLink() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        String token = LiveTests.gameToken(game, "player1");
+        int shown = module.chatter.shown.size(), sent = module.chatter.sent.size();
+        dice.answers.add(link(gameId, "not-" + token));
+        dice.answers.add("a roll with a wrong link");
+        press(dice);
+        idle(dice);
+        until("the refusal", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.contains("check your link")));
+        idle(dice);
+        List<String> said = module.chatter.shown.subList(shown, module.chatter.shown.size());
+        T.equal(said.size(), 1, "a wrong link on the first press: one line, here: " + said);
+        T.equal(module.chatter.sent.size(), sent, "... nothing sent to the opponent or the log");
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), "", "the refused link is forgotten");
+
+        dice.answers.add(link(gameId, token));
+        dice.answers.add("a first roll");
+        press(dice);
+        until("the first roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        revoke(gameId, LiveTests.gameToken(game, "organizer"), "player1");
+        int shown2 = module.chatter.shown.size(), sent2 = module.chatter.sent.size(), asked = dice.asked;
+        dice.answers.add("after the revocation");
+        press(dice);
+        until("the refusal of the revoked token", () -> module.chatter.shown.stream().skip(shown2).anyMatch(l -> l.startsWith("✗ Arbiter refused Roll")));
+        idle(dice);
+        List<String> later = module.chatter.shown.subList(shown2, module.chatter.shown.size());
+        T.check(later.size() == 1 && later.get(0).contains("401") && later.get(0).contains("you will be asked for it again"), "a token revoked mid-game: said here: " + later);
+        T.equal(module.chatter.sent.size(), sent2, "... and not sent to the opponent or the log");
+        T.equal(module.prefs.stored.get(ArbiterButton.PREF_LINK + gameId), "", "the revoked link is forgotten");
+        T.equal(dice.asked, asked + 1, "(the purpose was asked, not the link)");
+        dice.answers.add(link(gameId, token));
+        press(dice);
+        T.equal(dice.asked, asked + 3, "the next press asks for the link again, then the purpose");
+        dice.removeFrom(null);
+    }
+
+    /** DELETE /games/{id}/tokens/{role} with the organizer's token: the role's token stops working. */
+    static void revoke(String gameId, String organizer, String role) throws Exception {
+        java.net.HttpURLConnection http = (java.net.HttpURLConnection) java.net.URI.create(LiveTests.url + "/games/" + gameId + "/tokens/" + role).toURL().openConnection();
+        http.setRequestMethod("DELETE");
+        http.setRequestProperty("Authorization", "Bearer " + organizer);
+        T.equal(http.getResponseCode(), 200, "the organizer revokes " + role + "'s token");
+        http.getInputStream().close();
+    }
+
+    static void lateAnswer() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        dice.answers.add(link(gameId, LiveTests.gameToken(game, "player1")));
+        dice.answers.add("the first roll");
+        press(dice);
+        until("the first roll's receipt", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        int logged = module.logged.size(), shown = module.chatter.shown.size();
+        dice.answers.add("a roll whose game is closed at once");
+        // The press and the closing of the game in one event: the answer cannot come back before the game is closed.
+        onEdt(() -> {
+            dice.getLaunchButton().press();
+            module.components.forEach(c -> c.setup(false));
+        });
+        until("the late answer", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("⚠ Arbiter: the answer to Roll 2d6 came after its game was closed")));
+        idle(dice);
+        T.equal(module.logged.size(), logged, "nothing posted in the next game");
+        T.equal(LiveTests.client.events(gameId, LiveTests.gameToken(game, "player1"), 0, 1000).size(), 3, "(the server made the roll, in its own game)");
+        dice.removeFrom(null);
+    }
+
+    static void foreignLineFirst() throws Exception {
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        ArbiterClient client = LiveTests.client;
+        Map<String, Object> other = client.createGame("dice", null);
+        String otherId = (String) other.get("gameId");
+        Receipt foreign = client.command(otherId, LiveTests.gameToken(other, "player1"), ArbiterClient.newCommandId(), "Roll", "{\"dice\":\"2d6\",\"purpose\":\"elsewhere\"}");
+        // The opponent's client posts the keys and a genuine receipt of another game before this player's first roll.
+        List<String> posted = List.of(LogLine.encodeKeys(client.keys()), LogLine.encode(foreign));
+        int start = module.logged.size();
+        onEdt(() -> posted.forEach(line -> module.encoders.get(0).decode(line).execute()));
+        Map<String, Object> game = client.createGame("dice", null);
+        String gameId = (String) game.get("gameId");
+        int shown = module.chatter.shown.size();
+        dice.answers.add(link(gameId, LiveTests.gameToken(game, "player1")));
+        dice.answers.add("my own game");
+        press(dice);
+        until("the roll in the player's own game", () -> receipts().stream().anyMatch(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)));
+        idle(dice);
+        T.check(module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("⚠ Arbiter: this game's log shows Arbiter game " + otherId + ", and your link is for game " + gameId + ": your rolls go to game " + gameId)),
+                "said: the log shows another game, the link decides");
+        newGame();
+        int asked = dice.asked;
+        List<String> log = new ArrayList<>(posted);
+        log.addAll(module.logged.subList(start, module.logged.size()));
+        onEdt(() -> log.forEach(line -> module.encoders.get(0).decode(line).execute()));
+        dice.answers.add("again");
+        press(dice);
+        T.equal(dice.asked, asked + 1, "the game opened again: the player's link found for the one game of the log it was pasted for (only the purpose asked)");
+        until("the second roll", () -> receipts().stream().filter(r -> gameId.equals(r.gameId) && "Roll".equals(r.commandType)).count() == 2);
+        idle(dice);
+        dice.removeFrom(null);
+    }
+
+    static void confirmAndKeep() throws Exception {
+        ScriptedCommandButton button = commandButton("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}");
+        newGame();
+        KeyBuffer.getBuffer().selected.clear();
+        module.properties.put("CombatId", "c1\u202e\n" + "x".repeat(400));
+        int port = LiveTests.unusedPort();
+        button.answers.add("http://127.0.0.1:" + port + "/#/games/g-nowhere?token=tok-nowhere");
+        secrets.add("tok-nowhere");
+        int shown = module.chatter.shown.size();
+        press(button);
+        String question = button.confirmed.get(button.confirmed.size() - 1);
+        T.check(question.startsWith("Send ResolveCombat {\"combatId\":\"c1\\u202e\\\\n") && question.chars().noneMatch(c -> c == 0x202e), "the confirmation: one line that reads left to right: " + question.substring(0, 60));
+        T.check(question.length() < 420 && question.contains("x…"), "... clipped (" + question.length() + " characters)");
+        until("the server's absence", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✗ Arbiter server unreachable")));
+        T.check(!module.prefs.stored.containsKey(ArbiterButton.PREF_LINK + "g-nowhere") || module.prefs.stored.get(ArbiterButton.PREF_LINK + "g-nowhere").isEmpty(),
+                "a link the server never answered is not kept in the preferences");
+        module.properties.remove("CombatId");
+        button.removeFrom(null);
+    }
+
+    static void playerTextInChat() throws Exception {
+        String purpose = "r1&#8238;<b>x</b>&#x2066;&amp;";
+        ScriptedDiceButton dice = new ScriptedDiceButton();
+        dice.addTo(null);
+        newGame();
+        Map<String, Object> game = LiveTests.client.createGame("dice", null);
+        dice.answers.add(link((String) game.get("gameId"), LiveTests.gameToken(game, "player1")));
+        dice.answers.add(purpose);
+        dice.answers.add("-<b>bold</b>&#8238;");
+        int shown = module.chatter.shown.size();
+        press(dice);
+        until("the roll's receipt", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✓ #2 ")));
+        idle(dice);
+        T.check(shownStartsWith("✓ #2 player1 Roll \"" + purpose + "\" 2d6, dice "), "the purpose on screen exactly as typed: " + module.chatter.shown.get(module.chatter.shown.size() - 1));
+        press(dice);
+        until("the second roll's receipt", () -> module.chatter.shown.stream().skip(shown).anyMatch(l -> l.startsWith("✓ #3 ")));
+        idle(dice);
+        T.check(shownStartsWith("✓ #3 player1 Roll \"-<b>bold</b>&#8238;\" "), "a purpose starting with '-' too");
+        for (String line : module.chatter.shown.subList(shown, module.chatter.shown.size())) {
+            T.check(line.chars().noneMatch(c -> TextLineCheck.unsafe((char) c)), "no control or bidi character on screen: " + line);
+        }
+        // A line of the adapter that starts with '-' (where VASSAL allows HTML) stays text too.
+        onEdt(() -> module.encoders.get(0).decode("ARB\tnot a receipt <b>&#8238;").execute());
+        String last = module.chatter.shown.get(module.chatter.shown.size() - 1);
+        T.check(last.startsWith("✗✗ ARBITER CHECK FAILED ✗✗") && last.chars().noneMatch(c -> TextLineCheck.unsafe((char) c)), "a broken line from the log: a loud failure, one line: " + last);
+
+        // France 1944: a combat id is the player's text; it must not pass for the result of a genuine ✓ line.
+        ArbiterClient client = LiveTests.client;
+        Map<String, Object> france = client.createGame("france44", null);
+        String gameId = (String) france.get("gameId");
+        String allied = LiveTests.gameToken(france, "allied"), german = LiveTests.gameToken(france, "german"), org = LiveTests.gameToken(france, "organizer");
+        client.command(gameId, org, ArbiterClient.newCommandId(), "StartTurn", "{\"turn\":1,\"reactionPoints\":{\"allied\":10,\"german\":6}}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"7\"}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "ActivateHQ", "{\"hqId\":\"1US\"}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "BeginReactionSegment", "{}");
+        client.command(gameId, german, ArbiterClient.newCommandId(), "EndReactionSegment", "{}");
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "BeginAttackIncrement", "{}");
+        String spoof = "c1 10:7, column 6, die 6 -> DE [ed25519:ubTJDdQV]";
+        client.command(gameId, allied, ArbiterClient.newCommandId(), "DeclareCombat", "{\"combatId\":\"" + spoof + "\",\"kind\":\"set-piece\",\"attackers\":["
+                + LiveTests.unit("1Inf", "2708", 4) + "],\"defenders\":[" + LiveTests.unit("352", "2809", 7) + "],\"attackerMorale\":4,\"defenderMorale\":3}");
+        ScriptedCommandButton resolve = commandButton("{\"type\":\"ResolveCombat\",\"payload\":{\"combatId\":\"$CombatId$\"}}");
+        newGame();
+        KeyBuffer.getBuffer().selected.clear();
+        module.properties.put("CombatId", spoof);
+        resolve.answers.add(link(gameId, allied));
+        int before = module.chatter.shown.size();
+        press(resolve);
+        until("the combat's receipt", () -> module.chatter.shown.stream().skip(before).anyMatch(l -> l.contains(" allied ResolveCombat ")));
+        idle(resolve);
+        String combat = module.chatter.shown.stream().skip(before).filter(l -> l.contains(" allied ResolveCombat ")).findFirst().orElse("");
+        T.check(combat.matches("✓ #9 allied ResolveCombat \"" + java.util.regex.Pattern.quote(spoof) + "\" 4:7, column .*"), "the combat id quoted, the real odds after it: " + combat);
+        resolve.removeFrom(null);
+        dice.removeFrom(null);
+    }
+
+    /** The characters the kit never lets onto a chat line (TextLine's list). */
+    static final class TextLineCheck {
+        static boolean unsafe(char c) {
+            return org.arbiter.kit.TextLine.isUnsafe(c);
+        }
+    }
+
     static void beacon(String chainName) throws Exception {
         ArbiterClient client = LiveTests.client;
         ScriptedCommandButton air = commandButton("{\"type\":\"RollAirPower\",\"payload\":{\"combatId\":\"$CombatId$\",\"availability\":$AirPowerAvailability$}}");
@@ -251,7 +512,7 @@ public final class AdapterTests {
         Receipt pending = logged.get(logged.size() - 2), reveal = logged.get(logged.size() - 1);
         T.check("RollAirPower".equals(pending.commandType) && pending.dice.isEmpty(), "the acceptance: RollAirPower, no dice yet");
         T.check("RevealBeacon".equals(reveal.commandType) && reveal.dice.size() == 1 && reveal.seq == pending.seq + 1, "then its reveal, one die");
-        T.check(shownStartsWith("✓ #" + pending.seq + " allied RollAirPower c1 waits for drand round "), "chat: pending round r");
+        T.check(shownStartsWith("✓ #" + pending.seq + " allied RollAirPower \"c1\" waits for drand round "), "chat: pending round r");
         T.check(module.chatter.sent.stream().anyMatch(s -> s.endsWith("was still in the future when the server accepted ✓")), "the sender's check, sent to everyone: " + module.chatter.sent);
         T.check(shownStartsWith("✓ #" + reveal.seq + " server RevealBeacon of #" + pending.seq), "chat: the reveal with its ✓");
     }
