@@ -1,4 +1,5 @@
 import type { BuildOptions } from 'esbuild';
+import { basename, dirname, extname } from 'node:path';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LambdaGroup } from '../functions/lambda/routeGroups';
 
@@ -45,28 +46,31 @@ export const BUNDLE = {
     'arbiter-api-docs-assets': './dist/api-docs-assets.mjs',
   } as Record<string, string>,
   outFile: 'index.mjs',
+  /** Chunks that an entry imports, statically (its cold start) or with import() (on demand: a ruleset). */
+  chunkNames: 'chunks/[name]-[hash]',
   /**
-   * What a bundle may weigh: the AWS SDK clients and zod are about 400 KB; the Powertools
-   * Tracer (X-Ray subsegments for every AWS call, functions/lambda/tracing.ts) adds about
-   * 120 KB to the functions that call AWS, and about 15 ms to their load; the rulesets, the
-   * table format included, are about 190 KB and grow with each game system (Wars and Battles
-   * alone is 72 KB since its rules fidelity fixes). What counts for a cold start is the load
-   * time, which npm run bench measures for each bundle against its 150 ms target.
-   * This is a guard against growth by accident, not the target: the target is 500 KB (issue
-   * aws-scale), reached by loading rulesets on demand. Rules fidelity II and the errors in
-   * words added 36 KB to the commands and reads bundles, and the guard rose from 800 KB with it.
-   * Issue 33 (subscriptions and their sealed targets, turn clocks, voids, rulings) added about
-   * 25 KB to commands and revealBeacons, which were already near 850 KB: the guard rose to
-   * 900 KB, and the target stays issue aws-scale's.
+   * What a function's cold start may load: its entry file and the chunks it imports statically
+   * (infra/coldStart.ts). The chunks it imports on demand (each ruleset, and what only one
+   * route needs) are listed beside it and do not count: a game loads its own ruleset.
+   * The AWS SDK clients and zod are about 400 KB of it; the X-Ray SDK, which only a traced
+   * (sampled) request needs, is on demand too (functions/lambda/tracing.ts).
    */
-  maxBytes: 900 * 1024,
+  maxBytes: 500 * 1024,
 };
 
-/** esbuild's options for one Lambda entry, as `npm run build` and the bundle tests build it. */
+/**
+ * esbuild's options for one Lambda entry, as `npm run build`, the bundle tests and the stack
+ * (functionBundling) build it: `outfile` is the entry file, its chunks go beside it (code
+ * splitting: what a function needs only for some games or routes is loaded with import()).
+ */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { [basename(outfile, extname(outfile))]: entry },
+    outdir: dirname(outfile),
+    outExtension: { '.js': extname(outfile) },
+    splitting: true,
+    chunkNames: BUNDLE.chunkNames,
+    metafile: true,
     bundle: true,
     platform: 'node',
     target: BUNDLE.target,
@@ -81,8 +85,13 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   };
 }
 
-/** The same settings for a NodejsFunction of the stack; `beforeBundling` writes what the bundle embeds first. */
-export function functionBundling(beforeBundling: readonly string[] = []): BundlingOptions {
+/**
+ * The same settings for a NodejsFunction of the stack; `beforeBundling` writes what the bundle embeds first.
+ * NodejsFunction writes one file (esbuild's `--outfile`), which cannot be split: once it has,
+ * infra/splitBundle.ts builds `entry` again into the asset with esbuildOptions (the entry file and
+ * its chunks), so what is deployed is what `npm run build` and the tests build.
+ */
+export function functionBundling(entry: string, beforeBundling: readonly string[] = []): BundlingOptions {
   return {
     minify: BUNDLE.minify,
     sourceMap: BUNDLE.sourceMap,
@@ -98,7 +107,7 @@ export function functionBundling(beforeBundling: readonly string[] = []): Bundli
     commandHooks: {
       beforeBundling: (inputDir) => beforeBundling.map((script) => `cd "${inputDir}" && node --import tsx ${script}`),
       beforeInstall: () => [],
-      afterBundling: () => [],
+      afterBundling: (inputDir, outputDir) => [`cd "${inputDir}" && node --import tsx infra/splitBundle.ts "${entry}" "${outputDir}"`],
     },
   };
 }
