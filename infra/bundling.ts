@@ -38,6 +38,8 @@ export const BUNDLE = {
     semver: './functions/lambda/noSemver.ts',
     // No function calls an AWS operation that streams events (S3 Select and the like).
     '@smithy/core/event-streams': './functions/lambda/noEventStreams.ts',
+    // DynamoDB's endpoint discovery (off) keeps its cache in a Map, not an LRU library.
+    '@aws-sdk/endpoint-cache': './functions/lambda/endpointCache.ts',
     // Written by infra/verifierFiles.ts before bundling.
     'arbiter-verifier-source': './dist/verifier-source.mjs',
     // Written by infra/webFiles.ts before bundling.
