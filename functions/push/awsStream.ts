@@ -1,5 +1,6 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import { commitText, deliveryFor, endedByViewerRevocation } from './delivery';
+import { loadRuleset } from '../application/rulesetLoader';
 import type { Gateway } from './gateway';
 import { encode, PUSH_LIMITS, pushError, type PushLimits } from './protocol';
 import { removeConnection, type StoredSubscription, type SubscriptionStore } from './subscriptionStore';
@@ -95,6 +96,8 @@ export function streamHandler(deps: StreamDeps) {
       }
       if (changes.to === 0 || live.length === 0) continue;
       const commits = (await deps.readCommits(gameId, changes.from - 1, changes.to - changes.from + 1)).filter((c) => c.seq <= changes.to);
+      // The commits' texts need their game's ruleset: loaded on demand (a cold start carries none).
+      for (const rulesetId of new Set(live.map((s) => s.rulesetId))) await loadRuleset(rulesetId);
       const texts = new Map<string, Map<number, string>>();
       const textOf = (rulesetId: string, commit: Commit) => {
         let byRuleset = texts.get(rulesetId);
