@@ -1,6 +1,6 @@
 import { build, type Metafile } from 'esbuild';
-import { statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { esbuildOptions } from './bundling';
 
 export interface FunctionBundle {
@@ -34,8 +34,10 @@ export function coldStartOf(metafile: Metafile, entryFile: string): Omit<Functio
   };
 }
 
-/** Builds one function's entry with the project's settings (bundling.ts) and sizes its cold start. */
+/** Builds one function's entry with the project's settings (bundling.ts) into the directory of `outfile`, emptied first, and sizes its cold start. */
 export async function buildFunctionBundle(entry: string, outfile: string): Promise<FunctionBundle> {
+  // Chunks are named by their hash: an earlier build's would stay beside the new ones.
+  rmSync(dirname(outfile), { recursive: true, force: true });
   const { metafile } = await build(esbuildOptions(entry, outfile));
   return { file: outfile, ...coldStartOf(metafile!, outfile) };
 }
