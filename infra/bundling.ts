@@ -1,6 +1,7 @@
 import type { BuildOptions } from 'esbuild';
 import { basename, dirname, extname } from 'node:path';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+// Types only: infra/splitBundle.ts loads this file in each asset's bundling step, without the CDK.
+import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LambdaGroup } from '../functions/lambda/routeGroups';
 
 /**
@@ -99,23 +100,17 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
 }
 
 /**
- * The same settings for a NodejsFunction of the stack; `beforeBundling` writes what the bundle embeds first.
- * NodejsFunction writes one file (esbuild's `--outfile`), which cannot be split: once it has,
- * infra/splitBundle.ts builds `entry` again into the asset with esbuildOptions (the entry file and
- * its chunks), so what is deployed is what `npm run build` and the tests build.
+ * A NodejsFunction's bundling: `beforeBundling` writes what the bundle embeds first.
+ * NodejsFunction writes one file (esbuild's `--outfile`), which cannot be split: its own esbuild
+ * pass here only transforms the entry (every import external, a few milliseconds), and then
+ * infra/splitBundle.ts builds `entry` into the asset with esbuildOptions (the entry file and its
+ * chunks), so that what is deployed is what `npm run build` and the tests build.
  */
 export function functionBundling(entry: string, beforeBundling: readonly string[] = []): BundlingOptions {
   return {
-    minify: BUNDLE.minify,
-    sourceMap: BUNDLE.sourceMap,
     target: BUNDLE.target,
-    format: OutputFormat.ESM,
-    mainFields: BUNDLE.mainFields,
-    banner: BUNDLE.banner,
-    externalModules: BUNDLE.externalModules,
-    bundleAwsSDK: true,
-    // One argument per alias (`--alias:from=to`): a repeated `--alias` key would keep only the last.
-    esbuildArgs: Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    format: 'esm' as unknown as OutputFormat,
+    externalModules: ['*'],
     // The verifier's text and the web app's files are built first, for the aliases above to find them.
     commandHooks: {
       beforeBundling: (inputDir) => beforeBundling.map((script) => `cd "${inputDir}" && node --import tsx ${script}`),

@@ -45,12 +45,12 @@ describe('a command\'s commit and its signed head', () => {
       newGameId: () => `g-signing-${++games}`,
     });
     const game = await service.createGame({ ruleset: 'dice' });
-    const created = await service.reads.head(game.gameId, game.tokens.organizer);
+    const created = await service.head(game.gameId, game.tokens.organizer);
     expect(created.seq).toBe(1);
     expect(overlapped(created.lastHash, created.hash)).toBe(true);
 
     const outcome = await service.submit(game.gameId, game.tokens.players.player1, { commandId: 'r1', type: 'Roll', payload: { dice: '2d6', purpose: 'signed at once' } });
-    const head = await service.reads.head(game.gameId, game.tokens.organizer);
+    const head = await service.head(game.gameId, game.tokens.organizer);
     expect(head).toMatchObject({ seq: 2, lastHash: outcome.commit.hash });
     expect(overlapped(outcome.commit.hash, head.hash)).toBe(true);
     await service.idle();
