@@ -1,4 +1,5 @@
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
 // Types only: infra/splitBundle.ts loads this file in each asset's bundling step, without the CDK.
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -69,7 +70,21 @@ export const BUNDLE = {
    * (zod, the AWS SDK, the operations table). bundles.test.ts fails when one grows past its figure,
    * and when one comes under maxBytes: it then leaves this list.
    */
-  overTarget: { commands: 520 * 1024, reads: 518 * 1024, revealBeacons: 534 * 1024 } as Readonly<Record<string, number>>,
+  overTarget: { commands: 516 * 1024, reads: 514 * 1024, revealBeacons: 531 * 1024 } as Readonly<Record<string, number>>,
+};
+
+/**
+ * The AWS SDK clients import their whole package.json for one field, the version in their
+ * user agent (2 KB each): bundled as { name, version }.
+ */
+const sdkPackageVersions: Plugin = {
+  name: 'sdk-package-versions',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@aws-sdk[\\/][^\\/]+[\\/]package\.json$/ }, ({ path }) => {
+      const { name, version } = JSON.parse(readFileSync(path, 'utf8')) as { name: string; version: string };
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
 };
 
 /**
@@ -95,6 +110,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     banner: { js: BUNDLE.banner },
     external: BUNDLE.externalModules,
     alias: BUNDLE.alias,
+    plugins: [sdkPackageVersions],
     logLevel: 'warning',
   };
 }
