@@ -11,10 +11,13 @@ export function onDemand<T extends object>(load: () => Promise<T>): T {
       throw error;
     }));
   return new Proxy({} as T, {
+    // Not a thenable: an `await` of the object itself, or a return from an async function, gives the object.
     get: (_, method) =>
-      async (...args: unknown[]) => {
-        const object = (await target()) as Record<PropertyKey, (...a: unknown[]) => unknown>;
-        return object[method](...args);
-      },
+      method === 'then' || typeof method === 'symbol'
+        ? undefined
+        : async (...args: unknown[]) => {
+            const object = (await target()) as Record<PropertyKey, (...a: unknown[]) => unknown>;
+            return object[method](...args);
+          },
   });
 }
