@@ -3,7 +3,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { createHmac, randomBytes, sign, verify, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -27,8 +27,7 @@ import { DynamoSnapshots } from '../functions/store/dynamoSnapshots';
 import { SNAPSHOT_INTERVAL } from '../functions/application/snapshots';
 import { DynamoEventStore } from '../functions/store/dynamoStore';
 import { MemoryEventStore, MemorySnapshots } from '../functions/store/memoryStore';
-import { buildBundles } from '../infra/build';
-import { BUNDLE } from '../infra/bundling';
+import { bundleRows } from './bundleLoad';
 import { countCalls } from './countingClient';
 import type { LoadRequest } from './loadClient';
 import { combined, load, percentile, rate, type LoadResult } from './measure';
@@ -365,24 +364,10 @@ if (runs('allin')) {
   record({ section: 'All-in cost', figure: `${PBEM_200.name}: with the standing costs (keys, alarms, dashboard), per 1,000 commands`, value: summary.totalPer1000 * 100, unit: '¢' });
 }
 
-// 7. Bundles: size and load time in a fresh Node process
+// 7. Bundles: what each function's cold start loads, and its import's wall and CPU time in a fresh Node process (bundleLoad.ts).
+// `npm run bench -- bundles` runs this section alone.
 if (runs('bundles')) {
-  const dir = mkdtempSync(join(tmpdir(), 'arbiter-bench-'));
-  const bundles = await buildBundles(join(dir, 'lambda'));
-  const empty = join(dir, 'empty.mjs');
-  writeFileSync(empty, 'export const handler = () => {};\n');
-  const loadMs = (file: string) => {
-    const times = Array.from({ length: 5 }, () =>
-      Number(execFileSync(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(file)}); console.log(performance.now() - t);`], { env: { ...process.env, AWS_REGION: 'eu-west-1' } }).toString()),
-    );
-    return times.sort((a, b) => a - b)[2];
-  };
-  const floor = loadMs(empty);
-  for (const [name, { file, bytes }] of Object.entries(bundles)) {
-    record({ section: 'Bundles', figure: `${name}: size`, value: bytes / 1024, unit: 'KB', floor: { name: 'limit', value: BUNDLE.maxBytes / 1024 }, ratio: bytes / BUNDLE.maxBytes, target: `≤ ${BUNDLE.maxBytes / 1024} KB`, pass: bytes <= BUNDLE.maxBytes });
-    const ms = loadMs(file);
-    record({ section: 'Bundles', figure: `${name}: load time in a started Node process (median of 5)`, value: ms, unit: 'ms', floor: { name: 'loading an empty module', value: floor }, target: '≤ 150 ms', pass: ms <= 150 });
-  }
+  await bundleRows(mkdtempSync(join(tmpdir(), 'arbiter-bench-')), record);
 }
 
 // Results

@@ -241,7 +241,7 @@ export class ArbiterStack extends Stack {
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
           NODE_OPTIONS: '--enable-source-maps',
         },
-        bundling: functionBundling(BEFORE_BUNDLING[name]),
+        bundling: functionBundling(LAMBDA_ENTRIES[name], BEFORE_BUNDLING[name]),
       });
       if (TABLE_ACTIONS[name].length) {
         fn.addToRolePolicy(new PolicyStatement({ actions: TABLE_ACTIONS[name], resources: [table.tableArn] }));

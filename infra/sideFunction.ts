@@ -51,6 +51,6 @@ export function sideFunction(scope: Construct, name: string, props: SideFunction
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       NODE_OPTIONS: '--enable-source-maps',
     },
-    bundling: functionBundling(),
+    bundling: functionBundling(props.entry),
   });
 }

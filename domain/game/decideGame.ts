@@ -4,7 +4,7 @@ import type { BeaconChain } from '../beacon/chain';
 import { BeaconPending, EntropyLocked, Forbidden, GameSealed, RuleViolation } from '../errors';
 import { mayEverSend, ORGANIZER, type Command, type CommandSpec, type DomainEvent, type Role, type Ruleset } from '../ruleset';
 import { gameCommands, SERVICE_COMMANDS, type CreateGameBody } from './gameCommands';
-import { isRulesCommit, lastRulesCommit, type GameState } from './gameState';
+import { isRulesCommit, lastRulesCommit, type GameState } from './gameFold';
 
 export interface GameContext {
   actor: Role;

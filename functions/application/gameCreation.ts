@@ -7,9 +7,8 @@ import { hashedCommit } from '../../domain/game/buildCommit';
 import { decideCreate } from '../../domain/game/decideGame';
 import type { TimeControl } from '../../domain/game/clock';
 import { CreateGameBody } from '../../domain/game/gameCommands';
-import { evolveGame } from '../../domain/game/gameState';
+import { evolveGame, loadRuleset, RULESET_IDS } from './rulesetLoader';
 import { ORGANIZER, type Ruleset } from '../../domain/ruleset';
-import { allRulesets, findRuleset } from '../../domain/rulesets/registry';
 import { IdempotencyKeyTaken, type GameCreationStore, type GameSecrets, type IdempotencyRecord } from '../ports/eventStore';
 import type { GameLeases } from '../ports/gameLeases';
 import type { SeedVault } from '../ports/seedVault';
@@ -137,9 +136,9 @@ export class GameCreation {
     const parsed = CreateGameBody.safeParse(body, IN_WORDS);
     if (!parsed.success) throw invalidRequest(fieldIssues(parsed.error));
     const request = withTournamentTimeControl(withTournamentRandomness(parsed.data, tournament), tournament);
-    const ruleset = findRuleset(parsed.data.ruleset);
+    const ruleset = await loadRuleset(parsed.data.ruleset);
     if (!ruleset) {
-      const ids = allRulesets().map((r) => r.id);
+      const ids = [...RULESET_IDS];
       throw invalidRequest([{ field: 'ruleset', message: `must be a ruleset of this service, not ${shown(parsed.data.ruleset)}: the rulesets are ${ids.join(', ')}`, valid: ids }]);
     }
     const admit = async () => {

@@ -1,6 +1,6 @@
 import { bundleOf, sealingOf } from './exportBundle';
 import type { GameHead } from '../../domain/trust/gameHead';
-import { verifyBundle, type ExportBundle, type VerificationReport } from '../../domain/verify/verifyBundle';
+import type { ExportBundle, VerificationReport } from '../../domain/verify/verifyBundle';
 import type { CommitLog } from '../ports/eventStore';
 import type { Signer } from '../ports/signer';
 import type { CommitFeed } from './commitFeed';
@@ -123,6 +123,8 @@ export class GameReads {
   async verify(gameId: string, token: string | undefined): Promise<VerificationReport> {
     const { beaconCheck, beaconChains } = this.deps;
     const trustedChains = [...(beaconChains?.values() ?? [])].map((chain) => chain.chainHash);
+    // The verifier replays with every ruleset at hand (the registry): loaded on demand, for this route alone.
+    const { verifyBundle } = await import('../../domain/verify/verifyBundle');
     return verifyBundle(await this.exportBundle(gameId, token), { check: beaconCheck, trustedChains });
   }
 

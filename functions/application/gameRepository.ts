@@ -1,7 +1,8 @@
-import { evolveGame, rememberCommandId, type GameState } from '../../domain/game/gameState';
+import { rememberCommandId, type GameState } from '../../domain/game/gameFold';
+import { evolveGame, loadRuleset, loadRulesetOf } from './rulesetLoader';
 import type { CommitLog, GameSecrets, GameSecretsStore, IssuedToken, ViewerRecord } from '../ports/eventStore';
 import { notFound } from './errors';
-import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes } from './snapshots';
+import { commandIdHashes, snapshotDue, snapshotOf, snapshotSpacing, snapshotRulesetId, stateOf, SNAPSHOT_INTERVAL, type CommandIdHashes } from './snapshots';
 import type { Snapshot, SnapshotStore } from '../ports/snapshotStore';
 
 /** Snapshots for this process: read on every cold load; written only where the process may write the table. */
@@ -179,6 +180,7 @@ export class GameRepository {
   private async fromSnapshot(gameId: string): Promise<{ state: GameState; olderCommandIds: Uint32Array } | undefined> {
     if (!this.snapshots) return undefined;
     const snapshot = await this.snapshots.store.read(gameId).catch(() => undefined);
+    if (snapshot) await loadRuleset(snapshotRulesetId(snapshot));
     const held = snapshot && stateOf(gameId, snapshot);
     if (!held) return undefined;
     let { state } = held;
@@ -196,6 +198,7 @@ export class GameRepository {
   private async fromCommitOne(gameId: string): Promise<GameState> {
     const commits = await this.store.read(gameId, 0);
     if (commits.length === 0) throw notFound();
+    await loadRulesetOf(commits[0]);
     let state: GameState | undefined;
     for (const commit of commits) state = evolveGame(state, commit);
     // A game long enough to have one gets its snapshot again (none yet, or one this code could not use).

@@ -30,11 +30,12 @@ import { GameSeeds } from './gameSeeds';
 import { GroupCommit, type CommandOutcome } from './groupCommit';
 import { KeyedLock } from './keyedLock';
 import { ApplicationError } from './errors';
-import { GameSubscriptions, type SubscriptionsDeps } from './gameSubscriptions';
+import type { GameSubscriptions, SubscriptionsDeps } from './gameSubscriptions';
+import { onDemand } from './onDemand';
 import { SpectatorLinks } from './spectatorLinks';
 import { noTokenMinter } from './tokenMinter';
 import { TournamentGames } from './tournamentGames';
-import { Tournaments } from './tournaments';
+import type { Tournaments } from './tournaments';
 import { TournamentTokens } from './tournamentTokens';
 import { Viewers, type ViewerListing } from './viewers';
 
@@ -162,10 +163,15 @@ export class GameService {
     this.commands = new GameCommands({ games, credentials, seeds, groupCommit: this.groupCommit, locks, now, soleWriter });
     this.reads = new GameReads({ store, games, credentials, heads, feed: this.feed, signer, expiry: deps.expiry, soleWriter, now, beaconCheck: deps.beaconCheck, beaconChains: beacons.chains });
     this.links = new SpectatorLinks(games, credentials, viewers, this.feed, now);
-    this.gameSubscriptions = deps.subscriptions && new GameSubscriptions(games, credentials, tournamentTokens, deps.subscriptions, now);
+    // Only the subscription routes use it: loaded by their first request.
+    const subscriptions = deps.subscriptions;
+    this.gameSubscriptions = subscriptions && onDemand(async () => new (await import('./gameSubscriptions')).GameSubscriptions(games, credentials, tournamentTokens, subscriptions, now));
     this.tournamentGames = new TournamentGames(store, games, heads, signer);
     this.stats = new FairnessStats({ store, games, credentials, publicStats: deps.publicStats ?? noPublicStats });
-    this.tournaments = new Tournaments(store, this.creation, this.tournamentGames, tournamentTokens, now, beacons, deps.creationQuota);
+    // Only the tournament routes use it: loaded by their first request.
+    const creation = this.creation;
+    const tournamentGames = this.tournamentGames;
+    this.tournaments = onDemand(async () => new (await import('./tournaments')).Tournaments(store, creation, tournamentGames, tournamentTokens, now, beacons, deps.creationQuota));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GameState } from '../../domain/game/gameState';
 import type { Ruleset } from '../../domain/ruleset';
-import { findRuleset } from '../../domain/rulesets/registry';
+import { loadedRuleset } from './rulesetLoader';
 import type { Snapshot } from '../ports/snapshotStore';
 export type { Snapshot, SnapshotStore } from '../ports/snapshotStore';
 
@@ -46,6 +46,9 @@ export const SNAPSHOT_FORMAT = 2;
 export const SNAPSHOT_INTERVAL = 100;
 
 export const rulesetStamp = (ruleset: Ruleset) => `${ruleset.id}@${ruleset.stateVersion ?? 1}`;
+
+/** The id of the ruleset a snapshot's stamp names: loaded (rulesetLoader.ts) before stateOf reads it. */
+export const snapshotRulesetId = (snapshot: Pick<Snapshot, 'ruleset'>) => snapshot.ruleset.slice(0, Math.max(0, snapshot.ruleset.lastIndexOf('@')));
 
 /**
  * The hashes of a game's commandIds, sorted and each once, and the seq up to which the
@@ -118,7 +121,7 @@ export function snapshotOf(state: GameState, hashes: CommandIdHashes = commandId
   };
 }
 
-/** The state a snapshot holds, or undefined when this code cannot trust it (another format or ruleset version, damaged). */
+/** The state a snapshot holds, or undefined when this code cannot trust it (another format or ruleset version, damaged, its ruleset not loaded). */
 export function stateOf(gameId: string, snapshot: Snapshot): SnapshotState | undefined {
   if (snapshot.format !== SNAPSHOT_FORMAT) return undefined;
   try {
@@ -130,7 +133,7 @@ export function stateOf(gameId: string, snapshot: Snapshot): SnapshotState | und
       recentCommandIds: [string, number][];
       commandIdHashes: string;
     };
-    const ruleset = findRuleset(parsed.ruleset);
+    const ruleset = loadedRuleset(parsed.ruleset);
     if (!ruleset || rulesetStamp(ruleset) !== snapshot.ruleset) return undefined;
     if (parsed.gameId !== gameId || parsed.version !== snapshot.seq || parsed.lastHash !== snapshot.hash) return undefined;
     const bytes = Buffer.from(commandIdHashes, 'base64');

@@ -1,6 +1,5 @@
 import { bundleOf } from './exportBundle';
 import type { GameHead } from '../../domain/trust/gameHead';
-import { findRuleset } from '../../domain/rulesets/registry';
 import type { ExportBundle } from '../../domain/verify/verifyBundle';
 import type { CommitLog, GameSecretsStore } from '../ports/eventStore';
 import type { Signer } from '../ports/signer';
@@ -66,6 +65,6 @@ export class TournamentGames implements TournamentGameReads {
     const created = commits[0].events[0].data as { ruleset: string; commitment: string; tournamentId?: string };
     const namedIn = created.tournamentId ?? (await this.store.readSecrets(head.gameId))?.tournamentId;
     if (namedIn !== tournamentId) throw new Error(`game ${head.gameId} is listed in a tournament it does not belong to`);
-    return bundleOf({ gameId: head.gameId, ruleset: findRuleset(created.ruleset)?.id ?? created.ruleset, commitment: created.commitment }, commits, head, this.signer);
+    return bundleOf({ gameId: head.gameId, ruleset: created.ruleset, commitment: created.commitment }, commits, head, this.signer);
   }
 }

@@ -45,7 +45,7 @@ export const TournamentListing = z.object({
   next: z.string().nullable().describe('the `after` of the next page; null on the last page'),
 });
 
-export { TOURNAMENT_EXPORT_FORMAT, TournamentExportHeader } from '../../domain/verify/tournamentExport';
+export { TOURNAMENT_EXPORT_FORMAT, TournamentExportHeader } from '../../domain/verify/tournamentHeader';
 
 /** 201 of POST /games/{id}/tokens/{role}: the new token, shown once; the old one no longer works. */
 export const TokenReissued = z.object({

@@ -7,7 +7,7 @@ import { ApplicationError, invalidRequest, unauthenticated } from './errors';
 import type { CreatedGame, GameCreation } from './gameCreation';
 import type { TournamentGameReads } from './tournamentGames';
 import { hashToken, newToken } from './tokens';
-import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../domain/verify/tournamentExport';
+import { TOURNAMENT_EXPORT_FORMAT, type TournamentExportHeader } from '../../domain/verify/tournamentHeader';
 import { CreateTournamentRequest } from './tournamentShapes';
 import type { TournamentTokens } from './tournamentTokens';
 import { fieldIssues, IN_WORDS } from './zodIssues';

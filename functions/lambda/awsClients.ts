@@ -5,7 +5,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { noteDependencyCall, type Dependency, type FailureKind } from './powertools';
-import { tracer } from './tracing';
+import { traceWhenSampled } from './sampledTracing';
 
 /**
  * Every AWS SDK client of the Lambda functions is built here, with limits: a call that gets
@@ -121,7 +121,7 @@ interface Stack {
   add(middleware: (next: Next, context: { commandName?: string }) => Next, options: { step: 'initialize'; name: string; override: boolean }): void;
 }
 
-function observed<T extends { middlewareStack: unknown }>(client: T, dependency: Dependency, options: ClientOptions | undefined): T {
+function observed<T extends { middlewareStack: unknown; config: unknown; send: unknown }>(client: T, dependency: Dependency, options: ClientOptions | undefined): T {
   const expected = new Set([...EXPECTED[dependency], ...(options?.expectedErrors ?? [])]);
   // `initialize` wraps the whole call, the SDK's retries included.
   (client.middlewareStack as Stack).add(
@@ -139,7 +139,7 @@ function observed<T extends { middlewareStack: unknown }>(client: T, dependency:
     },
     { step: 'initialize', name: 'arbiterDependencyObserver', override: true },
   );
-  return tracer.captureAWSv3Client(client);
+  return traceWhenSampled(client);
 }
 
 interface SdkError {

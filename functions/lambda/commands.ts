@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { gameHandlers } from '../http/gameHandlers';
-import { confirmationSender } from '../notify/email/confirmationMail';
-import { sesTransport } from '../notify/email/sesTransport';
+import type { ConfirmationSender } from '../notify/channel';
+import { onDemand } from '../application/onDemand';
 import { exportDeliveryFromEnvironment } from './exportDelivery';
 import type { HttpEvent, HttpResult } from '../http/respond';
 import { beaconAcceptance, warmService } from './lambdaService';
@@ -9,10 +9,14 @@ import { lambdaSubscriptions } from './lambdaSubscriptions';
 import { powertoolsObserver } from './powertools';
 import { pick, routeGroup } from './routeGroup';
 import { ROUTE_GROUPS } from './routeGroups';
-import { signedSesSend } from './sesSend';
 
-// E-mail subscriptions when the stack names an SES identity (ARBITER_SES_FROM): their confirmation mail is sent from here, the notices by the delivery function.
-const confirmationsOf = (from: string) => confirmationSender(sesTransport(signedSesSend({ region: process.env.AWS_REGION ?? 'us-east-1' }), from));
+// E-mail subscriptions when the stack names an SES identity (ARBITER_SES_FROM): their confirmation mail is sent from here
+// (its code loaded by the first one), the notices by the delivery function.
+const confirmationsOf = (from: string) =>
+  onDemand<ConfirmationSender>(async () => {
+    const [{ confirmationSender }, { sesTransport }, { signedSesSend }] = await Promise.all([import('../notify/email/confirmationMail'), import('../notify/email/sesTransport'), import('./sesSend')]);
+    return confirmationSender(sesTransport(signedSesSend({ region: process.env.AWS_REGION ?? 'us-east-1' }), from));
+  });
 const warm = warmService((client, tableName, settings) => ({
   ...beaconAcceptance(client, tableName, settings),
   subscriptions: lambdaSubscriptions(client, tableName, settings, settings.sesFrom ? confirmationsOf(settings.sesFrom) : undefined),

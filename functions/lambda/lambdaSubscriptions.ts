@@ -6,7 +6,8 @@ import { settingName } from '../config/settingNames';
 import type { ConfirmationSender } from '../notify/channel';
 import { subscriptionLinks } from '../notify/subscriptionLinks';
 import type { SeedVault } from '../ports/seedVault';
-import { DynamoSubscriptions } from '../store/dynamoSubscriptions';
+import type { SubscriptionStore } from '../ports/subscriptionStore';
+import { onDemand } from '../application/onDemand';
 import { kmsClient } from './awsClients';
 
 /** The vault of a function that holds no seed key (reads): it lists subscriptions, masked, and never seals one. */
@@ -24,7 +25,8 @@ const sealsNothing: SeedVault = {
  */
 export function lambdaSubscriptions(client: DynamoDBClient, tableName: string, settings: Settings, confirmations?: ConfirmationSender): SubscriptionsDeps {
   return {
-    store: new DynamoSubscriptions(client, tableName),
+    // Loaded by the first subscription request, not at a cold start.
+    store: onDemand<SubscriptionStore>(async () => new (await import('../store/dynamoSubscriptions')).DynamoSubscriptions(client, tableName)),
     vault: settings.signs && settings.seedKeyId ? kmsSecretVault(kmsClient(), settings.seedKeyId) : sealsNothing,
     allowLoopback: false,
     mailSetting: settingName('sesFrom'),

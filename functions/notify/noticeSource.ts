@@ -1,6 +1,7 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import { recordedTimeControl, type ClockedGame } from '../../domain/game/clock';
-import { evolveGame, type GameState } from '../../domain/game/gameState';
+import type { GameState } from '../../domain/game/gameFold';
+import { evolveGame, loadRulesetOf } from '../application/rulesetLoader';
 import { stillActs } from '../application/credentials';
 import type { EventStore } from '../ports/eventStore';
 import type { SubscriptionRecord } from '../ports/subscriptionStore';
@@ -64,6 +65,7 @@ export function storeNoticeSource(store: EventStore, publicUrl: () => string): N
     const commits = game?.commits ?? [];
     const after = game?.after ?? [];
     let latest = game?.latest;
+    if (!latest) await loadRulesetOf(fresh[0]);
     for (const commit of fresh) {
       if (latest && commit.seq <= latest.version) continue;
       latest = evolveGame(latest, commit);

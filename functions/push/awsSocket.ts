@@ -3,6 +3,7 @@ import { sha256Hex } from '../application/tokens';
 import type { EventStore } from '../ports/eventStore';
 import { commitText, deliveryFor } from './delivery';
 import { FAN_OUT_SLICES } from './fanOut';
+import { loadRuleset } from '../application/rulesetLoader';
 import type { Gateway, PostOutcome } from './gateway';
 import { originAllowed } from './origin';
 import { encode, parseClientMessage, PUSH_LIMITS, pushError, type PushLimits, type ServerMessage, type SubscribeRequest } from './protocol';
@@ -126,6 +127,7 @@ export function socketHandler(deps: SocketDeps) {
     } catch (error) {
       return void (await reply(pushErrorOf(error, gameId)));
     }
+    await loadRuleset(opened.rulesetId);
     if ((await reply({ type: 'subscribed', gameId, version: opened.version, after: request.after })) !== 'sent') return;
     const subscriber = { identity: opened.identity, after: request.after, authorizedAt: opened.version };
     for (const commit of opened.commits) {

@@ -1,7 +1,7 @@
 import type { Commit } from '../../domain/fairness/hashChain';
 import type { GameState } from '../../domain/game/gameState';
 import { escapeLine, textLine } from '../../domain/game/textLine';
-import { findRuleset } from '../../domain/rulesets/registry';
+import { loadedRuleset } from '../application/rulesetLoader';
 import { resultTextOf } from '../../domain/ruleset';
 import { encode, pushError, type PushLimits } from './protocol';
 
@@ -28,10 +28,11 @@ export interface Subscriber {
 /**
  * The chat-log line of a commit (http-api.md "Text for chat logs"), as GET .../events with Accept: text/plain gives it:
  * a Roll of several labelled rolls gives one line per roll, separated by a line feed. A commit is pushed when it is
- * recorded, before any Void could take it back: the Void's own line says so later.
+ * recorded, before any Void could take it back: the Void's own line says so later. The game's ruleset is loaded
+ * first (rulesetLoader.ts loadRuleset: opening a subscription loads its game).
  */
 export function commitLine(rulesetId: string, commit: Commit): string {
-  const ruleset = findRuleset(rulesetId);
+  const ruleset = loadedRuleset(rulesetId);
   try {
     // textLine reads nothing of the state but its ruleset (decideGame's summarizeCommit).
     return textLine(ruleset ? ({ ruleset } as GameState) : undefined, commit);
@@ -47,7 +48,7 @@ export function commitLine(rulesetId: string, commit: Commit): string {
  * too large for one frame is announced by a `gap`: the client reads it over HTTP.
  */
 export function commitText(rulesetId: string, commit: Commit, limits: Pick<PushLimits, 'maxFrameBytes'>): string {
-  const result = resultTextOf(findRuleset(rulesetId), commit.command, commit.events);
+  const result = resultTextOf(loadedRuleset(rulesetId), commit.command, commit.events);
   const text = encode({ type: 'commit', gameId: commit.gameId, commit, line: commitLine(rulesetId, commit), result });
   if (Buffer.byteLength(text, 'utf8') <= limits.maxFrameBytes) return text;
   return encode({ type: 'gap', gameId: commit.gameId, after: commit.seq - 1, version: commit.seq });

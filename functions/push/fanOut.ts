@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Commit } from '../../domain/fairness/hashChain';
+import { loadRuleset } from '../application/rulesetLoader';
 import { commitText, deliveryFor, endedByViewerRevocation, isIdentity, type Identity } from './delivery';
 import type { Gateway } from './gateway';
 import { encode, pushError, type PushLimits } from './protocol';
@@ -162,6 +163,8 @@ export function fanOutDelivery(deps: FanOutDeps) {
         );
     }
     const commits = message.to > 0 && live.length > 0 ? await commitsOf(gameId, message.from, message.to) : [];
+    // The commits' texts need their game's ruleset: loaded on demand (a cold start carries none).
+    for (const rulesetId of new Set(live.map((target) => target.rulesetId))) await loadRuleset(rulesetId);
     const texts = new Map<string, string>();
     const textOf = (rulesetId: string, commit: Commit) => {
       const key = `${commit.seq} ${rulesetId}`;

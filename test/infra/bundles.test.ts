@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../domain/verify/verifyBundle';
 import { verifyExport } from '../../domain/verify/verifyExport';
 import { ArbiterStack } from '../../infra/arbiterStack';
-import { BUNDLE, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
+import { BUNDLE, coldStartLimit, esbuildOptions, LAMBDA_ENTRIES, type LambdaName } from '../../infra/bundling';
+import { buildFunctionBundle, type FunctionBundle } from '../../infra/coldStart';
 import { buildBundles } from '../../infra/build';
 import { PUSH_ENTRIES } from '../../infra/push';
 import { EXPIRY_ENTRIES } from '../../infra/gameExpiry';
@@ -139,34 +140,61 @@ async function invoke(name: LambdaName, events: unknown[], extraEnvironment: Rec
 }
 
 /** The push, sweep, reveal and notification delivery functions' bundles, built as the stack builds them (infra/push.ts, infra/gameExpiry.ts, infra/beaconReveals.ts, infra/notifications.ts: the project's bundling settings); push.test.ts runs the push ones. */
-async function buildPushBundles(): Promise<Record<string, { bytes: number; file: string }>> {
+async function buildPushBundles(): Promise<Record<string, FunctionBundle>> {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-push-sizes-'));
-  const built: Record<string, { bytes: number; file: string }> = {};
+  const built: Record<string, FunctionBundle> = {};
   for (const [name, entry] of Object.entries({ ...PUSH_ENTRIES, ...EXPIRY_ENTRIES, ...BEACON_ENTRIES, ...NOTIFY_ENTRIES })) {
-    const outfile = join(dir, name, BUNDLE.outFile);
-    await build(esbuildOptions(entry, outfile));
-    built[name] = { bytes: statSync(outfile).size, file: outfile };
+    built[name] = await buildFunctionBundle(entry, join(dir, name, BUNDLE.outFile));
   }
   return built;
 }
+let everyBundle: Promise<Record<string, FunctionBundle>> | undefined;
+/** Every function's bundle: the six `npm run build` writes, and the others. */
+const allBundles = async (): Promise<Record<string, FunctionBundle>> => ({ ...bundles, ...(await (everyBundle ??= buildPushBundles())) });
 
-/** The source files a bundle was built from, as its source map lists them. */
-const sourcesOf = (file: string): string[] => JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources;
+/** The source files some chunks were built from, as their source maps list them. */
+const sourcesOf = (chunks: readonly { file: string }[]): string[] => chunks.flatMap(({ file }) => JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources as string[]);
+/** Every file of a function's bundle: what its cold start loads and what it loads on demand. */
+const everyChunk = (bundle: FunctionBundle) => [...bundle.coldStart, ...bundle.onDemand];
+const RULESET_FOLDERS = ['dice', 'france44', 'normandy44', 'memoir44', 'table', 'warsandbattles', 'europa'];
 
 describe('the built Lambda bundles', () => {
-  it(`are each at most ${BUNDLE.maxBytes / 1024} KB minified`, () => {
-    for (const name of Object.keys(LAMBDA_ENTRIES) as LambdaName[]) expect(bundles[name].bytes).toBeLessThanOrEqual(BUNDLE.maxBytes);
+  it(`load at most ${BUNDLE.maxBytes / 1024} KB at a cold start (the entry file and the chunks it imports statically), every function; those not there yet no more than their listed figure`, async () => {
+    const all = await allBundles();
+    expect(Object.keys(all)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
+    for (const [name, { bytes }] of Object.entries(all)) {
+      expect(bytes, `${name} at a cold start`).toBeLessThanOrEqual(coldStartLimit(name));
+    }
+    // A function listed as over the target leaves the list once it is under.
+    for (const name of Object.keys(BUNDLE.overTarget)) expect(all[name].bytes, `${name} is under ${BUNDLE.maxBytes / 1024} KB: take it out of BUNDLE.overTarget`).toBeGreaterThan(BUNDLE.maxBytes);
   });
 
-  it('are the sizes the README reports, within 10 KB, the push, sweep, reveal and notification delivery functions\' too; none carries nodemailer (SES builds the mail)', async () => {
+  it('load no ruleset and no X-Ray SDK at a cold start: each ruleset is a chunk of its own, loaded by the first game of it; the X-Ray SDK by a sampled invocation', async () => {
+    const all = await allBundles();
+    for (const [name, bundle] of Object.entries(all)) {
+      const cold = sourcesOf(bundle.coldStart);
+      // The catalogue lists and evaluates every ruleset: it alone starts with them.
+      if (name !== 'catalogue') expect(cold.filter((source) => source.includes('domain/rulesets/') && !source.endsWith('registry.ts')), name).toEqual([]);
+      expect(cold.filter((source) => source.includes('node_modules/aws-xray-sdk-core/')), name).toEqual([]);
+    }
+    for (const name of ['commands', 'reads', 'revealBeacons', 'notifyDelivery', 'pushSocket', 'pushStream']) {
+      const onDemand = sourcesOf(all[name].onDemand);
+      for (const folder of RULESET_FOLDERS) expect(onDemand.some((source) => source.includes(`domain/rulesets/${folder}/`)), `${name}: ${folder}`).toBe(true);
+      // Each ruleset's own files in one chunk, without another ruleset's: a game loads its ruleset, not the others.
+      for (const chunk of all[name].onDemand) {
+        const folders = new Set(sourcesOf([chunk]).flatMap((source) => RULESET_FOLDERS.filter((folder) => source.includes(`domain/rulesets/${folder}/`))));
+        if (!sourcesOf([chunk]).some((source) => source.endsWith('domain/rulesets/registry.ts'))) expect(folders.size, `${name}: ${chunk.file}`).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(sourcesOf(all.commands.onDemand).some((source) => source.includes('node_modules/aws-xray-sdk-core/'))).toBe(true);
+  });
+
+  it('are the sizes the README reports at a cold start, within 10 KB, the push, sweep, reveal and notification delivery functions\' too; none carries nodemailer (SES builds the mail)', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const all: Record<string, { bytes: number; file: string }> = { ...bundles, ...(await buildPushBundles()) };
-    expect(Object.keys(all)).toHaveLength(Object.keys(LAMBDA_ENTRIES).length + Object.keys(PUSH_ENTRIES).length + Object.keys(EXPIRY_ENTRIES).length + Object.keys(BEACON_ENTRIES).length + Object.keys(NOTIFY_ENTRIES).length);
-    for (const [name, { bytes, file }] of Object.entries(all)) {
-      expect(bytes, name).toBeLessThanOrEqual(BUNDLE.maxBytes);
+    for (const [name, bundle] of Object.entries(await allBundles())) {
       const reported = Number(readme.match(new RegExp(`\\| ${name} \\| (\\d+) KB \\|`))?.[1]);
-      expect(Math.abs(reported - bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
-      const mailer = sourcesOf(file).some((source) => source.includes('node_modules/nodemailer/'));
+      expect(Math.abs(reported - bundle.bytes / 1024), `README size of ${name}`).toBeLessThanOrEqual(10);
+      const mailer = sourcesOf(everyChunk(bundle)).some((source) => source.includes('node_modules/nodemailer/'));
       expect(mailer, `${name} bundles nodemailer`).toBe(false);
     }
   });
@@ -447,6 +475,6 @@ describe('beacon games on Lambda (infra/beaconReveals.ts)', () => {
     const revealBundle = join(dir, 'revealBeacons', BUNDLE.outFile);
     await build(esbuildOptions(BEACON_ENTRIES.revealBeacons, revealBundle));
     expect(readFileSync(revealBundle, 'utf8')).toContain(BLS_DST);
-    for (const name of ['commands', 'reads'] as const) expect(readFileSync(bundles[name].file, 'utf8'), name).not.toContain(BLS_DST);
+    for (const name of ['commands', 'reads'] as const) for (const { file } of everyChunk(bundles[name])) expect(readFileSync(file, 'utf8'), name).not.toContain(BLS_DST);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ describe('npm run synth', () => {
       AWS_PROFILE: 'arbiter-none',
       AWS_CONFIG_FILE: '/dev/null',
       AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-    });
+    }, undefined, 280_000);
     expect(result.code, result.stderr).toBe(0);
     const template = JSON.parse(readFileSync(join(out, 'Arbiter.template.json'), 'utf8')) as { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
     const resources = Object.entries(template.Resources);
@@ -32,6 +32,19 @@ describe('npm run synth', () => {
     const bundled = (Object.values(assets.files) as { source: { path: string } }[]).filter((asset) => asset.source.path.startsWith('asset.'));
     expect(bundled).toHaveLength(functions.length);
     for (const asset of bundled) expect(existsSync(join(out, asset.source.path, 'index.mjs'))).toBe(true);
+    // Each asset is the split build (infra/splitBundle.ts after NodejsFunction's one file): every chunk its files import is in it.
+    let chunked = 0;
+    for (const asset of bundled) {
+      const dir = join(out, asset.source.path);
+      const files = ['index.mjs', ...(existsSync(join(dir, 'chunks')) ? readdirSync(join(dir, 'chunks')).map((file) => `chunks/${file}`) : [])].filter((file) => file.endsWith('.mjs'));
+      for (const file of files) {
+        const imported = [...readFileSync(join(dir, file), 'utf8').matchAll(/(?:from|import\()\s*"(\.\.?\/[^"]+\.mjs)"/g)].map((m) => join(dir, file, '..', m[1]));
+        for (const chunk of imported) expect(existsSync(chunk), `${asset.source.path}/${file} imports ${chunk}`).toBe(true);
+        if (file === 'index.mjs' && imported.length) chunked += 1;
+      }
+    }
+    // All but the docs function (one file: the page's assets and its handler) start from chunks.
+    expect(chunked).toBe(functions.length - 1);
 
     // What `cdk deploy` sends (cdk.json's context applied), not only what the tests' App builds: only the commands side's roles may sign.
     const signers = resources.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.PolicyDocument).includes('"kms:Sign"'));
@@ -45,5 +58,6 @@ describe('npm run synth', () => {
     for (const [id, key] of arbiterKeys) expect(JSON.stringify(key.Properties.KeyPolicy), id).not.toContain('"kms:*"');
     expect(resources.filter(([, r]) => r.Type.startsWith('AWS::SecretsManager::'))).toEqual([]);
     expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeyArns', 'PushUrl', 'AlarmNotifications', 'NotificationQueueUrl', 'NotificationDeadLettersUrl']));
-  });
+    // Eleven functions, each built by a Node process of its own after NodejsFunction (infra/splitBundle.ts): minutes on a loaded machine.
+  }, 300_000);
 });

@@ -14,7 +14,7 @@ export function writeTemp(name: string, content: string): string {
 /**
  * Runs a command from the project root (or `cwd`) and gives its exit code and output.
  * The verifier's own trust file is a fresh empty path unless `env` names one: what the
- * developer pinned on this machine never changes a test.
+ * developer pinned on this machine never changes a test. The command is stopped after `timeoutMs`.
  */
 export function run(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT, timeoutMs = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
   const isolatedTrust = join(mkdtempSync(join(tmpdir(), 'arbiter-trust-')), 'trusted-keys.json');

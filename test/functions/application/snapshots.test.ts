@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadRuleset, RULESET_IDS } from '../../../functions/application/rulesetLoader';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { evolveGame, type GameState } from '../../../domain/game/gameState';
 import { GameRepository as GameCache, type CachedGame } from '../../../functions/application/gameRepository';
@@ -61,6 +62,11 @@ async function playedGame(rolls: number) {
   for (let n = 1; n <= rolls; n++) await writer.submit(game.gameId, token, roll(n));
   return { ...env, game, token };
 }
+
+// The service reads a game's ruleset once it has loaded it (rulesetLoader.ts); these games are folded with the domain's registry.
+beforeAll(async () => {
+  for (const id of RULESET_IDS) await loadRuleset(id);
+});
 
 describe('snapshots', () => {
   it('are written every interval of commits, and a cold process reads the last one and only the commits after it', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadRuleset, RULESET_IDS } from '../../../functions/application/rulesetLoader';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { buildCommit } from '../../../domain/game/buildCommit';
 import { decideGame } from '../../../domain/game/decideGame';
@@ -21,6 +22,11 @@ function voidOf(state: GameState, seq: number): Commit {
     () => '',
   );
 }
+
+// The service reads a game's ruleset once it has loaded it (rulesetLoader.ts); these games are folded with the domain's registry.
+beforeAll(async () => {
+  for (const id of RULESET_IDS) await loadRuleset(id);
+});
 
 describe('a snapshot of a game with voids and rulings', () => {
   it('keeps the undo of a ruleset with state: a Void after the snapshot restores what it would have without one', () => {

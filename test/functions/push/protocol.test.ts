@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadRuleset, RULESET_IDS } from '../../../functions/application/rulesetLoader';
 import type { Commit } from '../../../domain/fairness/hashChain';
 import { commitText, deliveryFor, isIdentity } from '../../../functions/push/delivery';
 import { originAllowed } from '../../../functions/push/origin';
@@ -19,6 +20,11 @@ const commit = (seq: number, events: Commit['events'] = [], extra: Partial<Commi
   hash: 'a'.repeat(64),
   signature: 's',
   ...extra,
+});
+
+// The service reads a game's ruleset once it has loaded it (rulesetLoader.ts); these games are folded with the domain's registry.
+beforeAll(async () => {
+  for (const id of RULESET_IDS) await loadRuleset(id);
 });
 
 describe('the push protocol', () => {
