@@ -113,7 +113,9 @@ export async function runTournamentExport(service: GameService, store: JobBlobSt
   if (!snapshot) return { skipped: 'no such tournament' };
   const upload = await store.upload(key, NDJSON_TYPE);
   try {
-    for await (const line of service.tournaments.exportLines(snapshot, record.page ?? undefined)) await upload.write(Buffer.from(line, 'utf8'));
+    // Awaited: service.tournaments is loaded on demand (onDemand), whose every method answers a promise, here of the generator.
+    const lines = await service.tournaments.exportLines(snapshot, record.page ?? undefined);
+    for await (const line of lines) await upload.write(Buffer.from(line, 'utf8'));
     return { bytes: await upload.complete() };
   } catch (error) {
     await upload.abort();
