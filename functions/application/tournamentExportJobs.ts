@@ -92,8 +92,16 @@ async function ensureRunning(service: GameService, delivery: ExportDelivery, sto
   }
   const again: JobRecord = { ...record, state: 'running', attempt: record.attempt + 1, startedAt: new Date(now).toISOString() };
   delete again.reason;
-  await store.put(jobRecordKey(record.tournamentId, exportId), Buffer.from(JSON.stringify(again), 'utf8'), 'application/json');
-  await jobsOf(service, delivery, store).start({ tournamentId: record.tournamentId, exportId });
+  const recordKey = jobRecordKey(record.tournamentId, exportId);
+  await store.put(recordKey, Buffer.from(JSON.stringify(again), 'utf8'), 'application/json');
+  try {
+    await jobsOf(service, delivery, store).start({ tournamentId: record.tournamentId, exportId });
+  } catch (error) {
+    // Nothing runs: a record left "running" would answer 202 until stale. The next ask starts it again (the attempt counts).
+    const failed: JobRecord = { ...again, state: 'failed', reason: 'the job could not be started' };
+    await store.put(recordKey, Buffer.from(JSON.stringify(failed), 'utf8'), 'application/json').catch(() => undefined);
+    throw error;
+  }
   return { kind: 'pending', exportId, startedAt: again.startedAt, retryAfter: EXPORT_POLL_SECONDS };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportDelivery } from '../../../functions/application/exports';
 import { EXPORT_JOB_ATTEMPTS, EXPORT_JOB_STALE_MS, InProcessExportJobs, startTournamentExport, tournamentExportStatus, type TournamentExportAnswer } from '../../../functions/application/tournamentExportJobs';
 import type { ExportJob, ExportJobStarter } from '../../../functions/ports/exportJobs';
+import { StoreUnavailable } from '../../../functions/ports/eventStore';
 import { memoryBlobs } from '../../support/memoryBlobs';
 import { memoryService } from '../../support/memoryService';
 import { run, writeTemp } from '../../support/runCli';
@@ -117,5 +118,25 @@ describe('a tournament export made by a job', () => {
     now += EXPORT_JOB_STALE_MS + 1;
     pending(await tournamentExportStatus(service, silent, cup.tournamentId, second.exportId, cup.token));
     expect(lost).toHaveLength(2);
+  });
+
+  it('a job that could not be started (its Invoke failed) is not taken for running: the request fails, and the next ask starts it again', async () => {
+    const { service, cup } = await cupOf('nostart', 1, 1);
+    const blobs = memoryBlobs();
+    const inProcess = new InProcessExportJobs(service, blobs.store);
+    let invokeFails = true;
+    const jobs: ExportJobStarter = {
+      start: async (job) => {
+        if (invokeFails) throw new StoreUnavailable('lambda down');
+        return inProcess.start(job);
+      },
+    };
+    const delivery: ExportDelivery = { store: blobs.store, jobs, now: () => Date.parse('2026-11-27T12:00:00Z') };
+    await expect(startTournamentExport(service, delivery, cup.tournamentId, cup.token)).rejects.toBeInstanceOf(StoreUnavailable);
+    invokeFails = false;
+    // Same instant, well within EXPORT_JOB_STALE_MS: a 202 here would mean nothing runs for 15 minutes.
+    const retried = pending(await startTournamentExport(service, delivery, cup.tournamentId, cup.token));
+    await inProcess.idle();
+    expect(await tournamentExportStatus(service, delivery, cup.tournamentId, retried.exportId, cup.token)).toMatchObject({ kind: 'link', exportId: retried.exportId });
   });
 });
