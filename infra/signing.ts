@@ -246,7 +246,7 @@ export function addSigning(scope: Construct, props: SigningProps): { signingKeys
 
   new CfnOutput(scope, 'SigningKeyArns', {
     value: Fn.join(',', keyArns),
-    description: 'The signing keys, first to last; npm run rotate-key:aws -- --table <TableName> --initial <the first> --to <the next>',
+    description: 'The signing keys, first to last; npm run rotate-key:aws -- --table <TableName> --keys <this list> --to <the next>',
   });
   return { signingKeys, seedKey, tokenKey, keyUsers, rotationRole };
 }

@@ -47,3 +47,23 @@ export function recordCurrentSigningKey(generation: number, file = 'cdk.context.
   context[CURRENT_SIGNING_KEY_CONTEXT] = generation;
   writeFileSync(file, `${JSON.stringify(context, null, 2)}\n`);
 }
+
+/**
+ * What a rotation to `to` records (npm run rotate-key:aws): the position of `to` in the stack's
+ * `SigningKeyArns` output (1 for the first), which is what every later deploy must keep
+ * (`-c signingKeys` at least that). Not the number of rotations: a rotation may skip a key
+ * (1 → 3). The first key of the list is the one that signs before any rotation. Without the
+ * list (`--initial` alone) the position is unknown, and nothing is recorded.
+ */
+export function rotationTarget(args: { keys?: string; initial?: string; to: string }): { initial: string; generation?: number } {
+  if (args.keys === undefined) {
+    if (!args.initial) throw new Error('Give --keys <the output SigningKeyArns> (or at least --initial <its first ARN>).');
+    return { initial: args.initial };
+  }
+  const keys = args.keys.split(',').map((arn) => arn.trim()).filter((arn) => arn !== '');
+  if (keys.length === 0) throw new Error('--keys is empty: give the output SigningKeyArns, every ARN separated by a comma.');
+  if (args.initial !== undefined && args.initial !== keys[0]) throw new Error(`--initial ${args.initial} is not the first key of --keys (${keys[0]}): the first key of SigningKeyArns is the one that signed before any rotation.`);
+  const position = keys.indexOf(args.to);
+  if (position < 0) throw new Error(`--to ${args.to} is not one of the stack's signing keys (--keys): rotate only to a key of SigningKeyArns, deployed first with -c signingKeys=<one more>.`);
+  return { initial: keys[0], generation: position + 1 };
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { checkSigningKeys, CURRENT_SIGNING_KEY_CONTEXT, recordCurrentSigningKey } from '../../infra/signingKeyGuard';
+import { checkSigningKeys, CURRENT_SIGNING_KEY_CONTEXT, recordCurrentSigningKey, rotationTarget } from '../../infra/signingKeyGuard';
 
 const run = promisify(execFile);
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -32,6 +32,19 @@ describe('the synth-time check of the signing keys', () => {
     recordCurrentSigningKey(3, file);
     recordCurrentSigningKey(1, file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ 'availability-zones:account=1:region=eu-west-1': ['a'], [CURRENT_SIGNING_KEY_CONTEXT]: 3 });
+  });
+
+  it('a rotation records the position of the key it rotated to in SigningKeyArns, not how many rotations there were (1 → 3 records 3)', () => {
+    const keys = 'arn:k1,arn:k2,arn:k3';
+    // The first rotation, straight to the third key: the ring has one statement, the key that signs is the stack's third.
+    expect(rotationTarget({ keys, to: 'arn:k3' })).toEqual({ initial: 'arn:k1', generation: 3 });
+    expect(() => checkSigningKeys({ signingKeys: 2, currentSigningKey: rotationTarget({ keys, to: 'arn:k3' }).generation })).toThrow(/signing key 3 signs now/);
+    expect(rotationTarget({ keys: ' arn:k1, arn:k2 ', initial: 'arn:k1', to: 'arn:k2' })).toEqual({ initial: 'arn:k1', generation: 2 });
+    // A key outside the stack, or an --initial that is not the first, is refused before anything is rotated.
+    expect(() => rotationTarget({ keys, to: 'arn:elsewhere' })).toThrow(/not one of the stack's signing keys/);
+    expect(() => rotationTarget({ keys, initial: 'arn:k2', to: 'arn:k3' })).toThrow(/not the first key/);
+    // Without the list, the position is unknown: nothing is recorded rather than a guess.
+    expect(rotationTarget({ initial: 'arn:k1', to: 'arn:k3' })).toEqual({ initial: 'arn:k1' });
   });
 
   it('stops the CDK app (what cdk deploy runs) before it builds anything, with the reason', async () => {
