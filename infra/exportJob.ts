@@ -10,6 +10,15 @@ import { settingName } from '../functions/config/settingNames';
 import { SEED_KEY_SUFFIX } from '../functions/store/dynamoStore';
 import { sideFunction } from './sideFunction';
 
+/**
+ * What the export function may never read in the game table: seeds, token hashes of issued
+ * tokens, spectator links, tournament token hashes, idempotency records, subscriptions
+ * (sealed targets) and quotas. It reads games, tournaments, their listings and the key ring.
+ * It keeps GetItem on `<game>#secrets`: a game created in a tournament before GameCreated
+ * named its tournament (2026-11-27) is checked against the tournament its secrets name.
+ */
+export const EXPORT_JOB_DENIED_KEYS = [`*${SEED_KEY_SUFFIX}`, '*#tokens', '*#viewers', 'tournament-token#*', 'idempotency#*', 'subscription*', 'quota#*'] as const;
+
 export const EXPORT_JOB_ENTRIES = { exportJob: 'functions/lambda/exportJob.ts' } as const;
 
 /** The export function's time: a 200-game round took seconds on loopback; 15 minutes (Lambda's most) leaves room for thousands of games and a slow KMS or S3. */
@@ -53,7 +62,7 @@ export function addExportJob(scope: Construct, props: ExportJobProps): NodejsFun
       effect: Effect.DENY,
       actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
       resources: [props.table.tableArn],
-      conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`*${SEED_KEY_SUFFIX}`] } },
+      conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...EXPORT_JOB_DENIED_KEYS] } },
     }),
   );
   fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: keyArns.slice(retired) }));

@@ -158,6 +158,20 @@ describe('the sweep (S2): deletes the partitions of a game, puts nothing but lea
   });
 });
 
+describe('the export function: reads games, tournaments and the key ring, and no token hash, link, idempotency record or subscription', () => {
+  it('may GetItem and Query the items an export is made of, and neither on the items that hold secrets of other kinds', async () => {
+    const exportJob = role('ExportJobRole');
+    const commits = table('Commits');
+    const ask = (action: string, pk: string) => decide({ principal: exportJob.arn, policies: exportJob.policies, action, resource: commits, context: { 'dynamodb:LeadingKeys': [pk] } });
+    for (const pk of ['g-1', 't-1#tournament', 't-1#games', 'arbiter#keyring', 'g-1#secrets']) {
+      expect(await ask('dynamodb:GetItem', pk), pk).toBe('Allowed');
+    }
+    for (const pk of ['g-1#seed', 'g-1#tokens', 'g-1#viewers', 'tournament-token#abc', 'idempotency#abc', 'subscription#s-1', 'subscriptions#games', 'quota#x']) {
+      for (const action of ['dynamodb:GetItem', 'dynamodb:Query']) expect(await ask(action, pk), `${action} ${pk}`).not.toBe('Allowed');
+    }
+  });
+});
+
 describe('the seeds (S4): a table of their own that only the functions that roll can reach', () => {
   const READS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PartiQLSelect'];
 
