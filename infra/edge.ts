@@ -37,7 +37,24 @@ const exactly = (field: CfnWebACL.FieldToMatchProperty, value: string): CfnWebAC
   byteMatchStatement: { fieldToMatch: field, positionalConstraint: 'EXACTLY', searchString: value, textTransformations: [{ priority: 0, type: 'NONE' }] },
 });
 const method = (name: string) => exactly({ method: {} }, name);
-const path = (value: string) => exactly({ uriPath: {} }, value);
+/**
+ * The creation routes, whatever way a client spells them: decoded (`/%67ames`), with repeated
+ * slashes or `./` folded (`//games`), in any case, with or without a trailing slash. A path
+ * that only matches after LOWERCASE is not routed by the API (its routes are case-sensitive):
+ * counting it too costs nothing.
+ */
+export const CREATION_PATHS = '^/(games|tournaments)/?$';
+const creationPath: CfnWebACL.StatementProperty = {
+  regexMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    regexString: CREATION_PATHS,
+    textTransformations: [
+      { priority: 0, type: 'URL_DECODE' },
+      { priority: 1, type: 'NORMALIZE_PATH' },
+      { priority: 2, type: 'LOWERCASE' },
+    ],
+  },
+};
 
 function rateRule(name: string, priority: number, rate: { limit: number; windowSeconds: number }, statement: Partial<CfnWebACL.RateBasedStatementProperty>): CfnWebACL.RuleProperty {
   return {
@@ -81,7 +98,7 @@ export class ArbiterEdgeFirewall extends Stack {
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'ArbiterEdge', sampledRequestsEnabled: true },
       rules: [
         rateRule('CreationsPerClient', 0, EDGE_LIMITS.creationsPerClient, {
-          scopeDownStatement: { andStatement: { statements: [method('POST'), { orStatement: { statements: [path('/games'), path('/tournaments')] } }] } },
+          scopeDownStatement: { andStatement: { statements: [method('POST'), creationPath] } },
         }),
         rateRule('PerTokenWrites', 1, EDGE_LIMITS.perTokenWrites, {
           aggregateKeyType: 'CUSTOM_KEYS',

@@ -69,10 +69,18 @@ describe('the edge web ACL (ArbiterEdge, us-east-1)', () => {
     expect(statement).toMatchObject({ Limit: EDGE_LIMITS.creationsPerClient.limit, EvaluationWindowSec: 600, AggregateKeyType: 'IP' });
     const [post, paths] = statement.ScopeDownStatement.AndStatement.Statements;
     expect(post.ByteMatchStatement).toMatchObject({ FieldToMatch: { Method: {} }, SearchString: 'POST' });
-    expect(paths.OrStatement.Statements.map((s: any) => [s.ByteMatchStatement.FieldToMatch, s.ByteMatchStatement.SearchString])).toEqual([
-      [{ UriPath: {} }, '/games'],
-      [{ UriPath: {} }, '/tournaments'],
+    const match = paths.RegexMatchStatement;
+    expect(match.FieldToMatch).toEqual({ UriPath: {} });
+    // WAF decodes, folds repeated slashes and ./, then lowercases the path before the pattern sees it.
+    expect(match.TextTransformations).toEqual([
+      { Priority: 0, Type: 'URL_DECODE' },
+      { Priority: 1, Type: 'NORMALIZE_PATH' },
+      { Priority: 2, Type: 'LOWERCASE' },
     ]);
+    const transformed = (raw: string) => decodeURIComponent(raw).replace(/\/{2,}/g, '/').replace(/\/\.(?=\/|$)/g, '').toLowerCase();
+    const counted = (raw: string) => new RegExp(match.RegexString).test(transformed(raw));
+    for (const raw of ['/games', '/games/', '//games', '/./games', '/%67ames', '/Games', '/tournaments', '/tournaments/', '//tournaments//']) expect(counted(raw), raw).toBe(true);
+    for (const raw of ['/games/g-1/commands', '/games/g-1', '/tournaments/t-1/games', '/keys', '/gamesx']) expect(counted(raw), raw).toBe(false);
   });
 
   it("answers a refused request 429 in the API's error shape, with Retry-After, readable by the web app across origins", () => {
