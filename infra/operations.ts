@@ -81,10 +81,11 @@ export function addOperations(stack: OperatedStack, props: OperationsProps = {})
     new Metric({ namespace: METRICS.namespace, metricName, dimensionsMap: { service: METRICS.service, ...dimensionsMap }, statistic, period });
 
   // ---- HTTP 429: the stage's throttle answers before any function runs; only its access log sees it ----
+  // A 429 a function answers itself (long_poll_full, creation_quota) went through Lambda (integrationStatus 200): not the throttle.
   const accessLogs = stack.node.findChild('ApiAccessLogs') as LogGroup;
   new MetricFilter(stack, 'HttpThrottledFilter', {
     logGroup: accessLogs,
-    filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+    filterPattern: FilterPattern.all(FilterPattern.stringValue('$.status', '=', '429'), FilterPattern.stringValue('$.integrationStatus', '!=', '200')),
     metricNamespace: METRICS.namespace,
     metricName: HTTP_THROTTLED_METRIC,
     metricValue: '1',

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS } from '../../functions/http/observe';
-import { ArbiterStack, type ArbiterStackProps } from '../../infra/arbiterStack';
+import { ACCESS_LOG_FORMAT, ArbiterStack, type ArbiterStackProps } from '../../infra/arbiterStack';
 import { HTTP_THROTTLED_METRIC, OPERATIONS_DEFAULTS } from '../../infra/operations';
 
 const synth = (props?: ArbiterStackProps) => {
@@ -42,7 +42,9 @@ describe('operations: the alarms on the gaps', () => {
   it('counts the HTTP API’s 429 answers from its access log (they never reach a function) and alarms on them', () => {
     const [filter] = Object.values(ofType(template, 'AWS::Logs::MetricFilter')).filter((f) => f.Properties.MetricTransformations[0].MetricName === HTTP_THROTTLED_METRIC);
     expect(filter.Properties.LogGroupName).toEqual({ Ref: logicalIdOf(template, 'AWS::Logs::LogGroup', 'ApiAccessLogs') });
-    expect(filter.Properties.FilterPattern).toBe('{ $.status = "429" }');
+    // Only the stage's own 429s: one that a function answered (long_poll_full, creation_quota) has the Lambda call's integrationStatus 200; the throttle calls nothing ("-").
+    expect(filter.Properties.FilterPattern).toBe('{ ($.status = "429") && ($.integrationStatus != "200") }');
+    expect(ACCESS_LOG_FORMAT.integrationStatus).toBe('$context.integrationStatus');
     expect(filter.Properties.MetricTransformations).toEqual([{ MetricNamespace: METRICS.namespace, MetricName: HTTP_THROTTLED_METRIC, MetricValue: '1' }]);
     expect(alarm(template, 'HttpThrottled')).toMatchObject({ Namespace: METRICS.namespace, MetricName: HTTP_THROTTLED_METRIC, Statistic: 'Sum', Period: 300, Threshold: OPERATIONS_DEFAULTS.throttled429Per5Minutes });
   });
