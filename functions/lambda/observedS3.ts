@@ -50,6 +50,8 @@ function failureOfAnswer(request: S3Request, response: S3Response): DependencyCa
   if (status < 300) return undefined;
   if (status === 404 && request.method === 'HEAD') return { kind: 'expected', name: 'NotFound', statusCode: status };
   const code = new TextDecoder().decode(response.body.subarray(0, 2048)).match(/<Code>([A-Za-z]{1,64})<\/Code>/)?.[1] ?? `Http${status}`;
+  // A GET of an object not written yet (a new export's job record) is an answer the store expects; a missing bucket is not.
+  if (status === 404 && request.method === 'GET' && code === 'NoSuchKey') return { kind: 'expected', name: code, statusCode: status };
   if (status === 503 || status === 429 || code === 'SlowDown') return { kind: 'throttle', name: code, statusCode: status };
   if (status >= 500) return { kind: 'fault', name: code, statusCode: status };
   if (status === 403) return { kind: 'denied', name: code, statusCode: status };

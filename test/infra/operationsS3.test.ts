@@ -79,10 +79,17 @@ describe("the export store's S3 calls", () => {
     expect(logs('request').at(-1)).toMatchObject({ outcome: 'throttle', dependencies: { throttles: 1 } });
   });
 
-  it('count neither an export not written yet (HEAD 404) nor a success as a failure; a dropped connection is one', async () => {
+  it('count neither an export not written yet (HEAD 404, or GET 404 NoSuchKey of a new job record) nor a success as a failure; a dropped connection or a missing bucket is one', async () => {
     const { store } = await container();
     answer = { status: 404 };
     expect(await store.size('games/g-2/v2.json')).toBeUndefined();
+    answer = { status: 404, body: '<Error><Code>NoSuchKey</Code></Error>' };
+    expect(await store.read('tournaments/t-1/0123-job.json')).toBeUndefined();
+    expect(logs('AWS call failed')).toEqual([]);
+    answer = { status: 404, body: '<Error><Code>NoSuchBucket</Code></Error>' };
+    expect(await store.read('tournaments/t-1/0123-job.json')).toBeUndefined();
+    expect(logs('AWS call failed')).toMatchObject([{ dependency: 'S3', operation: 'GetObject', failure: 'client' }]);
+    lines.length = 0;
     answer = { status: 200 };
     await store.put('games/g-2/v2.json', new Uint8Array([1, 2]), 'application/json');
     expect(emf(METRICS.dependencyErrors)).toEqual([]);
