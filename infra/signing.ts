@@ -63,7 +63,14 @@ export class KeyUsers {
 
   /** The roles named for a use, as ARNs (tokens until synthesis). */
   arnsOf(kind: KeyKind, action: KeyUseAction): string[] {
-    return Lazy.list({ produce: () => (this.roles.get(`${kind} ${action}`) ?? []).map((role) => role.roleArn) });
+    return Lazy.list({
+      produce: () => {
+        const roles = this.roles.get(`${kind} ${action}`) ?? [];
+        // An empty list would make the key policy deny the use to everyone (ArnNotEquals nothing), Arbiter included: refuse to synthesize it.
+        if (roles.length === 0) throw new Error(`No role is named for ${action} on the ${kind} key: its key policy would deny that use to every principal, Arbiter's functions included (KeyUsers.permit).`);
+        return roles.map((role) => role.roleArn);
+      },
+    });
   }
 
   /** Every role named for any use of any key. */

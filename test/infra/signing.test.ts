@@ -1,9 +1,11 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { addSigning } from '../../infra/signing';
+import { addSigning, KeyUsers } from '../../infra/signing';
 
 function stack(generations?: number, retired?: number) {
   const scope = new Stack(new App(), 'SigningTest');
@@ -18,6 +20,20 @@ function stack(generations?: number, retired?: number) {
 
 const policyOf = (template: Template, role: string) =>
   Object.values(template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p.Properties.Roles).includes(role))?.Properties.PolicyDocument.Statement ?? [];
+
+describe('the key policies', () => {
+  it('refuse to synthesize a use that names no role (its Deny to every other principal would deny it to everyone)', () => {
+    const scope = new Stack(new App(), 'KeyUsersTest');
+    const users = new KeyUsers();
+    const role = new Role(scope, 'Signer', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    users.permit('signing', 'kms:Sign', role);
+    new Key(scope, 'Named', { policy: users.policyFor('signing') });
+    expect(() => Template.fromStack(scope)).not.toThrow();
+    const empty = new Stack(new App(), 'KeyUsersEmpty');
+    new Key(empty, 'Nobody', { policy: new KeyUsers().policyFor('token') });
+    expect(() => Template.fromStack(empty)).toThrow(/No role is named for kms:GenerateMac on the token key/);
+  });
+});
 
 describe('the signing construct', () => {
   it('creates Ed25519 signing keys and a symmetric seed key, kept on stack deletion', () => {
