@@ -430,11 +430,11 @@ describe('the Arbiter stack', () => {
         'Allow dynamodb:ListStreams → *',
         'Allow dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator → Commits.StreamArn',
       ],
-      // Makes tournament exports: reads games (never a seed), signs the tournament head, writes exports/ in parts.
+      // Makes tournament exports: reads games (never a seed, a token hash but its #secrets, a link, an idempotency record or a subscription), signs the tournament head, writes exports/ in parts.
       ExportJobFunction: [
         ...logsAndTraces('ExportJobLogs'),
         'Allow dynamodb:GetItem,dynamodb:Query → Commits.Arn',
-        `Deny dynamodb:BatchGetItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if ${seedDeny}`,
+        'Deny dynamodb:BatchGetItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:Scan,dynamodb:UpdateItem → Commits.Arn if {"ForAnyValue:StringLike":{"dynamodb:LeadingKeys":["*#seed","*#tokens","*#viewers","tournament-token#*","idempotency#*","subscription*","quota#*"]}}',
         'Allow kms:GetPublicKey,kms:Sign → SigningKey1.Arn',
         'Allow s3:AbortMultipartUpload,s3:GetObject,s3:PutObject → ExportStorageExports.Arn/exports/*',
         'Allow s3:ListBucket → ExportStorageExports.Arn',
