@@ -1,3 +1,4 @@
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
@@ -39,6 +40,8 @@ const KEYS = { signing: [SIGNING_KEY, NEXT_SIGNING_KEY], encrypt: [SEED_KEY], ma
 const PUSH_API = 'push0api';
 const URL_SUFFIX = 'aws.invalid';
 const PUSH_URL = `wss://${PUSH_API}.execute-api.${REGION}.${URL_SUFFIX}/live`;
+/** The push connections table (pk, sk strings, as infra/push.ts makes it), beside the game table in the same dynalite. */
+const CONNECTIONS_TABLE = 'arbiter-bundle-test-connections';
 
 let bundles: Awaited<ReturnType<typeof buildBundles>>;
 let dynalite: Awaited<ReturnType<typeof startLoopbackDynamo>>;
@@ -61,7 +64,8 @@ function standIn(value: unknown): string {
   if (typeof value === 'string') return value;
   const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]] };
   // ExportJobFunction: the export function's name, which commands invokes (infra/exportJob.ts); no request here starts a tournament export.
-  const refs: Record<string, string> = { Commits: dynamo.tableName, Seeds: dynalite.seedTableName, PushApi: PUSH_API, ExportJobFunction: 'arbiter-export-job', 'AWS::Region': REGION, 'AWS::URLSuffix': URL_SUFFIX };
+  // Connections: the push subscriptions' table, where the reads function leases its long polls' slots (infra/push.ts).
+  const refs: Record<string, string> = { Commits: dynamo.tableName, Seeds: dynalite.seedTableName, PushConnections: CONNECTIONS_TABLE, PushApi: PUSH_API, ExportJobFunction: 'arbiter-export-job', 'AWS::Region': REGION, 'AWS::URLSuffix': URL_SUFFIX };
   const arns: Record<string, string> = { SigningKey1: SIGNING_KEY, SigningKey2: NEXT_SIGNING_KEY, SeedKey: SEED_KEY, TokenKey: TOKEN_KEY };
   if (v.Ref && refs[named(v.Ref)]) return refs[named(v.Ref)];
   if (v['Fn::GetAtt']?.[1] === 'Arn' && arns[named(v['Fn::GetAtt'][0])]) return arns[named(v['Fn::GetAtt'][0])];
@@ -92,6 +96,16 @@ function kmsGrantsOfRole(role: string): KmsGrant[] {
 beforeAll(async () => {
   bundles = await buildBundles(join(mkdtempSync(join(tmpdir(), 'arbiter-bundles-')), 'lambda'));
   dynalite = await startLoopbackDynamo('arbiter-bundle-test');
+  const admin = new DynamoDBClient({ endpoint: dynalite.endpoint, region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await admin.send(
+    new CreateTableCommand({
+      TableName: CONNECTIONS_TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
+    }),
+  );
+  admin.destroy();
   dynamo = { ...(await startTransactingProxy(dynalite)), tableName: dynalite.tableName };
   kms = await startFakeKms({ signing: KEYS.signing, symmetric: [...KEYS.encrypt, ...KEYS.mac] });
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
