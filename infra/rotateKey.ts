@@ -1,4 +1,4 @@
-// `npm run rotate-key:aws -- --table <TableName> --initial <SigningKey1Arn> --to <new key ARN>`:
+// `npm run rotate-key:aws -- --table <TableName> --initial <SigningKey1Arn> --to <new key ARN> [--context <cdk.context.json>]`:
 // rotates the deployed stack's signing key to another KMS key the stack created (deploy with
 // `-c signingKeys=<n+1>` first). Run it as the stack's KeyRotationRole (output KeyRotationRoleArn):
 // the key policies let no one else outside the functions sign (infra/signing.ts). That role has
@@ -12,9 +12,9 @@ import { KeyRingStore } from '../functions/store/keyRingStore';
 import { CURRENT_SIGNING_KEY_CONTEXT, recordCurrentSigningKey } from './signingKeyGuard';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-let values: { table?: string; initial?: string; to?: string };
+let values: { table?: string; initial?: string; to?: string; context?: string };
 try {
-  ({ values } = parseArgs({ options: { table: { type: 'string' }, initial: { type: 'string' }, to: { type: 'string' } } }));
+  ({ values } = parseArgs({ options: { table: { type: 'string' }, initial: { type: 'string' }, to: { type: 'string' }, context: { type: 'string' } } }));
 } catch (error) {
   values = {};
   console.error((error as Error).message);
@@ -31,8 +31,10 @@ try {
   });
   for (const line of rotationReport(rotated, 'Every function signs with the new key within a minute (each reads the key ring again at most once a minute).')) console.log(line);
   // Statement n hands over to the key of generation n + 1: every later deploy must keep its grant (infra/signingKeyGuard.ts).
-  recordCurrentSigningKey(rotated.n + 1);
-  console.log(`Recorded in cdk.context.json: ${CURRENT_SIGNING_KEY_CONTEXT} = ${rotated.n + 1}. Commit it: a deploy with fewer keys is refused from now on.`);
+  // --context: the CDK app's context file when it is not ./cdk.context.json.
+  const contextFile = values.context ?? 'cdk.context.json';
+  recordCurrentSigningKey(rotated.n + 1, contextFile);
+  console.log(`Recorded in ${contextFile}: ${CURRENT_SIGNING_KEY_CONTEXT} = ${rotated.n + 1}. Commit it: a deploy with fewer keys is refused from now on.`);
 } catch (error) {
   console.error(`Arbiter could not rotate its key: ${(error as Error).message}`);
   process.exitCode = 1;

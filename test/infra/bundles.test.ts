@@ -318,7 +318,9 @@ describe('the built Lambda bundles', () => {
       { effect: 'Allow', actions: ['kms:Sign'], resources: [first] },
     ]);
     const aws = { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, AWS_ENDPOINT_URL_KMS: operator.endpoint };
-    const rotated = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next], aws);
+    // The rotation records the key that signs now in the CDK context (signingKeyGuard.ts): a file of this test's, not the project's.
+    const context = join(mkdtempSync(join(tmpdir(), 'arbiter-rotation-context-')), 'cdk.context.json');
+    const rotated = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next, '--context', context], aws);
     await operator.close();
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(operator.refused()).toEqual([]);
@@ -327,7 +329,8 @@ describe('the built Lambda bundles', () => {
     expect(printed[1]).toBe(`  retired: ${before.keys[0].fingerprint}`);
     expect(printed[2]).toMatch(/^  current: ed25519:\S+$/);
     // Run again, it refuses: the log never forks.
-    const again = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next], { ...aws, AWS_ENDPOINT_URL_KMS: kms.endpoint });
+    expect(JSON.parse(readFileSync(context, 'utf8'))).toEqual({ 'arbiter:currentSigningKey': 2 });
+    const again = await run('npm', ['run', '--silent', 'rotate-key:aws', '--', '--table', table, '--initial', first, '--to', next, '--context', context], { ...aws, AWS_ENDPOINT_URL_KMS: kms.endpoint });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('is already the current key');
 
