@@ -22,9 +22,6 @@ export type LambdaName = keyof typeof LAMBDA_ENTRIES;
 /** ESM bundles load `require` for the CommonJS parts of their dependencies. */
 export const ESM_REQUIRE_BANNER = "import{createRequire as __arbiterRequire}from'node:module';const require=__arbiterRequire(import.meta.url);";
 
-/** What a function's cold start may weigh: maxBytes, or its figure while it is listed in overTarget. */
-export const coldStartLimit = (name: string): number => BUNDLE.overTarget[name] ?? BUNDLE.maxBytes;
-
 export const BUNDLE = {
   minify: true,
   sourceMap: true,
@@ -60,17 +57,11 @@ export const BUNDLE = {
    * (infra/coldStart.ts). The chunks it imports on demand (each ruleset, and what only one
    * route needs) are listed beside it and do not count: a game loads its own ruleset.
    * The AWS SDK clients and zod are about 400 KB of it; the X-Ray SDK, which only a traced
-   * (sampled) request needs, is on demand too (functions/lambda/tracing.ts).
+   * (sampled) request needs, is on demand too (functions/lambda/tracing.ts), and so are the
+   * operations' documentation (functions/http/operationDocs.ts, read by GET /openapi.json only),
+   * the export store's S3 code and drand's BLS code. Every function, no exception.
    */
   maxBytes: 500 * 1024,
-  /**
-   * The functions whose cold start is still over maxBytes, each with the most it may weigh until
-   * it is brought under (issue 35 item 7, not finished): the rulesets, the X-Ray SDK and the
-   * subscription and tournament routes are on demand already; what is left is the service itself
-   * (zod, the AWS SDK, the operations table). bundles.test.ts fails when one grows past its figure,
-   * and when one comes under maxBytes: it then leaves this list.
-   */
-  overTarget: { commands: 516 * 1024, reads: 514 * 1024, revealBeacons: 531 * 1024 } as Readonly<Record<string, number>>,
 };
 
 /**

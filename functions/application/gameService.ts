@@ -31,7 +31,7 @@ import { GroupCommit, type CommandOutcome } from './groupCommit';
 import { KeyedLock } from './keyedLock';
 import { ApplicationError } from './errors';
 import type { GameSubscriptions, SubscriptionsDeps } from './gameSubscriptions';
-import { onDemand } from './onDemand';
+import { onDemand, type OnDemand } from './onDemand';
 import { SpectatorLinks } from './spectatorLinks';
 import { noTokenMinter } from './tokenMinter';
 import { TournamentGames } from './tournamentGames';
@@ -107,9 +107,9 @@ export class GameService {
   private readonly tournamentGames: TournamentGames;
   private readonly now: () => string;
   private readonly soleWriter: boolean;
-  readonly tournaments: Tournaments;
+  readonly tournaments: OnDemand<Tournaments>;
   readonly stats: FairnessStats;
-  private readonly gameSubscriptions?: GameSubscriptions;
+  private readonly gameSubscriptions?: OnDemand<GameSubscriptions>;
 
   constructor(private readonly deps: ServiceDeps) {
     if (deps.expiry && !deps.leases) throw new Error('an expiry policy needs a lease store');
@@ -191,7 +191,7 @@ export class GameService {
   }
 
   /** POST, GET and DELETE /games/{id}/subscriptions and the e-mail links (gameSubscriptions.ts). */
-  get subscriptions(): GameSubscriptions {
+  get subscriptions(): OnDemand<GameSubscriptions> {
     if (!this.gameSubscriptions) throw new ApplicationError(503, 'unavailable', 'This server sends no notifications.');
     return this.gameSubscriptions;
   }

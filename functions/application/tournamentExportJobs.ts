@@ -121,7 +121,7 @@ export async function runTournamentExport(service: GameService, store: JobBlobSt
   if (!snapshot) return { skipped: 'no such tournament' };
   const upload = await store.upload(key, NDJSON_TYPE);
   try {
-    // Awaited: service.tournaments is loaded on demand (onDemand), whose every method answers a promise, here of the generator.
+    // service.tournaments is loaded on demand (gameService.ts, onDemand.ts): each of its methods answers a promise, this one of the lines.
     const lines = await service.tournaments.exportLines(snapshot, record.page ?? undefined);
     for await (const line of lines) await upload.write(Buffer.from(line, 'utf8'));
     return { bytes: await upload.complete() };

@@ -1,5 +1,6 @@
 import { allRulesets } from '../../domain/rulesets/registry';
 import { OPERATIONS, type Operation, type Role, type Tag } from './operations';
+import { OPERATION_DOCS } from './operationDocs';
 import { componentSchemas } from './openapiSchemas';
 import { BODY_NOT_JSON, errorResponses, type Json } from './openapiParts';
 
@@ -30,7 +31,10 @@ const TAGS: { name: Tag; description: string }[] = [
 ];
 
 function operationObject(operation: Operation, rulesetIds: string[]): Json {
-  const { operationId, tag, summary, description, role, parameters, requestBody, responses, errors, takesBody } = operation;
+  const { operationId, tag, role, parameters, errors, takesBody } = operation;
+  const docs = OPERATION_DOCS.get(operationId);
+  if (!docs) throw new Error(`operation ${operationId} has no documentation in operationDocs.ts`);
+  const { summary, description, requestBody, responses } = docs;
   return {
     operationId,
     tags: [tag],

@@ -1,9 +1,7 @@
 import { TOURNAMENT_PAGE_DEFAULT, TOURNAMENT_PAGE_MAX } from '../application/tournamentPages';
 import type { HandlerName } from './handlerNames';
 import type { LambdaGroup } from './lambdaGroups';
-import * as example from './openapiExamples';
-import { gameStatsExample, publicStatsExample } from './statsShapes';
-import { jsonContent, one, ref, type ErrorSpec, type Json } from './openapiParts';
+import type { ErrorSpec } from './openapiParts';
 import { headerParameter, integerQuery, pathParameter, textQuery, type Parameter } from './parameters';
 
 /**
@@ -18,7 +16,10 @@ export type Tag = 'games' | 'commands' | 'tokens' | 'spectators' | 'notification
 
 export type { DocumentFacts } from './parameters';
 
-/** One HTTP operation: routed, deployed, authorized and documented from this entry alone. */
+/**
+ * One HTTP operation: routed, deployed and authorized from this entry alone, and documented from it
+ * and its words, bodies and answers in operationDocs.ts (which the functions serving it do not load).
+ */
 export interface Operation {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
@@ -29,13 +30,8 @@ export interface Operation {
   group: LambdaGroup;
   role: Role;
   tag: Tag;
-  summary: string;
-  description?: string;
   /** Its path, query and header parameters: documented from here, and path and query checked from here before the handler runs (middleware.ts). */
   parameters?: readonly Parameter[];
-  requestBody?: Json;
-  /** Its answers other than errors, by status. */
-  responses: Record<number, Json>;
   /** The errors it answers besides 500 (errorCatalogue.ts); one that takes no body also answers 400 and 413 for the body. */
   errors: ErrorSpec[];
   takesBody?: true;
@@ -70,64 +66,6 @@ const tournamentPageErrors: ErrorSpec[] = [
   [404, 'not_found: no such tournament'],
   503,
 ];
-const etag = { ETag: { $ref: '#/components/headers/ETag' } };
-const file = (type: string) => ({ [type]: { schema: { type: 'string' } } });
-
-/** An export too large for one response: stored, and answered with its link (docs/exports.md). */
-const STORED_EXPORT = {
-  description: 'stored: follow Location (without the Authorization header) within five minutes; the body repeats the link',
-  headers: { Location: { $ref: '#/components/headers/Location' } },
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['url', 'expiresAt', 'bytes'],
-        properties: { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
-        additionalProperties: false,
-      },
-      example: { url: 'http://127.0.0.1:8787/exports/games/g-7rT2kQ9xLmN4pW8vYc3Z/12-3f9a.json?X-Amz-Expires=300', expiresAt: '2026-11-23T12:05:00.000Z', bytes: 6_481_220 },
-    },
-  },
-};
-
-const EXPORT_ID = { type: 'string', pattern: '^[0-9a-f]{40}$' };
-const EXPORT_STATUS_URL = '/tournaments/t-9kQ2rT7xLmN4pW8vYc3Z/exports/3f9a0c4b7e21d8a65f0b9c3e7d1a2b4c5e6f7a8b';
-/** The 202 and 303 of a tournament export (tournamentExportJobs.ts): `fields` besides status, exportId and statusUrl. */
-const exportStatus = (status: string, fields: Record<string, Json>, example: Record<string, unknown>) => ({
-  'application/json': {
-    schema: {
-      type: 'object',
-      required: ['status', 'exportId', 'statusUrl', ...Object.keys(fields)],
-      properties: { status: { const: status }, exportId: EXPORT_ID, statusUrl: { type: 'string' }, ...fields },
-      additionalProperties: false,
-    },
-    example: { status, exportId: EXPORT_STATUS_URL.slice(-40), statusUrl: EXPORT_STATUS_URL, ...example },
-  },
-});
-
-/** A tournament export still being made. */
-const EXPORT_RUNNING = {
-  description: 'being made: GET `Location` (with your token) after `Retry-After` seconds',
-  headers: { Location: { description: "the export's status", schema: { type: 'string' } }, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-  content: exportStatus('running', { startedAt: { type: 'string', format: 'date-time' }, retryAfter: { type: 'integer', minimum: 1 } }, { startedAt: '2026-11-23T12:00:00.000Z', retryAfter: 1 }),
-};
-
-/** A tournament export made: its link. */
-const EXPORT_READY = {
-  description: 'made: follow Location (without the Authorization header) within five minutes; the body repeats the link',
-  headers: { Location: { $ref: '#/components/headers/Location' } },
-  content: exportStatus(
-    'ready',
-    { url: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' }, bytes: { type: 'integer', minimum: 0 } },
-    { url: `http://127.0.0.1:8787/exports${EXPORT_STATUS_URL.replace('/exports/', '/')}.ndjson?X-Amz-Expires=300`, expiresAt: '2026-11-23T12:05:00.000Z', bytes: 10_912_004 },
-  ),
-};
-
-const commandAnswer = (description: string) => ({
-  description,
-  content: { ...jsonContent(ref('CommandAccepted'), one(example.commandAccepted)), 'text/plain': { schema: { type: 'string' }, example: example.commandText } },
-});
-
 /**
  * Every operation of http-api.md, once, in the order the document lists them. A new endpoint is
  * an entry here and its handler (handlers.ts): the local router (routes.ts), the Lambda function
@@ -143,8 +81,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'service',
-    summary: 'Liveness',
-    responses: { 200: { description: 'alive', content: jsonContent(ref('Health'), one({ ok: true })) } },
     errors: [],
   },
   {
@@ -155,9 +91,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'rulesets',
-    summary: 'The catalogue of rulesets',
-    description: 'Per ruleset: its sides, options, commands with their payload schemas and who may send them, procedures, and the schema of its state.',
-    responses: { 200: { description: 'the rulesets', content: jsonContent(ref('Catalogue')) } },
     errors: [],
   },
   {
@@ -168,13 +101,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'rulesets',
-    summary: 'Stateless calculator: run a procedure, nothing stored',
-    description:
-      'With `dice`, those values are used in draw order (extra ones are ignored; too few is 400 insufficient_dice with details.needed; a value a die cannot show is 400). ' +
-      'Without, fresh random dice are drawn and returned. The rules are checked before any die is drawn.',
     parameters: [pathParameter('ruleset', 'a ruleset id', ({ rulesetIds }) => ({ type: 'string', enum: rulesetIds }))],
-    requestBody: { required: true, content: jsonContent(ref('EvaluateRequest'), { examples: example.evaluateRequest }) },
-    responses: { 200: { description: 'the result, how it was reached, and the dice used', content: jsonContent(ref('EvaluateResult'), one(example.evaluateResult)) } },
     errors: [
       [400, 'invalid_request (the request, input or options do not fit) or insufficient_dice (details.needed)', ['invalid_request', 'insufficient_dice']],
       [404, 'not_found: no such ruleset'],
@@ -191,10 +118,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'rulesets',
-    summary: 'The JSON Schema of a combat table given as data',
-    description:
-      "Generated from the schema that validates tables, so the two agree. Checks the shape; `POST /tables/validate` also checks what a schema cannot say (every cell's code defined, rows that tile, …). docs/tables.md explains the format.",
-    responses: { 200: { description: 'JSON Schema (draft 2020-12)', content: jsonContent({ type: 'object' }) } },
     errors: [],
   },
   {
@@ -205,12 +128,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'rulesets',
-    summary: 'Whether a combat table is valid, and where it is not',
-    description: "Answers 200 either way: `valid` with the table's content hash, or every issue with its place (`cells[3][5]`, `rows[2]`, …). Nothing is stored.",
-    requestBody: { required: true, content: jsonContent({ type: 'object', description: 'a table definition (GET /schemas/table.json)' }) },
-    responses: {
-      200: { description: 'the verdict', content: jsonContent(ref('TableValidation'), one({ valid: false, issues: [{ path: 'cells[3][5]', message: '"XX" is not a code of results' }] })) },
-    },
     errors: [[400, 'invalid_request: no body, or a body that is not JSON', ['invalid_request']], 413],
     takesBody: true,
   },
@@ -222,12 +139,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'anyoneOrTournament',
     tag: 'games',
-    summary: 'Create a game; answers with its tokens, shown only this once',
-    description:
-      "With a tournament's token, the game belongs to that tournament and the answer names it; without a token, it stands alone. " +
-      'With an Idempotency-Key, the same key and request answer the same game and the same tokens again for 24 hours (a retry after a lost answer); treat the key as a secret for that time. ' +
-      "A key sent with a tournament's token belongs to that tournament: the same key without it, or with another tournament's, is another key. " +
-      'After 24 hours the key is forgotten: sent again, it creates a new game with new tokens.',
     parameters: [
       // Its form is checked by the service (idempotencyKey.ts), after the token and the body, as it always was.
       headerParameter(
@@ -238,8 +149,6 @@ export const OPERATIONS: readonly Operation[] = [
         false,
       ),
     ],
-    requestBody: { required: true, content: jsonContent(ref('CreateGameRequest'), { examples: example.createGameRequest }) },
-    responses: { 201: { description: 'created', content: jsonContent(ref('GameCreated'), one(example.gameCreated)) } },
     errors: [
       400,
       [401, "unauthenticated: a token was sent and it is not a tournament's token"],
@@ -263,9 +172,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'games',
-    summary: "The game and its ruleset's view of its state",
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the game', content: jsonContent(ref('Game'), one(example.gameView)) } },
     errors: [401, 404, 503],
   },
   {
@@ -276,26 +183,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'commands',
-    summary: 'Send a command; one accepted command is one signed commit',
-    description:
-      'Accept: text/plain answers with the commit as a chat-log line: `#<seq> <actor> <type> <summary> [<first 8 hex of hash>]`. ' +
-      'The organizer may act for a side with `as`. Sending the same commandId again returns the stored commit with 200.',
     parameters: [gameIdParameter],
-    requestBody: { required: true, content: jsonContent(ref('CommandRequest'), { examples: example.commandRequest }) },
-    responses: {
-      201: commandAnswer('accepted: a new commit'),
-      202: {
-        description: 'a beacon game\'s roll, accepted and pending (docs/beacon.md): the server appends its reveal once drand round `beacon.round` is out; the same commandId answers this again until then',
-        content: { ...jsonContent(ref('CommandPending'), one(example.commandPending)), 'text/plain': { schema: { type: 'string' }, example: example.commandPendingText } },
-      },
-      200: {
-        description: 'a retry: the commit stored for this commandId; for a beacon game\'s revealed roll, with its reveal (and, as text, both lines)',
-        content: {
-          ...jsonContent({ anyOf: [ref('CommandAccepted'), ref('CommandRevealed')] }, { examples: { retry: { value: example.commandAccepted }, revealed: { summary: "a beacon game's roll, revealed", value: example.commandRevealed } } }),
-          'text/plain': { schema: { type: 'string' }, example: example.commandText },
-        },
-      },
-    },
     errors: [
       [400, 'invalid_request: the request, or the payload for its type, does not fit; an unknown type is named'],
       401,
@@ -321,19 +209,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'games',
-    summary: 'The commits after a seq; ETag is the version',
-    description:
-      'With If-None-Match naming the current version, 304 (this URL at this version answered before). `wait` holds the request until a commit after `after` exists or the seconds pass ' +
-      '(then 304 when If-None-Match matches, else an empty page). Accept: text/plain answers one chat-log line per commit.',
     parameters: [gameIdParameter, ...EVENTS_PAGE, headerParameter('If-None-Match', 'the ETag of the last answer', { type: 'string' }, '"3"')],
-    responses: {
-      200: {
-        description: 'the page',
-        headers: etag,
-        content: { ...jsonContent(ref('EventsPage'), one(example.eventsPage)), 'text/plain': { schema: { type: 'string' }, example: example.eventsText } },
-      },
-      304: { description: 'If-None-Match names the current version', headers: etag },
-    },
     errors: [
       [400, 'invalid_request: after, limit or wait out of range'],
       401,
@@ -350,11 +226,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'games',
-    summary: 'The export bundle (fairness-v1 §7): every commit, the keys, the key log and a signed head',
-    description:
-      'An export that fits one response (5 MiB) comes inline; a larger one is stored once per version and answered with a 303 to a link valid for five minutes (docs/exports.md).',
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the bundle', content: jsonContent(ref('ExportBundle'), one(example.exportBundle)) }, 303: STORED_EXPORT },
     errors: [401, 404, 503],
   },
   {
@@ -365,10 +237,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'trust',
-    summary: 'Verify the game: hashes, signatures, dice and rules',
-    description: "The export checked against itself; whether its key is the one you trust is the offline verifier's question.",
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the report', content: jsonContent(ref('Verification'), one(example.verification)) } },
     errors: [401, 404, 503],
   },
   {
@@ -379,10 +248,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'trust',
-    summary: "The sealed game's dice statistics: counts per face against expectation, χ² and plain words (docs/fairness-stats.md)",
-    description: 'By die size, every role together and each role (the side or organizer that sent the rolling commands); the verifier prints the same figures from the export (`node verifier.mjs stats export.json`).',
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the statistics', content: jsonContent(ref('GameStats'), one(gameStatsExample)) } },
     errors: [401, 404, [409, 'game_not_sealed: the statistics are shown once the game is sealed', ['game_not_sealed']], 503],
   },
   {
@@ -393,8 +259,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'anyone',
     tag: 'trust',
-    summary: 'The dice of every sealed game that did not opt out ("publicStats": false), by die size, with the same figures',
-    responses: { 200: { description: 'the public statistics', content: jsonContent(ref('PublicStats'), one(publicStatsExample)) } },
     errors: [503],
   },
   {
@@ -405,9 +269,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'trust',
-    summary: 'The signed head: where the game ends now, signed by the current key (trust.md §4)',
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the signed head', content: jsonContent(ref('GameHead'), one(example.head)) } },
     errors: [401, 404, 503],
   },
   {
@@ -418,11 +280,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'read',
     tag: 'games',
-    summary: 'Whose move it is, and the time each side has used (docs/clocks.md)',
-    description:
-      "Folded from the signed recordedAt of the commits: the span between two commits is charged to the side to move after the first. Anyone can fold it again from the export. `usedSeconds` counts up to `asOf`, the last commit; `overdue` is computed now, against the game's time control.",
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the clock', content: jsonContent(ref('Clock'), one(example.clock)) } },
     errors: [401, 404, 503],
   },
   {
@@ -433,11 +291,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'spectators',
-    summary: 'Mint a read-only spectator link (organizer)',
-    description: 'Its token reads the game, events, head, export and verification, and sends nothing (403). The token is shown once.',
     parameters: [gameIdParameter],
-    requestBody: { required: false, content: jsonContent(ref('ViewerRequest'), one({ label: 'club stream' })) },
-    responses: { 201: { description: 'the link', content: jsonContent(ref('ViewerCreated'), one(example.viewerCreated)) } },
     errors: [400, 401, [403, 'forbidden: only the organizer mints spectator links'], 404, 413, 503],
     takesBody: true,
   },
@@ -449,10 +303,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'act',
     tag: 'spectators',
-    summary: "The game's spectator links (organizer): label, creation time and id of each, revoked ones too; never a token",
-    description: 'The organizer revokes any of them later with its viewerId, from any window.',
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the links, oldest first', content: jsonContent(ref('ViewerList'), one(example.viewerList)) } },
     errors: [401, [403, 'forbidden: only the organizer lists spectator links'], 404, 503],
   },
   {
@@ -463,9 +314,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'spectators',
-    summary: 'Revoke a spectator link (organizer): it stops working at once',
     parameters: [gameIdParameter, pathParameter('viewerId', 'as POST /games/{id}/viewers answered it')],
-    responses: { 204: { description: 'revoked' } },
     errors: [401, [403, 'forbidden: only the organizer revokes spectator links'], [404, 'not_found: no such game, or no such link in it'], 503],
   },
   {
@@ -476,14 +325,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'notifications',
-    summary: 'Be told of each commit: a webhook (signed), Discord, Slack or e-mail',
-    description:
-      "The organizer, a side (for itself) or the game's tournament subscribes. A webhook's signing secret (`whsec_…`, Standard Webhooks) is shown only this once. " +
-      'An e-mail address gets a confirmation link first and nothing else until it is followed (`status` "confirming"). ' +
-      '`url` is https, or http to this machine when the server allows it (ARBITER_NOTIFY_ALLOW_LOOPBACK=1); a Discord URL has the path /api/webhooks/…, a Slack one /services/…. docs/notifications.md.',
     parameters: [gameIdParameter],
-    requestBody: { required: true, content: jsonContent(ref('SubscriptionRequest'), { examples: example.subscriptionRequest }) },
-    responses: { 201: { description: 'subscribed', content: jsonContent(ref('SubscriptionCreated'), one(example.subscriptionCreated)) } },
     errors: [
       [400, 'invalid_request: the kind, url, address or digest does not fit (the field is named)'],
       401,
@@ -503,10 +345,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'act',
     tag: 'notifications',
-    summary: "The game's subscriptions: a side sees its own, the organizer and the tournament all; never a secret, a URL's path or a full address",
-    description: 'Each with its dead letters: the commits it could not be told after every retry (the latest 50).',
     parameters: [gameIdParameter],
-    responses: { 200: { description: 'the subscriptions, oldest first', content: jsonContent(ref('SubscriptionList'), one(example.subscriptionList)) } },
     errors: [401, [403, 'forbidden: a spectator link lists no subscription'], 404, 503],
   },
   {
@@ -517,9 +356,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'notifications',
-    summary: 'End a subscription (its owner, the organizer or the tournament)',
     parameters: [gameIdParameter, pathParameter('subscriptionId', 'as POST /games/{id}/subscriptions answered it')],
-    responses: { 204: { description: 'ended' } },
     errors: [401, [403, 'forbidden: a spectator link ends no subscription'], [404, 'not_found: no such game, or no subscription of yours with this id'], 503],
   },
   {
@@ -530,11 +367,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'tournament',
     tag: 'notifications',
-    summary: "Be told of each commit of every game of the tournament, those created later too (the tournament's token)",
-    description: 'The same body and answer as POST /games/{id}/subscriptions; each notice names its game.',
     parameters: [tournamentIdParameter],
-    requestBody: { required: true, content: jsonContent(ref('SubscriptionRequest'), { examples: example.subscriptionRequest }) },
-    responses: { 201: { description: 'subscribed', content: jsonContent(ref('SubscriptionCreated'), one(example.subscriptionCreated)) } },
     errors: [
       [400, 'invalid_request: the kind, url, address or digest does not fit (the field is named)'],
       [401, "unauthenticated: no token, or not this tournament's"],
@@ -553,9 +386,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'tournament',
     tag: 'notifications',
-    summary: "The tournament's own subscriptions, masked, with their dead letters (a game's own are listed on the game)",
     parameters: [tournamentIdParameter],
-    responses: { 200: { description: 'the subscriptions, oldest first', content: jsonContent(ref('TournamentSubscriptionList'), one(example.tournamentSubscriptionList)) } },
     errors: [[401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament'], 503],
   },
   {
@@ -566,13 +397,10 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'tournament',
     tag: 'notifications',
-    summary: "End one of the tournament's subscriptions",
     parameters: [tournamentIdParameter, pathParameter('subscriptionId', 'as POST /tournaments/{id}/subscriptions answered it')],
-    responses: { 204: { description: 'ended' } },
     errors: [[401, "unauthenticated: no token, or not this tournament's"], [404, 'not_found: no such tournament, or no such subscription of it'], 503],
   },
   ...(['confirm', 'unsubscribe'] as const).flatMap((action): Operation[] => {
-    const done = action === 'confirm' ? 'confirms the address: mails start' : 'ends the subscription: no more mail';
     const common = {
       path: `/subscriptions/{subscriptionId}/${action}`,
       group: 'commands' as const,
@@ -581,23 +409,18 @@ export const OPERATIONS: readonly Operation[] = [
       parameters: [pathParameter('subscriptionId', 'from the link in the mail'), textQuery('code', 'from the link in the mail', 200, 'is the code of the link in the mail')],
       errors: [503 as ErrorSpec],
     };
-    const page = { 'text/html': { schema: { type: 'string' } } };
     return [
       {
         ...common,
         method: 'GET',
         operationId: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
         handler: action === 'confirm' ? 'confirmPage' : 'unsubscribePage',
-        summary: `The page of an e-mail's ${action} link: a button that POSTs it (a link scanner following the link changes nothing)`,
-        responses: { 200: { description: 'the page', content: page }, 404: { description: 'the link is not, or no longer, valid (a page saying so)', content: page } },
       },
       {
         ...common,
         method: 'POST',
         operationId: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
         handler: action === 'confirm' ? 'confirmSubscription' : 'unsubscribeByLink',
-        summary: `Follow an e-mail's ${action} link: ${done}${action === 'unsubscribe' ? ' (also List-Unsubscribe-Post one-click)' : ''}`,
-        responses: { 200: { description: 'done (a page saying so)', content: page }, 404: { description: 'the link is not, or no longer, valid: nothing changed (a page saying so)', content: page } },
       },
     ];
   }),
@@ -609,11 +432,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'tokens',
-    summary: "Reissue a role's token (organizer or tournament): the old one stops working, the new one is shown once",
-    description:
-      "The change is a commit (TokenReissued) naming only the new token's id, so the timeline shows it without revealing any token. A revoked side gets a token back this way.",
     parameters: [gameIdParameter, pathParameter('role', '"organizer" or a side of the game')],
-    responses: { 201: { description: 'the new token and the commit that records the change', content: jsonContent(ref('TokenReissued'), one(example.tokenReissued)) } },
     errors: [
       401,
       [403, "forbidden: only the organizer or the game's tournament reissues tokens"],
@@ -631,10 +450,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'act',
     tag: 'tokens',
-    summary: "Revoke a side's token (organizer or tournament): it stops working at once",
-    description: "The change is a commit (TokenRevoked). The organizer's token cannot be revoked, only reissued.",
     parameters: [gameIdParameter, pathParameter('role', 'a side of the game')],
-    responses: { 200: { description: 'revoked, and the commit that records it', content: jsonContent(ref('TokenRevoked'), one(example.tokenRevoked)) } },
     errors: [
       401,
       [403, "forbidden: only the organizer or the game's tournament revokes tokens"],
@@ -653,10 +469,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'anyone',
     tag: 'tournaments',
-    summary: "Create a tournament; answers with its organizer's token, shown only this once",
-    description: 'Games created with its token (POST /games) belong to it.',
-    requestBody: { required: false, content: jsonContent(ref('CreateTournamentRequest'), one({ name: 'Club championship 2026, round 1' })) },
-    responses: { 201: { description: 'created', content: jsonContent(ref('TournamentCreated'), one(example.tournamentCreated)) } },
     errors: [400, 413, [422, 'beacon_unavailable: `randomness` on a server that fetches no drand beacons', ['beacon_unavailable']], 429, 503],
     takesBody: true,
   },
@@ -668,10 +480,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'tournament',
     tag: 'tournaments',
-    summary: 'A page of the games of a tournament, in the order they were created, each with its signed head',
-    description: 'Without a query, the first 100 games. Follow `next` with `?after=<next>` until it is null.',
     parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
-    responses: { 200: { description: 'the listing', content: jsonContent(ref('TournamentListing'), one(example.tournamentListing)) } },
     errors: tournamentPageErrors,
   },
   {
@@ -683,30 +492,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'tournament',
     tag: 'tournaments',
-    summary: "Every game's export, as NDJSON, made by a job: 202 and where to ask, then 303 to the file",
-    description:
-      'A job makes the export of the tournament as it stands (docs/tournaments.md §5): 202 with `Location` (`statusUrl`) to GET again after `Retry-After` seconds, then 303 to a five-minute link (GET it without your token). ' +
-      'The same state (every game where it ends, the keys, the page) is made once: asked again, 303 at once. ' +
-      "The file: one JSON document per line, a TournamentExportHeader whose signed tournamentHead lists every game (docs/verifier.md), then one ExportBundle per game in the listing's order. " +
-      'Without a query, every game; with `after` or `limit`, a page (its header says which; `page.next` is the `after` of the next page).',
     parameters: [tournamentIdParameter, ...TOURNAMENT_PAGE],
-    responses: {
-      200: {
-        description: 'the export, one JSON document per line, from a server without an export store',
-        content: {
-          'application/x-ndjson': {
-            // OpenAPI 3.1 has no schema for the items of a sequence: this is the schema of each line.
-            schema: {
-              description: 'Each line is one JSON document: a TournamentExportHeader, then one ExportBundle per game.',
-              anyOf: [ref('TournamentExportHeader'), ref('ExportBundle')],
-            },
-            examples: example.tournamentExportLines,
-          },
-        },
-      },
-      202: EXPORT_RUNNING,
-      303: EXPORT_READY,
-    },
     errors: tournamentPageErrors,
   },
   {
@@ -718,10 +504,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'commands',
     role: 'tournament',
     tag: 'tournaments',
-    summary: "A tournament export's status: 202 while its job runs, 303 to the file once made",
-    description: "The `Location` of GET /tournaments/{id}/export's 202. Ask again after `Retry-After` seconds; a job lost on the way is started again (at most three times).",
     parameters: [tournamentIdParameter, pathParameter('exportId', "the export's id, as the 202 named it", { type: 'string', pattern: '^[0-9a-f]{40}$' })],
-    responses: { 202: EXPORT_RUNNING, 303: EXPORT_READY },
     errors: [
       [401, "unauthenticated: no token, or not this tournament's"],
       [404, 'not_found: no such tournament, or no such export of it (exports are kept 7 days)'],
@@ -736,8 +519,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'reads',
     role: 'anyone',
     tag: 'trust',
-    summary: 'Signing public keys with their fingerprints, and the key log',
-    responses: { 200: { description: 'the keys', content: jsonContent(ref('Keys'), one(example.keys)) } },
     errors: [],
   },
   {
@@ -749,8 +530,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'verifier',
     role: 'anyone',
     tag: 'trust',
-    summary: 'The standalone verifier: node verifier.mjs game.json --trust ed25519:…',
-    responses: { 200: { description: 'one ES module', content: file('text/javascript') } },
     errors: [],
   },
   {
@@ -761,8 +540,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'catalogue',
     role: 'anyone',
     tag: 'service',
-    summary: 'This document',
-    responses: { 200: { description: 'OpenAPI 3.1', content: jsonContent({ type: 'object' }) } },
     errors: [],
   },
   {
@@ -774,8 +551,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'docs',
     role: 'anyone',
     tag: 'service',
-    summary: 'A reference page of this document, for people',
-    responses: { 200: { description: 'HTML', content: file('text/html') } },
     errors: [],
   },
   {
@@ -786,9 +561,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'docs',
     role: 'anyone',
     tag: 'service',
-    summary: "The reference page's script",
     parameters: [pathParameter('file', 'a file name the page links to')],
-    responses: { 200: { description: 'the file', content: file('text/javascript') } },
     errors: [[404, 'not_found: no such file']],
   },
   {
@@ -800,8 +573,6 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'web',
     role: 'anyone',
     tag: 'service',
-    summary: 'The web app: create a game, follow its timeline (#/games/{id}?token=…), verify an export in the browser',
-    responses: { 200: { description: 'HTML', content: file('text/html') } },
     errors: [[404, 'not_found: this server was started without the web app']],
   },
   {
@@ -812,9 +583,7 @@ export const OPERATIONS: readonly Operation[] = [
     group: 'web',
     role: 'anyone',
     tag: 'service',
-    summary: "The web app's script and style sheet",
     parameters: [pathParameter('file', 'a file name the page links to')],
-    responses: { 200: { description: 'the file', content: { ...file('text/javascript'), ...file('text/css') } } },
     errors: [[404, 'not_found: no such file']],
   },
 ];

@@ -1,6 +1,6 @@
 import type { S3Request, S3Response, S3Transport } from '../store/s3BlobStore';
 import { noteDependencyCall, type DependencyCall } from './powertools';
-import { tracer } from './tracing';
+import { sampled } from './sampledTracing';
 
 /**
  * The export store's S3 requests (functions/store/s3BlobStore.ts signs its own, without the
@@ -12,7 +12,7 @@ import { tracer } from './tracing';
 export function observedS3Transport(send: S3Transport): S3Transport {
   return async (request) => {
     const operation = s3OperationOf(request);
-    const subsegment = traced(operation, request);
+    const subsegment = await traced(operation, request);
     try {
       const response = await send(request);
       subsegment?.addAttribute('http', { response: { status: response.status } });
@@ -58,8 +58,14 @@ function failureOfAnswer(request: S3Request, response: S3Response): DependencyCa
   return { kind: 'client', name: code, statusCode: status };
 }
 
-/** A subsegment under the invocation's segment, shaped as the SDK clients' AWS subsegments; none outside a traced invocation. */
-function traced(operation: string, request: S3Request) {
+/**
+ * A subsegment under the invocation's segment, shaped as the SDK clients' AWS subsegments; none outside a
+ * sampled invocation. The tracer (the X-Ray SDK, ~90 KB) is loaded by the first sampled call, as the SDK
+ * clients' is (sampledTracing.ts): a cold start does not load it.
+ */
+async function traced(operation: string, request: S3Request) {
+  if (!sampled()) return undefined;
+  const { tracer } = await import('./tracing');
   if (!tracer.isTracingEnabled()) return undefined;
   const parent = tracer.getSegment();
   if (!parent) return undefined;

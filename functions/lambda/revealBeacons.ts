@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { beaconSignatureValid } from '../../domain/beacon/blsSignature';
-import { BeaconRelay } from '../application/beaconRelay';
+import type { BeaconRelay } from '../application/beaconRelay';
+import type { BeaconSource } from '../ports/beaconSource';
 import { required, settingName } from '../config/settings';
 import { DynamoPendingReveals } from '../store/dynamoPendingReveals';
 import { dynamoClient } from './awsClients';
@@ -14,7 +14,7 @@ import { METRICS } from '../http/observe';
 const pendingReveals = (): DynamoPendingReveals => new DynamoPendingReveals(dynamoClient(), required(lambdaSettings(), 'tableName'));
 // The service that signs the reveals: the commands function's adapters, and those of beacon games.
 const warm = warmService(beaconAdapters);
-let relay: BeaconRelay | undefined;
+let relay: Promise<BeaconRelay> | undefined;
 const RELAY_TIMEOUT_MS = 2_000;
 const RELAY_PASSES = 2;
 /** The longest one ask of the relays takes with the options below: every relay, twice, and the pause between the passes. */
@@ -24,14 +24,9 @@ const reveal = beaconRevealHandler({
   service: () => warm.service(),
   pendingReveals,
   entryAt: (keys) => pendingReveals().entryAt(keys),
-  // One relay client per container: the rounds it verified stay cached.
-  source: () => {
-    if (relay) return relay;
-    const relays = lambdaSettings().drandRelays;
-    if (!relays?.length) throw new Error(`${settingName('drandRelays')} is unset: this function has no relay to ask`);
-    // Shorter asks than a server's, so that the one in flight at the deadline ends before Lambda stops the function.
-    return (relay = new BeaconRelay({ relays, check: beaconSignatureValid, timeoutMs: RELAY_TIMEOUT_MS, attempts: RELAY_PASSES }));
-  },
+  // One relay client per container: the rounds it verified stay cached. It and the BLS code that checks drand's
+  // signatures (~65 KB) are loaded by the first round asked, not by a cold start.
+  source: (): BeaconSource => ({ round: async (chain, round) => (await relayOfContainer()).round(chain, round) }),
   // The function stops waiting this long before its timeout: the ask in flight, then the reveal's append, end in it.
   marginMs: () => relayAskMs(lambdaSettings().drandRelays?.length ?? 1) + 5_000,
   onLate: () => {
@@ -39,6 +34,20 @@ const reveal = beaconRevealHandler({
     single.addMetric(METRICS.beaconRevealLate, MetricUnit.Count, 1);
   },
 });
+
+function relayOfContainer(): Promise<BeaconRelay> {
+  relay ??= (async () => {
+    const relays = lambdaSettings().drandRelays;
+    if (!relays?.length) throw new Error(`${settingName('drandRelays')} is unset: this function has no relay to ask`);
+    const [{ BeaconRelay }, { beaconSignatureValid }] = await Promise.all([import('../application/beaconRelay'), import('../../domain/beacon/blsSignature')]);
+    // Shorter asks than a server's, so that the one in flight at the deadline ends before Lambda stops the function.
+    return new BeaconRelay({ relays, check: beaconSignatureValid, timeoutMs: RELAY_TIMEOUT_MS, attempts: RELAY_PASSES });
+  })().catch((error: unknown) => {
+    relay = undefined;
+    throw error;
+  });
+  return relay;
+}
 
 /** The table's stream (new PendingReveals entries) and a schedule, every minute: beacon reveals on AWS (docs/deploy.md). */
 export async function handler(event: RevealEvent, context: Context): Promise<RevealSummary> {

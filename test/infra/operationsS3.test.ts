@@ -47,6 +47,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 const json = () => lines.map((l) => JSON.parse(l) as Record<string, any>);
@@ -102,6 +103,8 @@ describe("the export store's S3 calls", () => {
   it('leave one AWS subsegment per call in a traced invocation, with the operation and status, never the link', async () => {
     const { store, tracer } = await container();
     const segment = new Segment('arbiter-test');
+    // A sampled invocation: only one loads the tracer (observedS3.ts).
+    vi.stubEnv('_X_AMZN_TRACE_ID', 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1');
     vi.spyOn(tracer, 'isTracingEnabled').mockReturnValue(true);
     vi.spyOn(tracer, 'getSegment').mockReturnValue(segment);
     answer = { status: 200 };

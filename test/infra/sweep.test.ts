@@ -155,9 +155,10 @@ describe('the sweep bundle, run as Lambda runs it on the stream of the game tabl
     await storeGame('g-cut', old);
     for (let seq = 3; seq <= 60; seq++) await store.append({ ...sampleCommit('g-cut', seq), recordedAt: old });
     const before = await itemsOf('g-cut');
-    // From the second batch of deletions on (the first took the seed), DynamoDB refuses every call: the run stops
-    // there, and cannot even give the game its lease back. Lambda would retry the record until it goes to the dead letters.
-    const refusing = await startRefusingProxy(dynamo.endpoint, 'BatchWriteItem', 2);
+    // From the second deletion on (the first took the seed; the sweep deletes item by item, DeleteItem, since its role may
+    // not BatchWriteItem: dynamoGameLeases.ts), DynamoDB refuses every call: the run stops there, and cannot even give
+    // the game its lease back. Lambda would retry the record until it goes to the dead letters.
+    const refusing = await startRefusingProxy(dynamo.endpoint, 'DeleteItem', 2);
     try {
       const cut = await runSweep([{ Records: [removal('lease#g-cut', 'Service', '300')] }], dynamo.tableName, refusing.endpoint);
       expect(cut.results).toEqual([{ batchItemFailures: [{ itemIdentifier: '300' }] }]);
