@@ -1,30 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { gameExport, type ExportDelivery } from '../../../functions/application/exports';
 import type { GameService } from '../../../functions/application/gameService';
-import { isBlobKey, type BlobStore } from '../../../functions/store/blobStore';
 import { StoreUnavailable } from '../../../functions/store/eventStore';
+import type { BlobStore } from '../../../functions/store/blobStore';
+import { memoryBlobs } from '../../support/memoryBlobs';
 import { memoryService } from '../../support/memoryService';
-
-/** A store in memory that records what it is asked; `fail` makes a call throw. */
-function memoryBlobs(fail: { size?: Error; put?: Error } = {}) {
-  const objects = new Map<string, Buffer>();
-  const calls: string[] = [];
-  const store: BlobStore = {
-    size: async (key) => {
-      calls.push(`size ${key}`);
-      if (fail.size) throw fail.size;
-      return objects.get(key)?.length;
-    },
-    put: async (key, body) => {
-      calls.push(`put ${key}`);
-      if (fail.put) throw fail.put;
-      expect(isBlobKey(key)).toBe(true);
-      objects.set(key, Buffer.from(body));
-    },
-    link: async (key, seconds) => `https://blobs.example.test/${key}?expires=${seconds}`,
-  };
-  return { store, objects, calls };
-}
 
 let service: GameService;
 let gameId: string;
