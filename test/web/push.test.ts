@@ -86,4 +86,32 @@ describe('the timeline over push (docs/push.md)', () => {
     expect(reads.filter((r) => r.poll).length).toBeGreaterThan(0);
     for (const r of reads) expect(r.url).not.toContain(game.tokens.players.blue);
   });
+
+  it('when the server\'s long polls are all taken (429 long_poll_full), waits its Retry-After, says so, and reads without waiting: no commit missed', async () => {
+    // As the reads function answers on AWS when a crowd holds its pool of long polls (functions/push/pollPool.ts).
+    let refused = 0;
+    let lastRefusal = 0;
+    const early: number[] = [];
+    await page.route(/\/events\?.*wait=/, (route) => {
+      if (lastRefusal && Date.now() - lastRefusal < 900) early.push(Date.now() - lastRefusal);
+      refused++;
+      lastRefusal = Date.now();
+      return route.fulfill({
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        body: JSON.stringify({ error: { code: 'long_poll_full', message: 'Too many people are following games right now: read again in a few seconds.' } }),
+      });
+    });
+    try {
+      await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.connection').textContent()).toContain('So many people are following this game');
+      expect((await roll(game.gameId, game.tokens.players.red, 'crowd', 'in a crowd')).status).toBe(201);
+      // Shown by a read that does not wait, a Retry-After later; no long poll sent again before it.
+      await page.locator('tr[data-seq="7"]').waitFor({ timeout: 10_000 });
+      expect(await seqs(page)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(early).toEqual([]);
+    } finally {
+      await page.unroute(/\/events\?.*wait=/);
+    }
+  });
 });

@@ -31,6 +31,15 @@ interface GameView {
 
 const WAIT_SECONDS = 20;
 const MAX_BACKOFF_MS = 8_000;
+/** A long poll refused because the server's pool of them is full (429 long_poll_full): waited at most this long. */
+const MAX_BUSY_WAIT_S = 30;
+
+/** The server's long polls are all taken (a crowd follows a game, docs/push.md): read again after `seconds`, without waiting. */
+class LongPollsFull extends Error {
+  constructor(readonly seconds: number) {
+    super('long_poll_full');
+  }
+}
 const PAGE = 1000;
 const MAX_CATCH_UP_PAGES = 10_000;
 /** After a push socket that held closes (idle, 2-hour limit, a restart): reconnect this soon. */
@@ -299,6 +308,10 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       return 'fatal';
     }
     if (response.status === 304) return 'done';
+    if (response.status === 429 && wait) {
+      const seconds = Number(response.headers.get('retry-after'));
+      throw new LongPollsFull(Number.isFinite(seconds) && seconds >= 1 ? Math.min(Math.ceil(seconds), MAX_BUSY_WAIT_S) : 5);
+    }
     if (!response.ok) throw new Error(`status ${response.status}`);
     etag = response.headers.get('etag') ?? undefined;
     const page = (await response.json()) as { version: number; commits: Commit[]; voided?: { seq: number; voidedBy: VoidedBy }[] };
@@ -356,6 +369,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
     let nextPush = 0;
     let pushDelay = 0;
     let backoff = 500;
+    // After a refused long poll, the next read does not wait: the pool of long polls is not asked for it.
+    let readWithoutWaiting = false;
     while (!stop.signal.aborted) {
       try {
         if (url && !pushRefused && Date.now() >= nextPush) {
@@ -372,7 +387,8 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
           continue;
         }
         // Long-poll until push is due again.
-        const wait = url && !pushRefused ? Math.max(1, Math.min(WAIT_SECONDS, Math.ceil((nextPush - Date.now()) / 1000))) : WAIT_SECONDS;
+        const wait = readWithoutWaiting ? 0 : url && !pushRefused ? Math.max(1, Math.min(WAIT_SECONDS, Math.ceil((nextPush - Date.now()) / 1000))) : WAIT_SECONDS;
+        readWithoutWaiting = false;
         const before = after;
         const read = await readPage(wait, true);
         if (read === 'fatal') return;
@@ -382,6 +398,12 @@ export function timelinePage(root: HTMLElement, gameId: string, token: string): 
       } catch (error) {
         if (stop.signal.aborted) return;
         if (error instanceof ApiError) return fatal(error);
+        if (error instanceof LongPollsFull) {
+          connection.say(`So many people are following this game that the server asked to wait: the timeline is read again in ${error.seconds} s, and every few seconds while this lasts.`);
+          await new Promise((resolve) => setTimeout(resolve, error.seconds * 1000));
+          readWithoutWaiting = true;
+          continue;
+        }
         connection.say(`Connection lost; trying again in ${Math.round(backoff / 100) / 10} s…`, 'error');
         await new Promise((resolve) => setTimeout(resolve, backoff));
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
