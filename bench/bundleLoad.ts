@@ -6,17 +6,9 @@ import { join } from 'node:path';
 import { BUNDLE } from '../infra/bundling';
 import { buildFunctionBundle } from '../infra/coldStart';
 import { FUNCTION_ENTRIES } from '../infra/functionEntries';
+import type { BenchRow } from './benchRow';
 
-export interface BundleRow {
-  section: 'Bundles';
-  figure: string;
-  value: number;
-  unit: string;
-  floor?: { name: string; value: number };
-  ratio?: number;
-  target?: string;
-  pass?: boolean;
-}
+export type BundleRow = BenchRow & { section: 'Bundles' };
 
 
 const IMPORT_TARGET_MS = 150;

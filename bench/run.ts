@@ -27,6 +27,7 @@ import { DynamoSnapshots } from '../functions/store/dynamoSnapshots';
 import { SNAPSHOT_INTERVAL } from '../functions/application/snapshots';
 import { DynamoEventStore } from '../functions/store/dynamoStore';
 import { MemoryEventStore, MemorySnapshots } from '../functions/store/memoryStore';
+import type { BenchRow } from './benchRow';
 import { bundleRows } from './bundleLoad';
 import { countCalls } from './countingClient';
 import type { LoadRequest } from './loadClient';
@@ -34,16 +35,7 @@ import { combined, load, percentile, rate, type LoadResult } from './measure';
 
 const seedVault = aesSeedVault(newSeedKey());
 
-interface Row {
-  section: string;
-  figure: string;
-  value: number;
-  unit: string;
-  floor?: { name: string; value: number };
-  ratio?: number;
-  target?: string;
-  pass?: boolean;
-}
+type Row = BenchRow;
 const rows: Row[] = [];
 const started = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${line}`);

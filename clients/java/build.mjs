@@ -16,7 +16,8 @@
  * the button asks the player for the command. ARBITER_COMMAND_CONFIRM=false turns off its "Ask before sending".
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { javaFiles } from './javaFiles.mjs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,15 +54,6 @@ function keysFile(path) {
   return JSON.stringify(keys);
 }
 
-function javaFiles(dir) {
-  const found = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) found.push(...javaFiles(path));
-    else if (name.endsWith('.java')) found.push(path);
-  }
-  return found;
-}
 
 function run(cmd, args, what) {
   const result = spawnSync(cmd, args, { stdio: 'inherit' });

@@ -21,7 +21,8 @@
  * The vassal-deprecation annotation processor (it only prints warnings about old deprecations) is not run.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { javaFiles } from '../javaFiles.mjs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,15 +71,6 @@ function run(cmd, args, options = {}) {
   return result;
 }
 
-function javaFiles(dir, base = dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...javaFiles(path, base));
-    else if (name.endsWith('.java')) out.push(path);
-  }
-  return out;
-}
 
 /** Installs the Debian packages that are missing (as .ci/run does); returns each package's version. */
 export function ensureDebianPackages(packages) {

@@ -3,8 +3,8 @@
  * npm run test:vassal — the Arbiter extension inside a real VASSAL Player (docs/vassal.md, "Proof inside VASSAL").
  *  1. builds VASSAL 3.7.26 from its sources against Debian's Java packages (buildVassal.mjs; cached);
  *  2. packs the test module (proof/module) and the Arbiter extension — ARBITER_VMDX if given; else build:vassal's
- *     (clients/java/build.mjs) pinned to the test server with a France 1944 command template; else a throwaway one
- *     compiled here against that VASSAL (packExtension.mjs) — dropped into the module's extensions folder;
+ *     (clients/java/build.mjs) pinned to the test server with a France 1944 command template — dropped into the
+ *     module's extensions folder;
  *  3. starts a local Arbiter server in this process on an ephemeral loopback port and creates the games;
  *  4. runs the harness (proof/harness, in the Player's JVM) under Xvfb, one Player per step:
  *     a roll twice with the log saved; a second Player replays that log; a roll withheld between two rolls and
@@ -13,12 +13,13 @@
  * Screenshots go to docs/screenshots/vassal-*.png only with UPDATE_DOCS=1. Ends with "N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { javaFiles } from '../javaFiles.mjs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildVassal, ensureDebianPackages, vassalClassPath, vassalDir } from './buildVassal.mjs';
-import { packExtension, packModule } from './packExtension.mjs';
+import { packModule } from './packModule.mjs';
 import { startLocalService } from '../../../functions/local/localService.ts';
 
 const started = Date.now();
@@ -39,12 +40,6 @@ function check(name, ok, why = '') {
   console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${ok ? '' : `: ${why}`}`);
 }
 
-function javaFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? javaFiles(path) : name.endsWith('.java') ? [path] : [];
-  });
-}
 
 // 1. VASSAL, Xvfb.
 let stamp;
@@ -116,11 +111,10 @@ let vmdx;
 try {
   const keys = await api('GET', '/keys');
   const fingerprint = server.service.signer.fingerprint;
-  // The extension: ARBITER_VMDX as given; else build:vassal's (clients/java/build.mjs, or ARBITER_BUILD_MJS), built
-  // with this server's key pinned and a France 1944 command template; else (before build:vassal) a throwaway one.
-  const kitBuild = process.env.ARBITER_BUILD_MJS ?? join(root, 'clients', 'java', 'build.mjs');
+  // The extension: ARBITER_VMDX as given; else build:vassal's, built with this server's key pinned and a France 1944 command template.
   if (process.env.ARBITER_VMDX) vmdx = process.env.ARBITER_VMDX;
-  else if (existsSync(kitBuild)) {
+  else {
+    const kitBuild = join(root, 'clients', 'java', 'build.mjs');
     const keysFile = join(work, 'keys.json');
     writeFileSync(keysFile, JSON.stringify(keys.body));
     const built = spawnSync(process.execPath, [kitBuild], {
@@ -128,9 +122,7 @@ try {
       env: { ...process.env, ARBITER_PINNED: fingerprint, ARBITER_KEYS_FILE: keysFile, ARBITER_COMMAND_TEMPLATE: COMBAT_TEMPLATE, ARBITER_COMMAND_LABEL: 'Resolve combat', ARBITER_COMMAND_CONFIRM: 'false' },
     });
     if (built.status !== 0) throw new Error(`${kitBuild} failed`);
-    vmdx = join(dirname(kitBuild), '..', '..', 'dist', 'vassal', 'Arbiter.vmdx');
-  } else {
-    vmdx = packExtension({ file: join(work, 'Arbiter.vmdx'), work: join(work, 'extension'), vassalJar: classPath[0], serverUrl: server.url, pinned: fingerprint, keysJson: JSON.stringify(keys.body) });
+    vmdx = join(root, 'dist', 'vassal', 'Arbiter.vmdx');
   }
   const hasCommandButton = spawnSync('jar', ['tf', vmdx], { encoding: 'utf8' }).stdout.includes('ArbiterCommandButton.class');
   mkdirSync(extFolder, { recursive: true });

@@ -20,7 +20,8 @@
  * Run with tsx (node --import tsx) so that the TypeScript sources can be imported.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { javaFiles } from '../javaFiles.mjs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,15 +48,6 @@ const root = join(kit, '..', '..');
 const build = join(kit, 'build');
 const classes = join(build, 'classes');
 
-function javaFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...javaFiles(path));
-    else if (name.endsWith('.java')) out.push(path);
-  }
-  return out;
-}
 
 function fail(message) {
   console.error(`test:java: ${message}`);
